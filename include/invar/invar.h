@@ -1,0 +1,71 @@
+/*
+ * invar — reproducible matrix multiplication.
+ *
+ * C API. Every function computes C <- alpha * op(A) * op(B) + beta * C on row-major matrices, and
+ * every output element is produced by exactly one chain of operations that depends only on that
+ * element's row of op(A), column of op(B), K, alpha and beta:
+ *
+ *     acc = (beta == 0) ? +0 : beta * C[i][j]              (one rounded multiply)
+ *     for k = 0 .. K-1, in increasing order:
+ *         acc = fma(alpha * op(A)[i][k], op(B)[k][j], acc)  (alpha == 1 is exact)
+ *     C[i][j] = acc
+ *
+ * with IEEE-754 round-to-nearest and subnormals honoured, whatever the caller's floating-point
+ * mode. The bits therefore do not depend on M, on the thread count, on the cache blocking, on the
+ * SIMD instruction set or on the machine.
+ *
+ * Special cases: M == 0 or N == 0 touches nothing. alpha == 0 or K == 0 computes C <- beta * C
+ * without reading A or B (beta == 0 writes +0, beta == 1 leaves C untouched). beta == 0 never
+ * reads C.
+ *
+ * Errors: a function returns a status; on failure C is untouched and invar_last_error() returns a
+ * message naming the function and the argument. Functions never abort on user input.
+ */
+#ifndef INVAR_INVAR_H_
+#define INVAR_INVAR_H_
+
+#include <stdint.h>
+
+#include "invar/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  INVAR_OK = 0,
+  INVAR_EINVAL = 1,       /* an argument is invalid; C is untouched */
+  INVAR_ENOMEM = 2,       /* workspace could not be allocated; C is untouched */
+  INVAR_EUNSUPPORTED = 3  /* e.g. INVAR_ISA names a path this CPU or build lacks */
+} invar_status;
+
+typedef enum { INVAR_NO_TRANS = 0, INVAR_TRANS = 1 } invar_trans;
+
+/*
+ * Single precision. op(A) is M x K (A is stored K x M when ta == INVAR_TRANS), op(B) is K x N
+ * (B is stored N x K when tb == INVAR_TRANS), C is M x N. Leading dimensions count elements
+ * between consecutive rows of the stored matrix.
+ */
+INVAR_API invar_status invar_sgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                                   float alpha, const float *a, int64_t lda, const float *b,
+                                   int64_t ldb, float beta, float *c, int64_t ldc);
+
+/* Sets the thread count of the default context. 0 restores the default (INVAR_NUM_THREADS, or
+ * the physical core count). Returns the count now in force; a negative n changes nothing. */
+INVAR_API int invar_set_num_threads(int n);
+
+/* This thread's last failure, "" if none. The pointer stays valid until this thread's next call. */
+INVAR_API const char *invar_last_error(void);
+
+/* The library version, "MAJOR.MINOR.PATCH". */
+INVAR_API const char *invar_version(void);
+
+/* The name of the micro-kernel path the default context uses ("avx512", "avx2", "neon",
+ * "generic"), or NULL (with invar_last_error set) when INVAR_ISA asks for an unavailable one. */
+INVAR_API const char *invar_isa(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* INVAR_INVAR_H_ */

@@ -1,0 +1,156 @@
+// invar — reproducible matrix multiplication, C++ API.
+//
+// The same engine as the C API (invar.h), with three small additions: a row-major matrix view
+// that carries its shape, a Context that owns the threads and workspaces a call uses, and
+// exceptions instead of status codes. Every result obeys the numeric contract stated in invar.h:
+// one fma chain per output element in increasing k, so the bits never depend on batch size,
+// threads, blocking, instruction set or machine.
+//
+//   std::vector<float> x(m * k), w(n * k), y(m * n);
+//   invar::gemm(1.0f, invar::Op::kNoTrans, invar::MatrixView<const float>(x.data(), m, k),
+//               invar::Op::kTrans, invar::MatrixView<const float>(w.data(), n, k),
+//               0.0f, invar::MatrixView<float>(y.data(), m, n));        // y = x * w^T
+#ifndef INVAR_INVAR_HPP_
+#define INVAR_INVAR_HPP_
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "invar/export.h"
+
+namespace invar {
+
+// ---- errors ----------------------------------------------------------------------------------
+
+enum class Status { kOk = 0, kInvalidArgument = 1, kOutOfMemory = 2, kUnsupported = 3 };
+
+class INVAR_API Error : public std::runtime_error {
+ public:
+  Error(Status status, const std::string& what) : std::runtime_error(what), status_(status) {}
+  Status status() const noexcept { return status_; }
+
+ private:
+  Status status_;
+};
+
+// A malformed argument: a shape mismatch, a short leading dimension, a null operand.
+class INVAR_API InvalidArgument : public Error {
+ public:
+  explicit InvalidArgument(const std::string& what) : Error(Status::kInvalidArgument, what) {}
+};
+
+// Workspace or threads could not be allocated.
+class INVAR_API OutOfMemory : public Error {
+ public:
+  explicit OutOfMemory(const std::string& what) : Error(Status::kOutOfMemory, what) {}
+};
+
+// The request cannot be met on this CPU or build (e.g. an instruction set it lacks).
+class INVAR_API Unsupported : public Error {
+ public:
+  explicit Unsupported(const std::string& what) : Error(Status::kUnsupported, what) {}
+};
+
+// ---- matrix views ----------------------------------------------------------------------------
+
+enum class Op { kNoTrans = 0, kTrans = 1 };
+
+// A row-major rows x cols window into memory owned by the caller; ld is the distance in elements
+// between consecutive rows (ld >= cols). A view never owns or allocates.
+template <class T>
+class MatrixView {
+ public:
+  MatrixView(T* data, int64_t rows, int64_t cols, int64_t ld)
+      : data_(data), rows_(rows), cols_(cols), ld_(ld) {
+    if (rows < 0 || cols < 0) throw InvalidArgument("invar::MatrixView: negative dimension");
+    if (ld < cols) throw InvalidArgument("invar::MatrixView: ld < cols");
+  }
+  MatrixView(T* data, int64_t rows, int64_t cols) : MatrixView(data, rows, cols, cols) {}
+
+  // A view of const elements converts implicitly from a view of mutable ones.
+  template <class U, class = std::enable_if_t<std::is_same_v<T, const U>>>
+  MatrixView(const MatrixView<U>& other)  // NOLINT(google-explicit-constructor)
+      : data_(other.data()), rows_(other.rows()), cols_(other.cols()), ld_(other.ld()) {}
+
+  T* data() const { return data_; }
+  int64_t rows() const { return rows_; }
+  int64_t cols() const { return cols_; }
+  int64_t ld() const { return ld_; }
+
+  // The rows x cols sub-view whose top-left element is (row, col).
+  MatrixView block(int64_t row, int64_t col, int64_t rows, int64_t cols) const {
+    if (row < 0 || col < 0 || rows < 0 || cols < 0 || row + rows > rows_ || col + cols > cols_)
+      throw InvalidArgument("invar::MatrixView::block: window outside the view");
+    return MatrixView(data_ + row * ld_ + col, rows, cols, ld_);
+  }
+
+ private:
+  T* data_;
+  int64_t rows_, cols_, ld_;
+};
+
+// ---- contexts --------------------------------------------------------------------------------
+
+// The micro-kernel paths. kAuto picks the best one both compiled in and supported by the CPU.
+enum class Isa { kAuto = 0, kGeneric, kAvx2, kAvx512, kNeon };
+
+INVAR_API const char* isa_name(Isa isa);
+
+struct ContextOptions {
+  int num_threads = 0;    // 0: INVAR_NUM_THREADS, else the physical core count
+  Isa isa = Isa::kAuto;   // kAuto: INVAR_ISA if set, else the best available path
+  // Cache-block overrides in elements; 0 means "the model's choice" (or INVAR_MC/KC/NC if set).
+  // They cannot change a result's bits, only its speed.
+  int64_t mc = 0, kc = 0, nc = 0;
+};
+
+// A Context owns the threads and packing workspaces of the calls made through it; workspaces are
+// allocated on first use and reused. Calls on one context from several threads are safe.
+class INVAR_API Context {
+ public:
+  Context();  // default options, environment honoured
+  explicit Context(const ContextOptions& options);
+  ~Context();
+  Context(Context&&) noexcept;
+  Context& operator=(Context&&) noexcept;
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  Isa isa() const;
+  int num_threads() const;
+  void set_num_threads(int n);  // 0 restores the default
+
+  // The context used by the C API and by gemm() without a context argument.
+  static Context& default_context();
+
+  struct Impl;
+  Impl& impl() { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// ---- GEMM ------------------------------------------------------------------------------------
+
+// C <- alpha * op(A) * op(B) + beta * C. op(A) must be M x K, op(B) K x N and C M x N.
+INVAR_API void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b,
+                    MatrixView<const float> b, float beta, MatrixView<float> c, Context& context);
+
+inline void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b,
+                 MatrixView<const float> b, float beta, MatrixView<float> c) {
+  gemm(alpha, op_a, a, op_b, b, beta, c, Context::default_context());
+}
+
+// C <- A * B.
+inline void gemm(MatrixView<const float> a, MatrixView<const float> b, MatrixView<float> c) {
+  gemm(1.0f, Op::kNoTrans, a, Op::kNoTrans, b, 0.0f, c);
+}
+
+INVAR_API const char* version();
+
+}  // namespace invar
+
+#endif  // INVAR_INVAR_HPP_

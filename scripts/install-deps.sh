@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what building and testing invar needs on a fresh Debian 12 machine (run as root).
+# Packages already present are not fetched again, so this is cheap on a prepared machine.
+#   scripts/install-deps.sh           build + tests
+#   scripts/install-deps.sh --cross   also the aarch64 cross compiler and qemu-user
+set -euo pipefail
+
+packages=(cmake ninja-build g++ googletest libgtest-dev libcli11-dev libssl-dev libbenchmark-dev)
+if [[ "${1:-}" == "--cross" ]]; then
+  packages+=(g++-aarch64-linux-gnu qemu-user)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}"
+  sudo_cmd=()
+  [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}"
+fi

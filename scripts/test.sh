@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds and runs every test of invar from a fresh clone:
+#   1. release build, whole suite once per instruction-set path (CTest);
+#   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer;
+#   3. install into a prefix and build/run examples/ against the installed package;
+# and ends with one line "tests: N passed, N failed" summing every CTest run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+jobs=$(nproc)
+
+scripts/install-deps.sh
+
+passed=0
+failed=0
+skipped=0
+# run_ctest <build dir> <label>: runs the suite, tallies the result lines.
+run_ctest() {
+  local dir=$1 label=$2 log
+  log=$(mktemp)
+  echo "== ctest: $label"
+  set +e
+  (cd "$dir" && ctest --output-on-failure -j 2) | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  set -e
+  passed=$((passed + $(grep -cE 'Test +#[0-9]+: .* Passed' "$log" || true)))
+  failed=$((failed + $(grep -cE 'Test +#[0-9]+: .*\*\*\*(Failed|Exception|Timeout)' "$log" || true)))
+  skipped=$((skipped + $(grep -cE 'Test +#[0-9]+: .*\*\*\*Skipped' "$log" || true)))
+  rm -f "$log"
+  return 0
+}
+
+configure_build() {
+  local dir=$1
+  shift
+  cmake -S "$root" -B "$dir" -G Ninja "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+}
+
+configure_build build/release -DCMAKE_BUILD_TYPE=Release
+run_ctest build/release "release"
+
+configure_build build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DINVAR_SANITIZE=address,undefined \
+  -DINVAR_BUILD_TOOLS=OFF
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 run_ctest build/asan "asan+ubsan"
+
+echo "== install and examples"
+rm -rf build/prefix build/examples
+cmake --install build/release --prefix build/prefix >/dev/null
+if cmake -S examples -B build/examples -G Ninja -DCMAKE_PREFIX_PATH="$root/build/prefix" >/dev/null &&
+   cmake --build build/examples &&
+   build/examples/hello_c && build/examples/decode_equals_prefill &&
+   build/prefix/bin/invar fingerprint; then
+  passed=$((passed + 1))
+else
+  echo "examples against the installed package: FAILED"
+  failed=$((failed + 1))
+fi
+
+echo "tests: $passed passed, $failed failed, $skipped skipped"
+[[ $failed -eq 0 ]]

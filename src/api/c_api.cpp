@@ -1,0 +1,87 @@
+// The C API: validation first (C untouched on any failure), then the default context. No
+// exception crosses this boundary.
+#include <new>
+
+#include "api/context_impl.h"
+#include "api/gemm_call.h"
+#include "api/last_error.h"
+#include "invar/invar.h"
+
+namespace {
+
+invar_status to_status(invar::Status s) { return static_cast<invar_status>(static_cast<int>(s)); }
+
+template <class Fn>
+invar_status guarded(const char* function, Fn&& fn) {
+  try {
+    fn();
+    return INVAR_OK;
+  } catch (const invar::Error& e) {
+    invar::api::set_last_error(std::string(function) + ": " + e.what());
+    return to_status(e.status());
+  } catch (const std::bad_alloc&) {
+    invar::api::set_last_error(std::string(function) + ": out of memory");
+    return INVAR_ENOMEM;
+  } catch (const std::exception& e) {
+    invar::api::set_last_error(std::string(function) + ": " + e.what());
+    return INVAR_EINVAL;
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+invar_status invar_sgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                         float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
+                         float beta, float* c, int64_t ldc) {
+  invar::api::clear_last_error();
+  invar::api::GemmCall<float> call;
+  call.function = "invar_sgemm";
+  call.trans_a = static_cast<int>(ta);
+  call.trans_b = static_cast<int>(tb);
+  call.m = m;
+  call.n = n;
+  call.k = k;
+  call.alpha = alpha;
+  call.a = a;
+  call.lda = lda;
+  call.b = b;
+  call.ldb = ldb;
+  call.beta = beta;
+  call.c = c;
+  call.ldc = ldc;
+  const std::string error = invar::api::validate(call);
+  if (!error.empty()) {
+    invar::api::set_last_error(error);
+    return INVAR_EINVAL;
+  }
+  return guarded("invar_sgemm", [&] {
+    invar::api::execute(invar::Context::default_context().impl(), call);
+  });
+}
+
+int invar_set_num_threads(int n) {
+  invar::api::clear_last_error();
+  int now = 0;
+  const invar_status s = guarded("invar_set_num_threads", [&] {
+    invar::Context& context = invar::Context::default_context();
+    if (n >= 0) context.set_num_threads(n);
+    now = context.num_threads();
+  });
+  if (s == INVAR_OK && n < 0) invar::api::set_last_error("invar_set_num_threads: n is negative");
+  return now;
+}
+
+const char* invar_last_error(void) { return invar::api::last_error(); }
+
+const char* invar_version(void) { return invar::version(); }
+
+const char* invar_isa(void) {
+  invar::api::clear_last_error();
+  const char* name = nullptr;
+  (void)guarded("invar_isa", [&] { name = invar::isa_name(invar::Context::default_context().isa()); });
+  return name;
+}
+
+}  // extern "C"

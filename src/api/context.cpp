@@ -1,0 +1,112 @@
+#include <thread>
+
+#include "api/context_impl.h"
+#include "runtime/env.h"
+
+namespace invar {
+namespace api {
+
+Isa parse_isa(const std::string& name, const char* source) {
+  for (Isa isa : {Isa::kAuto, Isa::kGeneric, Isa::kAvx2, Isa::kAvx512, Isa::kNeon}) {
+    if (name == isa_name(isa)) return isa;
+  }
+  throw InvalidArgument(std::string(source) + "=\"" + name +
+                        "\" is not one of auto, avx512, avx2, neon, generic");
+}
+
+Isa resolve_isa(Isa requested, const char* source, std::string* reason) {
+  if (requested == Isa::kAuto) {
+    const Isa best = kernels::available_isas().front();  // generic is always available
+    *reason = std::string("best path compiled in and supported by this CPU");
+    return best;
+  }
+  const std::string what = std::string(source) + "=" + isa_name(requested);
+  if (kernels::compiled_kernel_set(requested) == nullptr)
+    throw Unsupported(what + ": this build of invar has no " + isa_name(requested) + " kernels");
+  if (!kernels::cpu_supports(requested))
+    throw Unsupported(what + ": this CPU (or its operating system) does not support " +
+                      isa_name(requested));
+  *reason = "forced by " + what;
+  return requested;
+}
+
+}  // namespace api
+
+namespace {
+
+constexpr int64_t kMaxThreads = 1024;
+constexpr int64_t kMaxBlock = int64_t{1} << 24;
+
+int64_t env_int(const char* name, int64_t max) {
+  const auto value = runtime::env_string(name);
+  if (!value) return 0;
+  std::string error;
+  const auto parsed = runtime::parse_positive_int(name, *value, max, &error);
+  if (!parsed) throw InvalidArgument(error);
+  return *parsed;
+}
+
+int hardware_threads() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : static_cast<int>(n);
+}
+
+}  // namespace
+
+Context::Impl::Impl(const ContextOptions& options) {
+  Isa requested = options.isa;
+  const char* source = "ContextOptions::isa";
+  if (requested == Isa::kAuto) {
+    if (const auto env = runtime::env_string("INVAR_ISA")) {
+      requested = api::parse_isa(*env, "INVAR_ISA");
+      source = "INVAR_ISA";
+    }
+  }
+  isa = api::resolve_isa(requested, source, &isa_reason);
+  kernels = kernels::compiled_kernel_set(isa);
+
+  if (options.num_threads < 0) throw InvalidArgument("ContextOptions::num_threads is negative");
+  const int64_t env_threads = env_int("INVAR_NUM_THREADS", kMaxThreads);
+  default_threads = env_threads > 0 ? static_cast<int>(env_threads) : hardware_threads();
+  num_threads = options.num_threads > 0 ? options.num_threads : default_threads;
+
+  if (options.mc < 0 || options.kc < 0 || options.nc < 0)
+    throw InvalidArgument("ContextOptions: block sizes must be >= 0");
+  overrides.mc = options.mc > 0 ? options.mc : env_int("INVAR_MC", kMaxBlock);
+  overrides.kc = options.kc > 0 ? options.kc : env_int("INVAR_KC", kMaxBlock);
+  overrides.nc = options.nc > 0 ? options.nc : env_int("INVAR_NC", kMaxBlock);
+}
+
+const char* isa_name(Isa isa) {
+  switch (isa) {
+    case Isa::kAuto: return "auto";
+    case Isa::kGeneric: return "generic";
+    case Isa::kAvx2: return "avx2";
+    case Isa::kAvx512: return "avx512";
+    case Isa::kNeon: return "neon";
+  }
+  return "unknown";
+}
+
+Context::Context() : Context(ContextOptions{}) {}
+Context::Context(const ContextOptions& options) : impl_(std::make_unique<Impl>(options)) {}
+Context::~Context() = default;
+Context::Context(Context&&) noexcept = default;
+Context& Context::operator=(Context&&) noexcept = default;
+
+Isa Context::isa() const { return impl_->isa; }
+int Context::num_threads() const { return impl_->num_threads.load(std::memory_order_relaxed); }
+
+void Context::set_num_threads(int n) {
+  if (n < 0) throw InvalidArgument("invar::Context::set_num_threads: negative count");
+  impl_->num_threads = n == 0 ? impl_->default_threads : n;
+}
+
+Context& Context::default_context() {
+  // Constructed on first use. If the environment is invalid the constructor throws and the next
+  // call tries again, so a fixed environment takes effect without a restart.
+  static Context context;
+  return context;
+}
+
+}  // namespace invar

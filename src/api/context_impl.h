@@ -1,0 +1,41 @@
+// The inside of invar::Context: the chosen kernel set, thread count, block-size overrides and the
+// workspace pool. Built from ContextOptions, with INVAR_* environment settings filling what the
+// options leave open.
+#ifndef INVAR_API_CONTEXT_IMPL_H_
+#define INVAR_API_CONTEXT_IMPL_H_
+
+#include <atomic>
+#include <string>
+
+#include "blocking/block_sizes.h"
+#include "invar/invar.hpp"
+#include "kernels/kernel_set.h"
+#include "runtime/workspace.h"
+
+namespace invar {
+
+struct Context::Impl {
+  explicit Impl(const ContextOptions& options);  // throws InvalidArgument / Unsupported
+
+  Isa isa = Isa::kGeneric;
+  std::string isa_reason;  // why this path was chosen, for `invar info`
+  const kernels::KernelSet* kernels = nullptr;
+  int default_threads = 1;
+  std::atomic<int> num_threads{1};
+  blocking::BlockOverrides overrides;
+  runtime::WorkspacePool workspaces;
+};
+
+namespace api {
+
+// Resolves which path a context uses: the requested one (which must be compiled and supported),
+// else the best available. Throws Unsupported with a message naming `source` (e.g. "INVAR_ISA").
+Isa resolve_isa(Isa requested, const char* source, std::string* reason);
+
+// Parses an ISA name ("avx512", "avx2", "neon", "generic", "auto"); throws InvalidArgument.
+Isa parse_isa(const std::string& name, const char* source);
+
+}  // namespace api
+}  // namespace invar
+
+#endif  // INVAR_API_CONTEXT_IMPL_H_

@@ -1,0 +1,34 @@
+// What the CPU can do, read once per process.
+//
+// x86: CPUID for the instruction sets, XGETBV for whether the operating system saves the state
+// they need (a CPU with AVX-512 under an OS that does not save ZMM and opmask registers cannot
+// use it). aarch64: getauxval(AT_HWCAP). Nothing here knows about GEMM.
+#ifndef INVAR_ARCH_CPU_FEATURES_H_
+#define INVAR_ARCH_CPU_FEATURES_H_
+
+#include <string>
+
+namespace invar::arch {
+
+struct CpuFeatures {
+  std::string vendor;  // "GenuineIntel", "AuthenticAMD", "arm", ...
+  std::string brand;   // the processor's own name, when it reports one
+  bool x86 = false;
+  bool aarch64 = false;
+  // x86: AVX2 and FMA3 with YMM state enabled by the OS.
+  bool avx2_fma = false;
+  // x86: AVX-512 F with ZMM and opmask state enabled by the OS.
+  bool avx512f = false;
+  // aarch64: Advanced SIMD.
+  bool neon = false;
+  // Raw facts behind the booleans, for `invar info`.
+  bool os_saves_ymm = false;
+  bool os_saves_zmm = false;
+};
+
+// Detected on first call, then memoized; thread-safe.
+const CpuFeatures& cpu_features();
+
+}  // namespace invar::arch
+
+#endif  // INVAR_ARCH_CPU_FEATURES_H_

@@ -1,0 +1,47 @@
+// The Goto/BLIS loop nest, for any element type and ISA.
+//
+//   for jc in [0, N) step NC:                 column block of C and B
+//     for pc in [0, K) step KC:               k-block, always in increasing order
+//       pack op(B)[pc:pc+kc, jc:jc+nc]        -> packed B block (L3)
+//       for ic in [0, M) step MC:             row block of C and A
+//         pack alpha*op(A)[ic:ic+mc, pc:pc+kc] -> packed A block (L2)
+//         for jr in [0, nc) step NR:          B micro-panel (L1)
+//           for ir in [0, mc) step MR:        A micro-panel
+//             micro-kernel on the MR x NR tile C[ic+ir, jc+jr]
+//
+// The first k-block starts each accumulator from 0, C or beta*C; every later one loads C back.
+// The loop nest never splits K between workers and never reorders k, so each element's chain is
+// the contract's chain whatever the block sizes are.
+#ifndef INVAR_DRIVER_GEMM_DRIVER_H_
+#define INVAR_DRIVER_GEMM_DRIVER_H_
+
+#include <cstdint>
+
+#include "blocking/block_sizes.h"
+#include "kernels/kernel_set.h"
+#include "runtime/workspace.h"
+
+namespace invar::driver {
+
+// A validated, non-degenerate problem (m, n, k >= 1, alpha != 0), type-erased.
+//   op(A)[i][p] is element (i * a_rs + p * a_cs) of a; op(B)[p][j] is element (p * b_rs + j * b_cs)
+//   of b; C[i][j] is element (i * ldc + j) of c. alpha and beta point to scalars of C's type.
+struct GemmProblem {
+  int64_t m = 0, n = 0, k = 0;
+  const void* a = nullptr;
+  int64_t a_rs = 0, a_cs = 0;
+  const void* b = nullptr;
+  int64_t b_rs = 0, b_cs = 0;
+  void* c = nullptr;
+  int64_t ldc = 0;
+  const void* alpha = nullptr;
+  const void* beta = nullptr;
+  kernels::AccInit first_init = kernels::AccInit::kZero;  // how the first k-block starts
+};
+
+void run_gemm(const kernels::GemmKernel& kernel, const GemmProblem& problem,
+              const blocking::BlockSizes& blocks, runtime::Workspace& workspace);
+
+}  // namespace invar::driver
+
+#endif  // INVAR_DRIVER_GEMM_DRIVER_H_

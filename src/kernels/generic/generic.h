@@ -1,0 +1,18 @@
+// Portable micro-kernels: plain C++ with std::fma, built with the library's baseline flags. They
+// are the path of last resort and the model every SIMD kernel must match bit for bit.
+#ifndef INVAR_KERNELS_GENERIC_GENERIC_H_
+#define INVAR_KERNELS_GENERIC_GENERIC_H_
+
+#include "kernels/ukernel.h"
+
+namespace invar::kernels::generic {
+
+inline constexpr int kSgemmMr = 4;
+inline constexpr int kSgemmNr = 8;
+
+void sgemm_generic_4x8(int64_t kc, const float* a_panel, const float* b_panel, float* c,
+                       int64_t ldc, AccInit init, float beta);
+
+}  // namespace invar::kernels::generic
+
+#endif  // INVAR_KERNELS_GENERIC_GENERIC_H_

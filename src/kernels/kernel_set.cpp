@@ -1,0 +1,80 @@
+#include "kernels/kernel_set.h"
+
+#include "arch/cpu_features.h"
+#include "kernels/generic/generic.h"
+#include "pack/pack.h"
+
+namespace invar::kernels {
+namespace {
+
+// Type erasure happens here, in a baseline-flags translation unit: each wrapper is a direct call
+// into the typed function it names.
+template <SgemmUkernelFn F>
+void erased_sgemm_ukernel(int64_t kc, const void* a, const void* b, void* c, int64_t ldc,
+                          AccInit init, const void* beta) {
+  F(kc, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<float*>(c), ldc,
+    init, *static_cast<const float*>(beta));
+}
+
+template <int MR>
+void erased_pack_a_f32(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
+                       const void* alpha, void* dst) {
+  pack::pack_a_f32<MR>(mc, kc, static_cast<const float*>(src), rs, cs,
+                       *static_cast<const float*>(alpha), static_cast<float*>(dst));
+}
+
+template <int NR>
+void erased_pack_b_f32(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs,
+                       void* dst) {
+  pack::pack_b_f32<NR>(kc, nc, static_cast<const float*>(src), rs, cs, static_cast<float*>(dst));
+}
+
+template <int MR, int NR, SgemmUkernelFn F>
+constexpr GemmKernel make_sgemm(const char* name) {
+  GemmKernel k;
+  k.name = name;
+  k.mr = MR;
+  k.nr = NR;
+  k.a_in_bytes = k.b_in_bytes = k.a_packed_bytes = k.b_packed_bytes = k.c_bytes = 4;
+  k.pack_a = &erased_pack_a_f32<MR>;
+  k.pack_b = &erased_pack_b_f32<NR>;
+  k.ukernel = &erased_sgemm_ukernel<F>;
+  return k;
+}
+
+const KernelSet kGenericSet = {
+    Isa::kGeneric,
+    make_sgemm<generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8>(
+        "sgemm_generic_4x8"),
+};
+
+}  // namespace
+
+const KernelSet* compiled_kernel_set(Isa isa) {
+  switch (isa) {
+    case Isa::kGeneric: return &kGenericSet;
+    default: return nullptr;
+  }
+}
+
+bool cpu_supports(Isa isa) {
+  const arch::CpuFeatures& f = arch::cpu_features();
+  switch (isa) {
+    case Isa::kGeneric: return true;
+    case Isa::kAvx2: return f.avx2_fma;
+    case Isa::kAvx512: return f.avx512f;
+    case Isa::kNeon: return f.neon;
+    case Isa::kAuto: return true;
+  }
+  return false;
+}
+
+std::vector<Isa> available_isas() {
+  std::vector<Isa> out;
+  for (Isa isa : {Isa::kAvx512, Isa::kAvx2, Isa::kNeon, Isa::kGeneric}) {
+    if (compiled_kernel_set(isa) != nullptr && cpu_supports(isa)) out.push_back(isa);
+  }
+  return out;
+}
+
+}  // namespace invar::kernels

@@ -1,0 +1,57 @@
+// KernelSet: what one instruction-set path offers the driver.
+//
+// The driver is compiled once, for every element type and ISA, against the type-erased
+// GemmKernel below: a tile shape, element sizes, and three function pointers (pack A, pack B,
+// micro-kernel). Only the kernel folders and the API layer know element types.
+//
+// A path is usable when it was compiled into this build (ISA folders are only built for their
+// architecture) and the CPU supports it (arch/cpu_features.h).
+#ifndef INVAR_KERNELS_KERNEL_SET_H_
+#define INVAR_KERNELS_KERNEL_SET_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "invar/invar.hpp"
+#include "kernels/ukernel.h"
+
+namespace invar::kernels {
+
+struct GemmKernel {
+  const char* name = nullptr;  // e.g. "sgemm_avx2_6x16"
+  int mr = 0;
+  int nr = 0;
+  int a_in_bytes = 0;      // element size of the caller's A
+  int b_in_bytes = 0;      // element size of the caller's B
+  int a_packed_bytes = 0;  // element size of a packed A panel
+  int b_packed_bytes = 0;  // element size of a packed B panel
+  int c_bytes = 0;         // element size of C (and of the accumulators)
+
+  // Packs an mc x kc block of alpha * op(A); op(A)[r][c] = src[(r * rs + c * cs) elements].
+  void (*pack_a)(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
+                 const void* alpha, void* dst) = nullptr;
+  // Packs a kc x nc block of op(B).
+  void (*pack_b)(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs,
+                 void* dst) = nullptr;
+  // One whole MR x NR tile (see ukernel.h).
+  void (*ukernel)(int64_t kc, const void* a_panel, const void* b_panel, void* c, int64_t ldc,
+                  AccInit init, const void* beta) = nullptr;
+};
+
+struct KernelSet {
+  Isa isa = Isa::kGeneric;
+  GemmKernel sgemm;
+};
+
+// The set for `isa`, or nullptr when that path was not compiled into this build.
+const KernelSet* compiled_kernel_set(Isa isa);
+
+// Whether this CPU can run `isa` (independent of whether it was compiled).
+bool cpu_supports(Isa isa);
+
+// Paths compiled in and supported by this CPU, best first.
+std::vector<Isa> available_isas();
+
+}  // namespace invar::kernels
+
+#endif  // INVAR_KERNELS_KERNEL_SET_H_

@@ -1,0 +1,41 @@
+// What is a micro-kernel?
+//
+// The innermost piece of the Goto/BLIS loop nest. It owns an MR x NR tile of C in registers and
+// runs kc steps of rank-1 updates out of two packed micro-panels:
+//
+//   a_panel: kc groups of MR elements, a_panel[p * MR + i] = alpha * op(A)[i][p]
+//   b_panel: kc groups of NR elements, b_panel[p * NR + j] = op(B)[p][j]
+//
+// Every register lane holds exactly one element's accumulator, and each step is one fused
+// multiply-add per lane, so the arithmetic of element (i, j) is the chain of the numeric contract
+// (ARCHITECTURE.md section 1) whatever MR, NR or the vector width are. How the accumulators start
+// is the only choice the caller makes:
+//
+//   kZero   acc = +0            (first k-block when beta == 0; C is never read)
+//   kLoad   acc = C[i][j]       (every later k-block, and the first one when beta == 1)
+//   kScale  acc = beta * C[i][j] (first k-block otherwise; one rounded multiply)
+//
+// Storing acc to C between k-blocks and loading it back is exact, which is why k-blocking cannot
+// change a bit.
+//
+// Micro-kernels only ever see whole tiles: the driver runs partial edge tiles on a scratch tile
+// (see driver/macro_kernel.cpp), and the packers zero-pad panels to whole tiles. The padded lanes
+// compute values nobody stores.
+#ifndef INVAR_KERNELS_UKERNEL_H_
+#define INVAR_KERNELS_UKERNEL_H_
+
+#include <cstdint>
+
+namespace invar::kernels {
+
+enum class AccInit : int { kZero = 0, kLoad = 1, kScale = 2 };
+
+// The typed f32 micro-kernel signature, shared by every ISA folder.
+//   Assumptions: a_panel and b_panel are 64-byte aligned and hold kc * MR and kc * NR floats;
+//   c addresses an MR x NR tile with row stride ldc; kc >= 1.
+using SgemmUkernelFn = void (*)(int64_t kc, const float* a_panel, const float* b_panel, float* c,
+                                int64_t ldc, AccInit init, float beta);
+
+}  // namespace invar::kernels
+
+#endif  // INVAR_KERNELS_UKERNEL_H_

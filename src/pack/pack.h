@@ -1,0 +1,38 @@
+// What is packing?
+//
+// The micro-kernel streams its operands from two small buffers laid out in exactly the order it
+// reads them, so that every load is contiguous, aligned and already in cache:
+//
+//   packed A block (mc x kc): ceil(mc / MR) micro-panels, each kc groups of MR values;
+//                              element (i, p) of panel r is alpha * op(A)[r*MR + i][p].
+//   packed B block (kc x nc): ceil(nc / NR) micro-panels, each kc groups of NR values;
+//                              element (p, j) of panel s is op(B)[p][s*NR + j].
+//
+// Rows past mc and columns past nc are zero, so every micro-panel is whole. Packing also absorbs
+// the transposes: the source element (r, c) of op(X) lives at src[r * rs + c * cs], which covers
+// both a row-major matrix (rs = ld, cs = 1) and its transpose (rs = 1, cs = ld).
+//
+// alpha is folded into A here: alpha * a is one rounded multiply, exactly the contract's first
+// operation (and skipped when alpha == 1, which is exact). Its cost, a copy of each A block once
+// per column block of C, is what buys contiguous aligned loads in the kernel.
+//
+// These packers are portable C++ built with the baseline flags. They are explicitly instantiated
+// in pack.cpp for the tile shapes the kernels use; ISA translation units never instantiate them
+// (an -mavx512f copy of a template could be the one the linker keeps).
+#ifndef INVAR_PACK_PACK_H_
+#define INVAR_PACK_PACK_H_
+
+#include <cstdint>
+
+namespace invar::pack {
+
+template <int MR>
+void pack_a_f32(int64_t mc, int64_t kc, const float* src, int64_t rs, int64_t cs, float alpha,
+                float* dst);
+
+template <int NR>
+void pack_b_f32(int64_t kc, int64_t nc, const float* src, int64_t rs, int64_t cs, float* dst);
+
+}  // namespace invar::pack
+
+#endif  // INVAR_PACK_PACK_H_

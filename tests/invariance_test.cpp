@@ -1,0 +1,79 @@
+// The properties the contract promises beyond agreement with the reference: a row's result does
+// not depend on the batch around it or on the cache blocking.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "api/context_impl.h"
+#include "testing/seeded_data.h"
+#include "support/gemm_case.h"
+
+namespace invar::test {
+namespace {
+
+// x * W^T with K = 300: every row computed alone (the decode step, M = 1) equals the same row
+// inside a batch of 1..37 rows (prefill), at every offset in the batch.
+TEST(Invariance, RowAloneEqualsRowInEveryBatchAtEveryOffset) {
+  Context context;
+  const int64_t k = 300, n = 67, max_batch = 37;
+  const auto w = random_floats(n * k, 1);  // n x k, used transposed
+  const auto x = random_floats(max_batch * k, 2);
+
+  std::vector<float> alone(max_batch * n);
+  for (int64_t r = 0; r < max_batch; ++r) {
+    gemm(1.0f, Op::kNoTrans, MatrixView<const float>(x.data() + r * k, 1, k), Op::kTrans,
+         MatrixView<const float>(w.data(), n, k), 0.0f,
+         MatrixView<float>(alone.data() + r * n, 1, n), context);
+  }
+  std::vector<float> batch(max_batch * n);
+  for (int64_t size = 1; size <= max_batch; ++size) {
+    // Rows [first, first + size) of x; each lands at offset (r - first) inside the batch.
+    for (int64_t first = 0; first + size <= max_batch; first += (size > 4 ? size / 2 : 1)) {
+      gemm(1.0f, Op::kNoTrans, MatrixView<const float>(x.data() + first * k, size, k),
+           Op::kTrans, MatrixView<const float>(w.data(), n, k), 0.0f,
+           MatrixView<float>(batch.data(), size, n), context);
+      for (int64_t off = 0; off < size; ++off) {
+        ASSERT_EQ(std::memcmp(batch.data() + off * n, alone.data() + (first + off) * n, n * 4), 0)
+            << "row " << first + off << " at offset " << off << " of a batch of " << size;
+      }
+    }
+  }
+}
+
+TEST(Invariance, BlockSizesNeverChangeBits) {
+  Context reference_context;
+  const auto& kern = reference_context.impl().kernels->sgemm;
+  const int64_t mr = kern.mr, nr = kern.nr;
+  struct Blocks {
+    int64_t mc, kc, nc;
+  };
+  const Blocks choices[] = {
+      {1, 1, 1},           {mr, 3, nr},         {mr + 1, 7, nr + 1}, {3 * mr, 64, 2 * nr},
+      {100, 100, 100},     {1000, 1000, 5000},  {2 * mr, 255, 9 * nr}, {0, 0, 0},
+  };
+  uint64_t seed = 7;
+  for (int trans = 0; trans < 4; ++trans) {
+    GemmCase g;
+    g.trans_a = trans & 1;
+    g.trans_b = trans & 2;
+    g.m = 3 * mr + 2;
+    g.n = 4 * nr + 1;
+    g.k = 271;
+    g.alpha = 0.5f;
+    g.beta = -1.0f;
+    g.pad_c = 3;
+    g.seed = seed++;
+    for (const Blocks& b : choices) {
+      ContextOptions o;
+      o.mc = b.mc;
+      o.kc = b.kc;
+      o.nc = b.nc;
+      Context context(o);
+      ASSERT_EQ(check_case(g, context), "") << "mc=" << b.mc << " kc=" << b.kc << " nc=" << b.nc;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace invar::test

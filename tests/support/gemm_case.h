@@ -1,0 +1,65 @@
+// One differential check: a seeded problem run through invar and through the reference on
+// identical data, compared with memcmp over all of C, padding columns included (so a view that
+// writes outside its columns fails too).
+#ifndef INVAR_TESTS_SUPPORT_GEMM_CASE_H_
+#define INVAR_TESTS_SUPPORT_GEMM_CASE_H_
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "invar/invar.hpp"
+#include "testing/seeded_data.h"
+#include "testing/reference.h"
+
+namespace invar::test {
+
+struct GemmCase {
+  bool trans_a = false;
+  bool trans_b = false;
+  int64_t m = 1, n = 1, k = 1;
+  float alpha = 1.0f;
+  float beta = 0.0f;
+  int64_t pad_a = 0, pad_b = 0, pad_c = 0;  // ld = stored columns + pad
+  uint64_t seed = 1;
+
+  std::string describe() const {
+    std::ostringstream os;
+    os << (trans_a ? "T" : "N") << (trans_b ? "T" : "N") << " m=" << m << " n=" << n
+       << " k=" << k << " alpha=" << alpha << " beta=" << beta << " pads=" << pad_a << ","
+       << pad_b << "," << pad_c << " seed=" << seed;
+    return os.str();
+  }
+};
+
+// "" when invar's C equals the reference's bit for bit, else a description of the mismatch.
+inline std::string check_case(const GemmCase& g, Context& context) {
+  const int64_t a_rows = g.trans_a ? g.k : g.m, a_cols = g.trans_a ? g.m : g.k;
+  const int64_t b_rows = g.trans_b ? g.n : g.k, b_cols = g.trans_b ? g.k : g.n;
+  const int64_t lda = a_cols + g.pad_a, ldb = b_cols + g.pad_b, ldc = g.n + g.pad_c;
+  const std::vector<float> a = random_floats(static_cast<std::size_t>(a_rows * lda), g.seed * 3 + 0);
+  const std::vector<float> b = random_floats(static_cast<std::size_t>(b_rows * ldb), g.seed * 3 + 1);
+  std::vector<float> c = random_floats(static_cast<std::size_t>(g.m * ldc), g.seed * 3 + 2);
+  std::vector<float> expected = c;
+
+  reference_gemm<float>(g.trans_a, g.trans_b, g.m, g.n, g.k, g.alpha, a.data(), lda, b.data(), ldb,
+                        g.beta, expected.data(), ldc);
+  gemm(g.alpha, g.trans_a ? Op::kTrans : Op::kNoTrans,
+       MatrixView<const float>(a.data(), a_rows, a_cols, lda),
+       g.trans_b ? Op::kTrans : Op::kNoTrans,
+       MatrixView<const float>(b.data(), b_rows, b_cols, ldb), g.beta,
+       MatrixView<float>(c.data(), g.m, g.n, ldc), context);
+
+  const int64_t at = first_difference(c.data(), expected.data(), c.size());
+  if (at < 0) return "";
+  std::ostringstream os;
+  os.precision(9);
+  os << g.describe() << ": first difference at C[" << at / ldc << "][" << at % ldc
+     << "]: got " << c[at] << ", expected " << expected[at];
+  return os.str();
+}
+
+}  // namespace invar::test
+
+#endif  // INVAR_TESTS_SUPPORT_GEMM_CASE_H_

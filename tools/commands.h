@@ -1,0 +1,28 @@
+// The subcommands of the `invar` tool. Each returns the process exit code.
+#ifndef INVAR_TOOLS_COMMANDS_H_
+#define INVAR_TOOLS_COMMANDS_H_
+
+#include <cstdint>
+#include <string>
+
+namespace invar::tool {
+
+struct InfoOptions {
+  int64_t m = 1024, n = 1024, k = 1024;  // the shape whose block sizes are shown
+};
+int run_info(const InfoOptions& options);
+
+struct FingerprintOptions {
+  bool verbose = false;  // also print one hash per problem
+};
+int run_fingerprint(const FingerprintOptions& options);
+
+struct BenchOptions {
+  int64_t m = 1024, n = 1024, k = 1024;
+  double seconds = 1.0;  // measuring time per shape
+};
+int run_bench(const BenchOptions& options);
+
+}  // namespace invar::tool
+
+#endif  // INVAR_TOOLS_COMMANDS_H_

@@ -1,0 +1,100 @@
+// `invar fingerprint`: a SHA-256 over the outputs of fixed seeded problems. The inputs are built
+// from integers (testing/seeded_data.h), so they are the same bits everywhere; by the numeric
+// contract so are the outputs, whatever the ISA, thread count, blocking or machine. Two machines
+// that print different strings disagree on at least one bit of at least one product.
+#include <openssl/evp.h>
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "invar/invar.hpp"
+#include "testing/seeded_data.h"
+#include "tools/commands.h"
+
+namespace invar::tool {
+namespace {
+
+struct Problem {
+  int64_t m, n, k;
+  bool ta, tb;
+  float alpha, beta;
+};
+
+// Tile edges of every kernel shape in use (sizes 1..17 and around 32 and 64), k around unrolls
+// and block depths, both transposes, and the alpha/beta special values.
+std::vector<Problem> problems() {
+  const float scalars[] = {1.0f, 0.0f, -1.0f, 0.5f, 2.0f, 3.7f};
+  const int64_t shapes[][3] = {{1, 1, 1},     {3, 5, 7},      {6, 16, 8},    {13, 17, 29},
+                               {12, 32, 64},  {31, 33, 65},   {1, 257, 300}, {64, 64, 257},
+                               {100, 37, 513}, {130, 97, 1025}};
+  std::vector<Problem> out;
+  int s = 0;
+  for (const auto& shape : shapes) {
+    for (int t = 0; t < 4; ++t, ++s) {
+      out.push_back({shape[0], shape[1], shape[2], (t & 1) != 0, (t & 2) != 0, scalars[s % 6],
+                     scalars[(s / 6 + s) % 6]});
+    }
+  }
+  return out;
+}
+
+std::string hex(const unsigned char* digest, unsigned len) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  for (unsigned i = 0; i < len; ++i) {
+    s += digits[digest[i] >> 4];
+    s += digits[digest[i] & 15];
+  }
+  return s;
+}
+
+class Sha256 {
+ public:
+  Sha256() : ctx_(EVP_MD_CTX_new()) {
+    if (ctx_ == nullptr || EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr) != 1)
+      throw std::runtime_error("SHA-256 unavailable");
+  }
+  ~Sha256() { EVP_MD_CTX_free(ctx_); }
+  void update(const void* data, std::size_t bytes) { EVP_DigestUpdate(ctx_, data, bytes); }
+  std::string finish() {
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned len = 0;
+    EVP_DigestFinal_ex(ctx_, digest, &len);
+    return hex(digest, len);
+  }
+
+ private:
+  EVP_MD_CTX* ctx_;
+};
+
+}  // namespace
+
+int run_fingerprint(const FingerprintOptions& options) {
+  Sha256 all;
+  uint64_t seed = 1;
+  for (const Problem& p : problems()) {
+    const int64_t a_rows = p.ta ? p.k : p.m, a_cols = p.ta ? p.m : p.k;
+    const int64_t b_rows = p.tb ? p.n : p.k, b_cols = p.tb ? p.k : p.n;
+    const auto a = test::random_floats(a_rows * a_cols, seed++);
+    const auto b = test::random_floats(b_rows * b_cols, seed++);
+    auto c = test::random_floats(p.m * p.n, seed++);
+    gemm(p.alpha, p.ta ? Op::kTrans : Op::kNoTrans, MatrixView<const float>(a.data(), a_rows, a_cols),
+         p.tb ? Op::kTrans : Op::kNoTrans, MatrixView<const float>(b.data(), b_rows, b_cols),
+         p.beta, MatrixView<float>(c.data(), p.m, p.n));
+    // Hash the little-endian bytes of every result (all supported targets are little-endian).
+    all.update(c.data(), c.size() * sizeof(float));
+    if (options.verbose) {
+      Sha256 one;
+      one.update(c.data(), c.size() * sizeof(float));
+      std::printf("%c%c %4lld x %4lld x %4lld alpha %-4g beta %-4g %s\n", p.ta ? 'T' : 'N',
+                  p.tb ? 'T' : 'N', static_cast<long long>(p.m), static_cast<long long>(p.n),
+                  static_cast<long long>(p.k), p.alpha, p.beta, one.finish().c_str());
+    }
+  }
+  std::printf("%s\n", all.finish().c_str());
+  return 0;
+}
+
+}  // namespace invar::tool
