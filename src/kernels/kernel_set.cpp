@@ -4,6 +4,16 @@
 #include "kernels/generic/generic.h"
 #include "pack/pack.h"
 
+#if defined(INVAR_HAVE_AVX2)
+#include "kernels/avx2/avx2.h"
+#endif
+#if defined(INVAR_HAVE_AVX512)
+#include "kernels/avx512/avx512.h"
+#endif
+#if defined(INVAR_HAVE_NEON)
+#include "kernels/neon/neon.h"
+#endif
+
 namespace invar::kernels {
 namespace {
 
@@ -48,11 +58,42 @@ const KernelSet kGenericSet = {
         "sgemm_generic_4x8"),
 };
 
+#if defined(INVAR_HAVE_AVX2)
+const KernelSet kAvx2Set = {
+    Isa::kAvx2,
+    make_sgemm<avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16>("sgemm_avx2_6x16"),
+};
+#endif
+
+#if defined(INVAR_HAVE_AVX512)
+const KernelSet kAvx512Set = {
+    Isa::kAvx512,
+    make_sgemm<avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32>(
+        "sgemm_avx512_12x32"),
+};
+#endif
+
+#if defined(INVAR_HAVE_NEON)
+const KernelSet kNeonSet = {
+    Isa::kNeon,
+    make_sgemm<neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12>("sgemm_neon_8x12"),
+};
+#endif
+
 }  // namespace
 
 const KernelSet* compiled_kernel_set(Isa isa) {
   switch (isa) {
     case Isa::kGeneric: return &kGenericSet;
+#if defined(INVAR_HAVE_AVX2)
+    case Isa::kAvx2: return &kAvx2Set;
+#endif
+#if defined(INVAR_HAVE_AVX512)
+    case Isa::kAvx512: return &kAvx512Set;
+#endif
+#if defined(INVAR_HAVE_NEON)
+    case Isa::kNeon: return &kNeonSet;
+#endif
     default: return nullptr;
   }
 }

@@ -1,0 +1,20 @@
+// AVX2 + FMA3 micro-kernels. Compiled with -mavx2 -mfma (cmake/InvarIsa.cmake); only declared
+// here, so no AVX2 code can leak into a baseline translation unit.
+#ifndef INVAR_KERNELS_AVX2_AVX2_H_
+#define INVAR_KERNELS_AVX2_AVX2_H_
+
+#include "kernels/ukernel.h"
+
+namespace invar::kernels::avx2 {
+
+// 6 x 16: twelve ymm accumulators (6 rows x 2 vectors of 8), two B vectors, one broadcast of A.
+// Twelve independent chains cover 2 FMA pipes x 4-5 cycles of latency on Zen 2-4 and Haswell to
+// Alder Lake, with 3 of the 16 registers to spare.
+inline constexpr int kSgemmMr = 6;
+inline constexpr int kSgemmNr = 16;
+void sgemm_avx2_6x16(int64_t kc, const float* a_panel, const float* b_panel, float* c,
+                     int64_t ldc, AccInit init, float beta);
+
+}  // namespace invar::kernels::avx2
+
+#endif  // INVAR_KERNELS_AVX2_AVX2_H_

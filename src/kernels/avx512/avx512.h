@@ -1,0 +1,20 @@
+// AVX-512F micro-kernels. Compiled with -mavx512f -mavx2 -mfma (cmake/InvarIsa.cmake); only
+// declared here.
+#ifndef INVAR_KERNELS_AVX512_AVX512_H_
+#define INVAR_KERNELS_AVX512_AVX512_H_
+
+#include "kernels/ukernel.h"
+
+namespace invar::kernels::avx512 {
+
+// 12 x 32: 24 zmm accumulators (12 rows x 2 vectors of 16), two B vectors, one broadcast of A,
+// 5 of the 32 registers to spare. 24 independent chains cover 2 FMA pipes x 4 cycles of latency
+// three times over.
+inline constexpr int kSgemmMr = 12;
+inline constexpr int kSgemmNr = 32;
+void sgemm_avx512_12x32(int64_t kc, const float* a_panel, const float* b_panel, float* c,
+                        int64_t ldc, AccInit init, float beta);
+
+}  // namespace invar::kernels::avx512
+
+#endif  // INVAR_KERNELS_AVX512_AVX512_H_
