@@ -37,6 +37,18 @@ void edge_tile(const GemmKernel& kern, int64_t kc, const void* a_panel, const vo
     std::memcpy(c + i * ldc * kern.c_bytes, scratch + i * scratch_row, row_bytes);
 }
 
+// Asks for the rows of the next C tile while the kernel works on this one: the kernel's first
+// instructions load its accumulators from C, and with a power-of-two ldc the rows of a tile are
+// a page apart, so a miss there would stall every chain at once. No numeric effect.
+void prefetch_tile(const char* c, int64_t ldc, int64_t rows, const GemmKernel& kern) {
+  const int64_t row_bytes = static_cast<int64_t>(kern.nr) * kern.c_bytes;
+  for (int64_t i = 0; i < rows; ++i) {
+    const char* row = c + i * ldc * kern.c_bytes;
+    __builtin_prefetch(row, 1, 3);
+    __builtin_prefetch(row + row_bytes - 1, 1, 3);
+  }
+}
+
 // All tiles of one packed A block (mc x kc) times one packed B block (kc x nc).
 void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc,
                   const char* a_packed, const char* b_packed, char* c, int64_t ldc,
@@ -50,6 +62,10 @@ void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc,
       const int64_t rows = std::min<int64_t>(kern.mr, mc - ir);
       const char* a_panel = a_packed + (ir / kern.mr) * a_panel_bytes;
       char* c_tile = c + (ir * ldc + jr) * kern.c_bytes;
+      if (ir + kern.mr < mc) {
+        prefetch_tile(c_tile + kern.mr * ldc * kern.c_bytes, ldc,
+                      std::min<int64_t>(kern.mr, mc - ir - kern.mr), kern);
+      }
       if (rows == kern.mr && cols == kern.nr) {
         kern.ukernel(kc, a_panel, b_panel, c_tile, ldc, init, beta);
       } else {

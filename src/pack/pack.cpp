@@ -4,55 +4,59 @@
 
 namespace invar::pack {
 
-template <int MR>
-void pack_a_f32(int64_t mc, int64_t kc, const float* src, int64_t rs, int64_t cs, float alpha,
-                float* dst) {
-  for (int64_t r0 = 0; r0 < mc; r0 += MR, dst += MR * kc) {
-    const int64_t rows = mc - r0 < MR ? mc - r0 : MR;
-    const float* s = src + r0 * rs;
-    if (rows < MR) std::memset(dst, 0, sizeof(float) * MR * kc);
-    if (rs == 1) {
-      // op(A) is a transposed matrix: each k holds MR consecutive rows.
-      for (int64_t p = 0; p < kc; ++p) {
-        const float* sp = s + p * cs;
-        float* d = dst + p * MR;
-        if (alpha == 1.0f) {
-          for (int64_t i = 0; i < rows; ++i) d[i] = sp[i];
-        } else {
-          for (int64_t i = 0; i < rows; ++i) d[i] = alpha * sp[i];
-        }
-      }
+namespace {
+
+// One A micro-panel of `rows` <= MR rows; ROWS is MR for whole panels (a compile-time trip count
+// the compiler unrolls and vectorizes) and 0 for the zero-padded edge panel.
+template <int MR, int ROWS>
+void pack_a_panel(int64_t rows, int64_t kc, const float* s, int64_t rs, int64_t cs, float alpha,
+                  float* dst) {
+  const int64_t r = ROWS > 0 ? ROWS : rows;
+  if (ROWS == 0) std::memset(dst, 0, sizeof(float) * MR * kc);
+  const bool scale = alpha != 1.0f;
+  for (int64_t p = 0; p < kc; ++p) {
+    float* d = dst + p * MR;
+    const float* sp = s + p * cs;
+    if (scale) {
+      for (int64_t i = 0; i < r; ++i) d[i] = alpha * sp[i * rs];
     } else {
-      for (int64_t i = 0; i < rows; ++i) {
-        const float* si = s + i * rs;
-        float* d = dst + i;
-        if (alpha == 1.0f) {
-          for (int64_t p = 0; p < kc; ++p) d[p * MR] = si[p * cs];
-        } else {
-          for (int64_t p = 0; p < kc; ++p) d[p * MR] = alpha * si[p * cs];
-        }
-      }
+      for (int64_t i = 0; i < r; ++i) d[i] = sp[i * rs];
     }
   }
 }
 
-template <int NR>
-void pack_b_f32(int64_t kc, int64_t nc, const float* src, int64_t rs, int64_t cs, float* dst) {
-  for (int64_t c0 = 0; c0 < nc; c0 += NR, dst += NR * kc) {
-    const int64_t cols = nc - c0 < NR ? nc - c0 : NR;
-    const float* s = src + c0 * cs;
-    if (cols < NR) std::memset(dst, 0, sizeof(float) * NR * kc);
+template <int NR, int COLS>
+void pack_b_panel(int64_t cols, int64_t kc, const float* s, int64_t rs, int64_t cs, float* dst) {
+  const int64_t n = COLS > 0 ? COLS : cols;
+  if (COLS == 0) std::memset(dst, 0, sizeof(float) * NR * kc);
+  for (int64_t p = 0; p < kc; ++p) {
+    float* d = dst + p * NR;
+    const float* sp = s + p * rs;
     if (cs == 1) {
-      for (int64_t p = 0; p < kc; ++p) std::memcpy(dst + p * NR, s + p * rs, sizeof(float) * cols);
+      for (int64_t j = 0; j < n; ++j) d[j] = sp[j];
     } else {
-      // op(B) is a transposed matrix: column j of op(B) is contiguous in k.
-      for (int64_t j = 0; j < cols; ++j) {
-        const float* sj = s + j * cs;
-        float* d = dst + j;
-        for (int64_t p = 0; p < kc; ++p) d[p * NR] = sj[p * rs];
-      }
+      for (int64_t j = 0; j < n; ++j) d[j] = sp[j * cs];
     }
   }
+}
+
+}  // namespace
+
+template <int MR>
+void pack_a_f32(int64_t mc, int64_t kc, const float* src, int64_t rs, int64_t cs, float alpha,
+                float* dst) {
+  int64_t r0 = 0;
+  for (; r0 + MR <= mc; r0 += MR, dst += MR * kc)
+    pack_a_panel<MR, MR>(MR, kc, src + r0 * rs, rs, cs, alpha, dst);
+  if (r0 < mc) pack_a_panel<MR, 0>(mc - r0, kc, src + r0 * rs, rs, cs, alpha, dst);
+}
+
+template <int NR>
+void pack_b_f32(int64_t kc, int64_t nc, const float* src, int64_t rs, int64_t cs, float* dst) {
+  int64_t c0 = 0;
+  for (; c0 + NR <= nc; c0 += NR, dst += NR * kc)
+    pack_b_panel<NR, NR>(NR, kc, src + c0 * cs, rs, cs, dst);
+  if (c0 < nc) pack_b_panel<NR, 0>(nc - c0, kc, src + c0 * cs, rs, cs, dst);
 }
 
 // The tile shapes of the compiled kernels (kernels/kernel_set.cpp).
