@@ -3,6 +3,7 @@
 #   1. release build, whole suite once per instruction-set path (CTest);
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer;
 #   3. install into a prefix and build/run examples/ against the installed package;
+#   4. the aarch64 cross build, whole suite under qemu-user, fingerprint equal to x86-64's;
 # and ends with one line "tests: N passed, N failed" summing every CTest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +57,21 @@ else
   echo "examples against the installed package: FAILED"
   failed=$((failed + 1))
 fi
+
+echo "== aarch64"
+aarch64_log=$(mktemp)
+set +e
+scripts/test-aarch64.sh "$(build/release/tools/invar fingerprint)" 2>&1 | tee "$aarch64_log"
+aarch64_rc=${PIPESTATUS[0]}
+set -e
+passed=$((passed + $(grep -cE 'Test +#[0-9]+: .* Passed' "$aarch64_log" || true)))
+failed=$((failed + $(grep -cE 'Test +#[0-9]+: .*\*\*\*(Failed|Exception|Timeout)' "$aarch64_log" || true)))
+skipped=$((skipped + $(grep -cE 'Test +#[0-9]+: .*\*\*\*Skipped' "$aarch64_log" || true)))
+if [[ $aarch64_rc -ne 0 ]] && ! grep -qE '\*\*\*(Failed|Exception|Timeout)' "$aarch64_log"; then
+  echo "aarch64: build or fingerprint comparison FAILED"
+  failed=$((failed + 1))
+fi
+rm -f "$aarch64_log"
 
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 [[ $failed -eq 0 ]]

@@ -2,11 +2,11 @@
 # `invar fingerprint` must print the same string under every instruction-set path this CPU runs,
 # and a path the CPU lacks must be refused with a message and a non-zero exit (never SIGILL).
 set -euo pipefail
-tool=$1
-available=$("$tool" info | sed -n 's/^available: *//p')
+tool=("$@")   # [emulator args...] path/to/invar
+available=$("${tool[@]}" info | sed -n 's/^available: *//p')
 first=""
 for isa in $available; do
-  fp=$(INVAR_ISA=$isa "$tool" fingerprint)
+  fp=$(INVAR_ISA=$isa "${tool[@]}" fingerprint)
   echo "$isa: $fp"
   if [[ -z "$first" ]]; then first=$fp; elif [[ "$fp" != "$first" ]]; then
     echo "fingerprint under INVAR_ISA=$isa differs"; exit 1
@@ -15,7 +15,7 @@ done
 for isa in avx512 avx2 neon generic; do
   [[ " $available " == *" $isa "* ]] && continue
   set +e
-  msg=$(INVAR_ISA=$isa "$tool" fingerprint 2>&1)
+  msg=$(INVAR_ISA=$isa "${tool[@]}" fingerprint 2>&1)
   rc=$?
   set -e
   echo "$isa (unavailable): exit $rc: $msg"

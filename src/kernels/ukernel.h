@@ -31,7 +31,10 @@ namespace invar::kernels {
 enum class AccInit : int { kZero = 0, kLoad = 1, kScale = 2 };
 
 // The typed f32 micro-kernel signature, shared by every ISA folder.
-//   Assumptions: a_panel and b_panel are 64-byte aligned and hold kc * MR and kc * NR floats;
+//   Assumptions: a_panel and b_panel hold kc * MR and kc * NR floats. The packed blocks start
+//   64-byte aligned and micro-panel s starts at s * kc * NR elements, so a B micro-panel is
+//   aligned to gcd(64, NR * 4) bytes: 64 for NR = 16 and 32 (aligned ymm/zmm loads are safe),
+//   16 for NR = 12. A micro-panels are only element-aligned (kernels broadcast from them);
 //   c addresses an MR x NR tile with row stride ldc; kc >= 1.
 using SgemmUkernelFn = void (*)(int64_t kc, const float* a_panel, const float* b_panel, float* c,
                                 int64_t ldc, AccInit init, float beta);
