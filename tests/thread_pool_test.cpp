@@ -1,0 +1,500 @@
+// The runtime's thread pool (teams, barriers, exceptions, concurrent and nested callers, fork)
+// and the default thread count's parsers.
+#include <gtest/gtest.h>
+
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "runtime/cpu_count.h"
+#include "runtime/thread_pool.h"
+
+#if defined(__SANITIZE_THREAD__)
+#define INVAR_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define INVAR_TEST_TSAN 1
+#endif
+#endif
+
+namespace invar::test {
+namespace {
+
+using runtime::Team;
+using runtime::ThreadPool;
+
+// Runs a team of n and returns how often each tid ran; checks every member saw the same size.
+std::vector<int> tid_counts(ThreadPool& pool, int n, int* size_out) {
+  std::vector<std::atomic<int>> counts(static_cast<std::size_t>(n));
+  std::atomic<int> wrong_size{0};
+  std::atomic<int> seen_size{0};
+  const int size = pool.run(n, [&](Team& team) {
+    counts[static_cast<std::size_t>(team.tid())].fetch_add(1);
+    seen_size.store(team.size());
+    if (team.tid() < 0 || team.tid() >= team.size()) wrong_size.fetch_add(1);
+  });
+  EXPECT_EQ(wrong_size.load(), 0);
+  EXPECT_EQ(seen_size.load(), size);
+  *size_out = size;
+  std::vector<int> result;
+  for (auto& c : counts) result.push_back(c.load());
+  return result;
+}
+
+TEST(ThreadPool, EachTidRunsExactlyOnce) {
+  ThreadPool pool(16);
+  for (int n : {1, 2, 3, 4, 7, 16, 4, 1, 16}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    int size = 0;
+    const std::vector<int> counts = tid_counts(pool, n, &size);
+    EXPECT_EQ(size, n);
+    for (int tid = 0; tid < n; ++tid) EXPECT_EQ(counts[static_cast<std::size_t>(tid)], 1) << tid;
+  }
+}
+
+TEST(ThreadPool, TidZeroIsTheCaller) {
+  ThreadPool pool(3);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<int> tid0_on_caller{0}, others_on_caller{0};
+  pool.run(3, [&](Team& team) {
+    const bool on_caller = std::this_thread::get_id() == caller;
+    if (team.tid() == 0) tid0_on_caller += on_caller;
+    else others_on_caller += on_caller;
+  });
+  EXPECT_EQ(tid0_on_caller.load(), 1);
+  EXPECT_EQ(others_on_caller.load(), 0);
+}
+
+TEST(ThreadPool, StartsThreadsLazilyAndClampsToMaxThreads) {
+  ThreadPool pool(4);
+  EXPECT_EQ(pool.max_threads(), 4);
+  EXPECT_EQ(pool.started_threads(), 0);
+  int size = 0;
+  tid_counts(pool, 1, &size);
+  EXPECT_EQ(pool.started_threads(), 0);
+  tid_counts(pool, 3, &size);
+  EXPECT_EQ(pool.started_threads(), 2);
+  const std::vector<int> counts = tid_counts(pool, 9, &size);
+  EXPECT_EQ(size, 4);
+  EXPECT_EQ(pool.started_threads(), 3);
+  for (int tid = 0; tid < 4; ++tid) EXPECT_EQ(counts[static_cast<std::size_t>(tid)], 1);
+  for (int tid = 4; tid < 9; ++tid) EXPECT_EQ(counts[static_cast<std::size_t>(tid)], 0);
+  tid_counts(pool, 2, &size);
+  EXPECT_EQ(size, 2);
+  EXPECT_EQ(pool.started_threads(), 3);
+
+  EXPECT_EQ(ThreadPool(0).max_threads(), 1);
+  EXPECT_EQ(ThreadPool(-5).run(4, [](Team& team) { EXPECT_EQ(team.size(), 1); }), 1);
+}
+
+// Every phase: each member writes its own slot (plain memory) and bumps a shared counter; after
+// the barrier every member must see all slots and the full count.
+void check_phases(ThreadPool& pool, int n, int phases) {
+  std::vector<int> slots(static_cast<std::size_t>(n), -1);
+  std::atomic<int> counter{0};
+  std::atomic<int> errors{0};
+  const int size = pool.run(n, [&](Team& team) {
+    for (int phase = 0; phase < phases; ++phase) {
+      slots[static_cast<std::size_t>(team.tid())] = phase;
+      counter.fetch_add(1, std::memory_order_relaxed);
+      team.barrier();
+      if (counter.load(std::memory_order_relaxed) != (phase + 1) * team.size()) errors += 1;
+      for (int t = 0; t < team.size(); ++t)
+        if (slots[static_cast<std::size_t>(t)] != phase) errors += 1;
+      team.barrier();
+    }
+  });
+  EXPECT_EQ(size, n);
+  EXPECT_EQ(errors.load(), 0);
+  EXPECT_EQ(counter.load(), phases * size);
+}
+
+TEST(ThreadPool, BarriersSeparatePhases) {
+  ThreadPool pool(16);
+  for (int n : {2, 3, 4}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    check_phases(pool, n, 300);
+  }
+  for (int n : {7, 16}) {  // more threads than this machine may have cores: fewer phases
+    SCOPED_TRACE("n = " + std::to_string(n));
+    check_phases(pool, n, 20);
+  }
+}
+
+TEST(ThreadPool, MemberThatReturnsLeavesTheTeam) {
+  ThreadPool pool(4);
+  std::atomic<int> barriers{0};
+  pool.run(4, [&](Team& team) {
+    // Member t takes part in t * 10 barriers, then returns.
+    for (int i = 0; i < team.tid() * 10; ++i) {
+      team.barrier();
+      barriers += 1;
+    }
+  });
+  EXPECT_EQ(barriers.load(), 10 + 20 + 30);
+}
+
+TEST(ThreadPool, RethrowsTheTaskExceptionOnTheCaller) {
+  ThreadPool pool(4);
+  for (int thrower : {0, 2}) {
+    SCOPED_TRACE("thrower = " + std::to_string(thrower));
+    std::atomic<int> finished{0};
+    try {
+      pool.run(4, [&](Team& team) {
+        if (team.tid() == thrower) throw std::runtime_error("from tid " + std::to_string(thrower));
+        finished += 1;
+      });
+      ADD_FAILURE() << "no exception";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), "from tid " + std::to_string(thrower));
+    }
+    EXPECT_EQ(finished.load(), 3);
+  }
+  int size = 0;
+  const std::vector<int> counts = tid_counts(pool, 4, &size);  // still usable
+  EXPECT_EQ(size, 4);
+  for (int c : counts) EXPECT_EQ(c, 1);
+}
+
+TEST(ThreadPool, ExceptionCancelsMembersWaitingAtBarriers) {
+  ThreadPool pool(4);
+  std::atomic<int> cancelled{0};
+  EXPECT_THROW(pool.run(4,
+                        [&](Team& team) {
+                          if (team.tid() == 1) throw std::logic_error("member 1 failed");
+                          try {
+                            for (int i = 0; i < 1000; ++i) team.barrier();
+                          } catch (const runtime::TeamCancelled&) {
+                            cancelled += 1;
+                            throw;
+                          }
+                        }),
+               std::logic_error);
+  EXPECT_EQ(cancelled.load(), 3);
+  check_phases(pool, 4, 10);  // the next team's barriers are fresh
+}
+
+TEST(ThreadPool, SerialTeamOfOne) {
+  ThreadPool pool(4);
+  int calls = 0;
+  EXPECT_EQ(pool.run(1, [&](Team& team) {
+              EXPECT_EQ(team.tid(), 0);
+              EXPECT_EQ(team.size(), 1);
+              EXPECT_TRUE(ThreadPool::in_task());
+              team.barrier();  // no-op
+              ++calls;
+            }),
+            1);
+  EXPECT_EQ(calls, 1);
+  EXPECT_FALSE(ThreadPool::in_task());
+  EXPECT_THROW(pool.run(1, [](Team&) { throw std::out_of_range("serial"); }), std::out_of_range);
+  EXPECT_FALSE(ThreadPool::in_task());
+  EXPECT_EQ(pool.started_threads(), 0);
+}
+
+TEST(ThreadPool, NestedRunIsSerial) {
+  ThreadPool outer(4), other(4);
+  std::atomic<int> inner_calls{0}, bad{0};
+  const int size = outer.run(4, [&](Team& team) {
+    if (!ThreadPool::in_task()) bad += 1;
+    for (ThreadPool* pool : {&outer, &other}) {
+      const int inner = pool->run(4, [&](Team& nested) {
+        if (nested.size() != 1 || nested.tid() != 0) bad += 1;
+        nested.barrier();
+        inner_calls += 1;
+      });
+      if (inner != 1) bad += 1;
+    }
+    team.barrier();
+    if (!ThreadPool::in_task()) bad += 1;  // still inside the outer task
+  });
+  EXPECT_EQ(size, 4);
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_EQ(inner_calls.load(), 8);
+  EXPECT_FALSE(ThreadPool::in_task());
+  EXPECT_EQ(other.started_threads(), 0);
+}
+
+TEST(ThreadPool, ConcurrentCallersFromManyThreads) {
+  ThreadPool pool(4);
+  constexpr int kCallers = 8, kRuns = 40;
+  std::atomic<int> errors{0};
+  std::vector<std::thread> callers;
+  for (int c = 0; c < kCallers; ++c) {
+    callers.emplace_back([&, c] {
+      for (int r = 0; r < kRuns; ++r) {
+        const int n = 2 + (c + r) % 3;
+        std::vector<int> slots(static_cast<std::size_t>(n), 0);
+        const int size = pool.run(n, [&](Team& team) {
+          slots[static_cast<std::size_t>(team.tid())] += 1;
+          team.barrier();
+          if (team.tid() == 0)
+            for (int t = 0; t < team.size(); ++t)
+              if (slots[static_cast<std::size_t>(t)] != 1) errors += 1;
+        });
+        if (size != n) errors += 1;
+      }
+    });
+  }
+  for (auto& t : callers) t.join();
+  EXPECT_EQ(errors.load(), 0);
+}
+
+TEST(ThreadPool, WorkersBlockAsynchronousSignals) {
+  ThreadPool pool(2);
+  std::atomic<int> blocked{-1};
+  pool.run(2, [&](Team& team) {
+    if (team.tid() != 1) return;
+    sigset_t mask;
+    pthread_sigmask(SIG_BLOCK, nullptr, &mask);
+    blocked = sigismember(&mask, SIGINT) == 1 && sigismember(&mask, SIGTERM) == 1 &&
+              sigismember(&mask, SIGSEGV) == 0;
+  });
+  EXPECT_EQ(blocked.load(), 1);
+  sigset_t mine;
+  pthread_sigmask(SIG_BLOCK, nullptr, &mine);
+  EXPECT_EQ(sigismember(&mine, SIGINT), 0);  // the caller's mask is restored
+}
+
+TEST(ThreadPool, DestroysWhileIdle) {
+  { ThreadPool never_used(8); }
+  for (int i = 0; i < 10; ++i) {
+    ThreadPool spinning(3);
+    int size = 0;
+    tid_counts(spinning, 3, &size);  // destroyed while its workers still spin
+  }
+  ThreadPool sleeping(3);
+  int size = 0;
+  tid_counts(sleeping, 3, &size);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // past the spin: workers sleep
+  tid_counts(sleeping, 3, &size);                              // and wake up again
+  EXPECT_EQ(size, 3);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
+// A pool with static storage duration is destroyed by exit(), its workers awake or asleep. The
+// check runs in a fresh process ("threadsafe" death tests re-execute the test binary).
+TEST(ThreadPool, StaticPoolIsDestroyedAtExit) {
+  const std::string style = GTEST_FLAG_GET(death_test_style);
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  for (int sleep_ms : {0, 5}) {
+    EXPECT_EXIT(
+        {
+          alarm(20);  // a hang in the destructor becomes SIGALRM
+          static ThreadPool pool(3);
+          pool.run(3, [](Team& team) { team.barrier(); });
+          std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms));
+          std::exit(0);
+        },
+        testing::ExitedWithCode(0), "")
+        << "sleep " << sleep_ms << " ms";
+  }
+  GTEST_FLAG_SET(death_test_style, style);
+}
+
+TEST(ThreadPool, UsableInForkedChild) {
+#if defined(INVAR_TEST_TSAN)
+  const char* tsan_options = std::getenv("TSAN_OPTIONS");
+  if (tsan_options == nullptr || std::strstr(tsan_options, "die_after_fork=0") == nullptr)
+    GTEST_SKIP() << "ThreadSanitizer kills a child of a multi-threaded fork that starts threads; "
+                    "run with TSAN_OPTIONS=die_after_fork=0 to include this test";
+#endif
+  ThreadPool pool(4);
+  auto other = std::make_unique<ThreadPool>(3);
+  int size = 0;
+  tid_counts(pool, 4, &size);
+  tid_counts(*other, 3, &size);
+  ASSERT_EQ(pool.started_threads(), 3);
+
+  const pid_t child = fork();
+  ASSERT_NE(child, -1);
+  if (child == 0) {
+    alarm(20);  // a hang becomes SIGALRM, which the parent sees
+    int code = 0;
+    std::atomic<int> counts[4] = {};
+    std::atomic<int> phases_ok{0};
+    const int child_size = pool.run(4, [&](Team& team) {
+      counts[team.tid()] += 1;
+      team.barrier();
+      if (counts[0] + counts[1] + counts[2] + counts[3] == 4) phases_ok += 1;
+    });
+    if (child_size != 4) code |= 1;
+    for (auto& c : counts)
+      if (c != 1) code |= 2;
+    if (phases_ok != 4) code |= 4;
+    if (pool.started_threads() != 3) code |= 8;
+    other.reset();  // the parent's threads are not joined here
+    _exit(code);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "child killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "bits: 1 size, 2 tid counts, 4 barrier, 8 threads";
+
+  tid_counts(pool, 4, &size);  // the parent's pool is unaffected
+  EXPECT_EQ(size, 4);
+}
+
+// ---- default thread count ----------------------------------------------------------------------
+
+using Files = std::map<std::string, std::string>;
+
+runtime::FileReader fake_fs(const Files& files) {
+  return [files](const std::string& path) -> std::optional<std::string> {
+    const auto it = files.find(path);
+    if (it == files.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+std::string siblings_path(int cpu) {
+  return "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/thread_siblings_list";
+}
+
+TEST(CpuCount, ParsesCpuLists) {
+  using V = std::vector<int>;
+  EXPECT_EQ(runtime::parse_cpu_list("0\n"), V({0}));
+  EXPECT_EQ(runtime::parse_cpu_list("0-3,8,10-11\n"), V({0, 1, 2, 3, 8, 10, 11}));
+  EXPECT_EQ(runtime::parse_cpu_list("5,1"), V({5, 1}));
+  for (const char* bad : {"", "\n", "3-1", "a", "1,,2", "0-", "-1", "1-2-3", "0x1", "1 2"})
+    EXPECT_FALSE(runtime::parse_cpu_list(bad).has_value()) << '"' << bad << '"';
+  EXPECT_FALSE(runtime::parse_cpu_list("0-99999999").has_value());
+}
+
+TEST(CpuCount, ParsesCgroupV2CpuMax) {
+  EXPECT_EQ(runtime::parse_cgroup2_cpu_max("max 100000\n"), std::nullopt);
+  EXPECT_EQ(runtime::parse_cgroup2_cpu_max("200000 100000\n"), 2);
+  EXPECT_EQ(runtime::parse_cgroup2_cpu_max("150000 100000"), 2);
+  EXPECT_EQ(runtime::parse_cgroup2_cpu_max("50000 100000"), 1);
+  EXPECT_EQ(runtime::parse_cgroup2_cpu_max("400000 50000"), 8);
+  EXPECT_EQ(runtime::parse_cgroup2_cpu_max("300000"), 3);  // period omitted: 100000
+  for (const char* bad : {"", "max", "0 100000", "100000 0", "-5 100000", "1.5 100000", "a b",
+                          "1 2 3"})
+    EXPECT_EQ(runtime::parse_cgroup2_cpu_max(bad), std::nullopt) << '"' << bad << '"';
+}
+
+TEST(CpuCount, ParsesCgroupV1Quota) {
+  EXPECT_EQ(runtime::parse_cgroup1_cfs("-1\n", "100000\n"), std::nullopt);
+  EXPECT_EQ(runtime::parse_cgroup1_cfs("250000\n", "100000\n"), 3);
+  EXPECT_EQ(runtime::parse_cgroup1_cfs("100000", "100000"), 1);
+  EXPECT_EQ(runtime::parse_cgroup1_cfs("20000", "100000"), 1);
+  EXPECT_EQ(runtime::parse_cgroup1_cfs("junk", "100000"), std::nullopt);
+  EXPECT_EQ(runtime::parse_cgroup1_cfs("100000", ""), std::nullopt);
+}
+
+TEST(CpuCount, ParsesProcSelfCgroup) {
+  const std::string v1 =
+      "9:name=systemd:/\n4:memory:/x\n2:cpuacct:/\n1:cpu,cpuacct:/docker/abc\n0::/\n";
+  EXPECT_EQ(runtime::cgroup1_cpu_path(v1), "/docker/abc");
+  EXPECT_EQ(runtime::cgroup2_path(v1), "/");
+  const std::string v2 = "0::/user.slice/user-1000.slice/session-3.scope\n";
+  EXPECT_EQ(runtime::cgroup2_path(v2), "/user.slice/user-1000.slice/session-3.scope");
+  EXPECT_EQ(runtime::cgroup1_cpu_path(v2), std::nullopt);
+  EXPECT_EQ(runtime::cgroup1_cpu_path("3:cpuacct:/a\n"), std::nullopt);  // not "cpu"
+  EXPECT_EQ(runtime::cgroup2_path(""), std::nullopt);
+}
+
+TEST(CpuCount, ParsesCgroupMounts) {
+  const std::string mountinfo =
+      "31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
+      "32 31 0:29 /docker/abc /sys/fs/cgroup/cpu,cpuacct rw,relatime shared:9 - cgroup cgroup "
+      "rw,cpu,cpuacct\n"
+      "33 31 0:30 / /sys/fs/cgroup/cpuset rw,relatime - cgroup cgroup rw,cpuset\n"
+      "41 31 0:38 / /sys/fs/cgroup/uni\\040fied rw,relatime - cgroup2 cgroup2 rw\n"
+      "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n";
+  const auto mounts = runtime::parse_cgroup_mounts(mountinfo);
+  ASSERT_EQ(mounts.size(), 2u);
+  EXPECT_EQ(mounts[0].version, 1);
+  EXPECT_EQ(mounts[0].root, "/docker/abc");
+  EXPECT_EQ(mounts[0].mount_point, "/sys/fs/cgroup/cpu,cpuacct");
+  EXPECT_EQ(mounts[1].version, 2);
+  EXPECT_EQ(mounts[1].root, "/");
+  EXPECT_EQ(mounts[1].mount_point, "/sys/fs/cgroup/uni fied");
+}
+
+TEST(CpuCount, FindsCgroupLimits) {
+  const std::string v2_mount = "30 23 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n";
+  // A container with its own cgroup namespace: its cgroup is the mount's root.
+  EXPECT_EQ(runtime::cgroup_cpu_limit(fake_fs({{"/proc/self/cgroup", "0::/\n"},
+                                               {"/proc/self/mountinfo", v2_mount},
+                                               {"/sys/fs/cgroup/cpu.max", "200000 100000\n"}})),
+            2);
+  // A service under a limited slice: the tighter ancestor wins.
+  EXPECT_EQ(runtime::cgroup_cpu_limit(
+                fake_fs({{"/proc/self/cgroup", "0::/system.slice/app.service\n"},
+                         {"/proc/self/mountinfo", v2_mount},
+                         {"/sys/fs/cgroup/system.slice/app.service/cpu.max", "400000 100000\n"},
+                         {"/sys/fs/cgroup/system.slice/cpu.max", "150000 100000\n"}})),
+            2);
+  // Unlimited everywhere.
+  EXPECT_EQ(runtime::cgroup_cpu_limit(
+                fake_fs({{"/proc/self/cgroup", "0::/a\n"},
+                         {"/proc/self/mountinfo", v2_mount},
+                         {"/sys/fs/cgroup/a/cpu.max", "max 100000\n"}})),
+            std::nullopt);
+  // cgroup v1 without a namespace: the mount shows the container's cgroup as its root.
+  EXPECT_EQ(runtime::cgroup_cpu_limit(fake_fs(
+                {{"/proc/self/cgroup", "4:cpu,cpuacct:/docker/abc\n0::/\n"},
+                 {"/proc/self/mountinfo",
+                  "32 31 0:29 /docker/abc /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,"
+                  "cpuacct\n"},
+                 {"/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us", "300000\n"},
+                 {"/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us", "100000\n"}})),
+            3);
+  // No /proc/self/mountinfo: the usual mount points.
+  EXPECT_EQ(runtime::cgroup_cpu_limit(fake_fs({{"/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "50000"},
+                                               {"/sys/fs/cgroup/cpu/cpu.cfs_period_us", "100000"}})),
+            1);
+  EXPECT_EQ(runtime::cgroup_cpu_limit(fake_fs({})), std::nullopt);
+}
+
+TEST(CpuCount, CountsPhysicalCores) {
+  // Four CPUs, two cores: SMT siblings 0/2 and 1/3.
+  const Files smt = {{siblings_path(0), "0,2\n"},
+                     {siblings_path(1), "1,3\n"},
+                     {siblings_path(2), "0,2\n"},
+                     {siblings_path(3), "1,3\n"}};
+  EXPECT_EQ(runtime::count_physical_cores({0, 1, 2, 3}, fake_fs(smt)), 2);
+  EXPECT_EQ(runtime::count_physical_cores({0, 2}, fake_fs(smt)), 1);
+  EXPECT_EQ(runtime::count_physical_cores({2, 3}, fake_fs(smt)), 2);
+  EXPECT_EQ(runtime::count_physical_cores({0, 1, 2, 3}, fake_fs({})), 4);  // no topology
+  EXPECT_EQ(runtime::count_physical_cores(
+                {0, 1, 2, 3}, fake_fs({{siblings_path(0), "0-1"}, {siblings_path(2), "2-3"}})),
+            2);
+
+  Files limited = smt;
+  limited["/proc/self/mountinfo"] = "30 23 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n";
+  limited["/proc/self/cgroup"] = "0::/\n";
+  EXPECT_EQ(runtime::default_thread_count({0, 1, 2, 3}, fake_fs(limited)), 2);
+  limited["/sys/fs/cgroup/cpu.max"] = "50000 100000\n";
+  EXPECT_EQ(runtime::default_thread_count({0, 1, 2, 3}, fake_fs(limited)), 1);
+  EXPECT_EQ(runtime::default_thread_count({}, fake_fs({})), 1);
+}
+
+TEST(CpuCount, DefaultThreadCountOfThisProcess) {
+  const std::vector<int> allowed = runtime::affinity_cpus();
+  const int threads = runtime::default_thread_count();
+  EXPECT_GE(threads, 1);
+  if (!allowed.empty()) {
+    EXPECT_LE(threads, static_cast<int>(allowed.size()));
+    cpu_set_t set;
+    ASSERT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
+    EXPECT_EQ(static_cast<int>(allowed.size()), CPU_COUNT(&set));
+  }
+}
+
+}  // namespace
+}  // namespace invar::test
