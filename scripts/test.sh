@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs every test of invar from a fresh clone:
 #   1. release build, whole suite once per instruction-set path (CTest);
-#   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer;
+#   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, and under
+#      ThreadSanitizer (thread pool, parallel driver, concurrent callers);
 #   3. install into a prefix and build/run examples/ against the installed package;
 #   4. the aarch64 cross build, whole suite under qemu-user, fingerprint equal to x86-64's;
 # and ends with one line "tests: N passed, N failed" summing every CTest run.
@@ -44,6 +45,10 @@ run_ctest build/release "release"
 configure_build build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DINVAR_SANITIZE=address,undefined \
   -DINVAR_BUILD_TOOLS=OFF
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 run_ctest build/asan "asan+ubsan"
+
+configure_build build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DINVAR_SANITIZE=thread \
+  -DINVAR_BUILD_TOOLS=OFF
+TSAN_OPTIONS=halt_on_error=1 run_ctest build/tsan "tsan"
 
 echo "== install and examples"
 rm -rf build/prefix build/examples

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "api/context_impl.h"
+#include "arch/cache_topology.h"
 #include "support/gemm_case.h"
 
 namespace invar::test {
@@ -87,8 +88,11 @@ TEST(Exact, AllAlphaBetaPairsWithViews) {
 
 TEST(Exact, KAcrossTheDefaultBlockDepth) {
   Context context;
-  const auto blocks = blocking::choose_block_sizes({1, 1}, 1 << 20, 1 << 20, 1 << 20,
-                                                   context.impl().overrides);
+  const auto& kern = context.impl().kernels->sgemm;
+  const auto blocks = blocking::choose_block_sizes(
+      arch::cache_topology().topology, {kern.mr, kern.nr},
+      {kern.a_packed_bytes, kern.b_packed_bytes}, 1 << 20, 1 << 20, 1 << 20,
+      context.impl().overrides);
   const int64_t kc = blocks.kc;
   uint64_t seed = 2000;
   for (int64_t k : {kc - 1, kc, kc + 1, 2 * kc + 1}) {

@@ -1,15 +1,35 @@
 #include <cstdio>
 
 #include "api/context_impl.h"
+#include "arch/cache_topology.h"
 #include "arch/cpu_features.h"
 #include "blocking/block_sizes.h"
 #include "tools/commands.h"
 
 namespace invar::tool {
+namespace {
+
+// "L2  512 KiB, 8-way, 64 B lines, 1 worker per cache"; `package` is a package-wide total the
+// source reported, when it differs from the reachable size shown.
+void print_cache(const char* label, const arch::CacheLevel& c, int64_t package) {
+  if (!c.present()) {
+    std::printf("%s none\n", label);
+    return;
+  }
+  std::printf("%s %s, %d-way, %d B lines, %d worker%s per cache", label,
+              arch::format_bytes(c.bytes).c_str(), c.ways, c.line, c.sharing,
+              c.sharing == 1 ? "" : "s");
+  if (package > c.bytes) std::printf(" (package total %s)", arch::format_bytes(package).c_str());
+  std::printf("\n");
+}
+
+}  // namespace
 
 int run_info(const InfoOptions& o) {
   const arch::CpuFeatures& cpu = arch::cpu_features();
   Context& context = Context::default_context();  // throws on a bad INVAR_* setting
+  const arch::EffectiveCacheTopology& caches = arch::cache_topology();
+  if (!caches.error.empty()) throw InvalidArgument(caches.error);  // a bad INVAR_L1D/L2/L3
   const Context::Impl& impl = context.impl();
   const kernels::GemmKernel& sgemm = impl.kernels->sgemm;
 
@@ -27,8 +47,22 @@ int run_info(const InfoOptions& o) {
   for (Isa isa : kernels::available_isas()) std::printf("%s ", isa_name(isa));
   std::printf("\nisa:        %s (%s)\n", isa_name(impl.isa), impl.isa_reason.c_str());
   std::printf("sgemm:      %s (tile %d x %d)\n", sgemm.name, sgemm.mr, sgemm.nr);
+  const arch::CacheTopology& topo = caches.topology;
+  print_cache("caches:     L1d", topo.l1d, 0);
+  print_cache("            L2 ", topo.l2, 0);
+  print_cache("            L3 ", topo.l3, topo.l3_package_bytes);
+  std::printf("            from %s\n", topo.source.c_str());
+  if (!topo.notes.empty()) std::printf("            (%s)\n", topo.notes.c_str());
+  const blocking::TileShape tile{sgemm.mr, sgemm.nr};
+  const blocking::PackedBytes packed{sgemm.a_packed_bytes, sgemm.b_packed_bytes};
+  const int64_t kc_max = blocking::l1_kc(topo.l1d, tile, packed);
+  std::printf("model:      KC <= %lld (L1), then MC <= %lld (L2), NC <= %lld (%s) at that depth\n",
+              static_cast<long long>(kc_max),
+              static_cast<long long>(blocking::l2_mc(topo.l2, tile, packed, kc_max)),
+              static_cast<long long>(blocking::l3_nc(topo.l3, tile, packed, kc_max)),
+              topo.l3.present() ? "L3" : "no L3");
   const blocking::BlockSizes b =
-      blocking::choose_block_sizes({sgemm.mr, sgemm.nr}, o.m, o.n, o.k, impl.overrides);
+      blocking::choose_block_sizes(topo, tile, packed, o.m, o.n, o.k, impl.overrides);
   std::printf("blocking:   MC %lld, KC %lld, NC %lld for %lld x %lld x %lld%s\n",
               static_cast<long long>(b.mc), static_cast<long long>(b.kc),
               static_cast<long long>(b.nc), static_cast<long long>(o.m),

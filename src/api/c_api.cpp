@@ -66,6 +66,7 @@ int invar_set_num_threads(int n) {
   int now = 0;
   const invar_status s = guarded("invar_set_num_threads", [&] {
     invar::Context& context = invar::Context::default_context();
+    now = context.num_threads();
     if (n >= 0) context.set_num_threads(n);
     now = context.num_threads();
   });

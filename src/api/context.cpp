@@ -1,6 +1,5 @@
-#include <thread>
-
 #include "api/context_impl.h"
+#include "runtime/cpu_count.h"
 #include "runtime/env.h"
 
 namespace invar {
@@ -34,7 +33,7 @@ Isa resolve_isa(Isa requested, const char* source, std::string* reason) {
 
 namespace {
 
-constexpr int64_t kMaxThreads = 1024;
+constexpr int64_t kMaxThreads = Context::Impl::kMaxThreads;
 constexpr int64_t kMaxBlock = int64_t{1} << 24;
 
 int64_t env_int(const char* name, int64_t max) {
@@ -46,10 +45,6 @@ int64_t env_int(const char* name, int64_t max) {
   return *parsed;
 }
 
-int hardware_threads() {
-  const unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 1 : static_cast<int>(n);
-}
 
 }  // namespace
 
@@ -67,7 +62,9 @@ Context::Impl::Impl(const ContextOptions& options) {
 
   if (options.num_threads < 0) throw InvalidArgument("ContextOptions::num_threads is negative");
   const int64_t env_threads = env_int("INVAR_NUM_THREADS", kMaxThreads);
-  default_threads = env_threads > 0 ? static_cast<int>(env_threads) : hardware_threads();
+  default_threads = env_threads > 0 ? static_cast<int>(env_threads) : runtime::default_thread_count();
+  if (options.num_threads > kMaxThreads)
+    throw InvalidArgument("ContextOptions::num_threads is above " + std::to_string(kMaxThreads));
   num_threads = options.num_threads > 0 ? options.num_threads : default_threads;
 
   if (options.mc < 0 || options.kc < 0 || options.nc < 0)
@@ -99,14 +96,19 @@ int Context::num_threads() const { return impl_->num_threads.load(std::memory_or
 
 void Context::set_num_threads(int n) {
   if (n < 0) throw InvalidArgument("invar::Context::set_num_threads: negative count");
+  if (n > Impl::kMaxThreads)
+    throw InvalidArgument("invar::Context::set_num_threads: more than " +
+                          std::to_string(Impl::kMaxThreads) + " threads");
   impl_->num_threads = n == 0 ? impl_->default_threads : n;
 }
 
 Context& Context::default_context() {
   // Constructed on first use. If the environment is invalid the constructor throws and the next
-  // call tries again, so a fixed environment takes effect without a restart.
-  static Context context;
-  return context;
+  // call tries again, so a fixed environment takes effect without a restart. Never destroyed:
+  // user threads (or other static destructors) may still multiply while the process exits, and
+  // the pool's threads end with the process.
+  static Context* context = new Context;
+  return *context;
 }
 
 }  // namespace invar

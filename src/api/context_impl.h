@@ -10,6 +10,7 @@
 #include "blocking/block_sizes.h"
 #include "invar/invar.hpp"
 #include "kernels/kernel_set.h"
+#include "runtime/thread_pool.h"
 #include "runtime/workspace.h"
 
 namespace invar {
@@ -24,6 +25,11 @@ struct Context::Impl {
   std::atomic<int> num_threads{1};
   blocking::BlockOverrides overrides;
   runtime::WorkspacePool workspaces;
+  // Threads start on first use, as many as a call asks for; the cap only bounds
+  // set_num_threads. Calls on one context from several user threads take turns on the pool.
+  runtime::ThreadPool pool{kMaxThreads};
+
+  static constexpr int kMaxThreads = 1024;
 };
 
 namespace api {

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "api/context_impl.h"
+#include "arch/cache_topology.h"
 #include "driver/gemm_driver.h"
 #include "runtime/fp_mode.h"
 
@@ -74,6 +75,8 @@ std::string validate(const GemmCall<T>& c) {
 
 template <class T>
 void execute(Context::Impl& context, const GemmCall<T>& call) {
+  const arch::EffectiveCacheTopology& caches = arch::cache_topology();
+  if (!caches.error.empty()) throw InvalidArgument(caches.error);  // a bad INVAR_L1D/L2/L3
   if (call.m == 0 || call.n == 0) return;
   runtime::FpModeGuard fp_mode;
   if (call.k == 0 || call.alpha == T(0)) {
@@ -101,9 +104,11 @@ void execute(Context::Impl& context, const GemmCall<T>& call) {
                                      : kernels::AccInit::kScale;
 
   const blocking::BlockSizes blocks = blocking::choose_block_sizes(
-      {kernel.mr, kernel.nr}, call.m, call.n, call.k, context.overrides);
+      caches.topology, {kernel.mr, kernel.nr}, {kernel.a_packed_bytes, kernel.b_packed_bytes},
+      call.m, call.n, call.k, context.overrides);
   auto workspace = context.workspaces.lease();
-  driver::run_gemm(kernel, p, blocks, *workspace);
+  const int threads = driver::useful_threads(call.m, call.n, call.k, context.num_threads.load());
+  driver::run_gemm(kernel, p, blocks, *workspace, &context.pool, threads);
 }
 
 template std::string validate<float>(const GemmCall<float>&);

@@ -6,21 +6,92 @@ namespace invar::blocking {
 namespace {
 
 int64_t round_up(int64_t x, int64_t multiple) { return (x + multiple - 1) / multiple * multiple; }
-
-// Placeholders until the topology-driven model: a 256-deep k-block keeps a 16-wide B micro-panel
-// at 16 KiB; 96 x 256 floats of A is 96 KiB of L2; 4080 columns of B is ~4 MiB of L3.
-constexpr int64_t kDefaultKc = 256;
-constexpr int64_t kDefaultMc = 96;
-constexpr int64_t kDefaultNc = 4080;
+int64_t ceil_div(int64_t x, int64_t y) { return (x + y - 1) / y; }
 
 }  // namespace
 
-BlockSizes choose_block_sizes(TileShape tile, int64_t m, int64_t n, int64_t k,
+int64_t l1_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes) {
+  const int64_t ways = l1.ways;
+  const int64_t way = l1.way_bytes();
+  const int64_t b_per_k = int64_t{tile.nr} * bytes.b;  // bytes of B micro-panel per unit of k
+  const int64_t a_per_k = int64_t{tile.mr} * bytes.a;
+  if (way <= 0 || b_per_k <= 0 || a_per_k <= 0) return kMinKc;
+  // B's ways, from the most that leave one way for A and one for C down to one.
+  for (int64_t b = ways - 2; b >= 1; --b) {
+    const int64_t kc = b * way / b_per_k;
+    if (kc < 1) break;
+    const int64_t a = ceil_div(kc * a_per_k, way);
+    if (b + a <= ways - 1) return std::max(kc, kMinKc);
+  }
+  return kMinKc;
+}
+
+int64_t l2_mc(const arch::CacheLevel& l2, TileShape tile, PackedBytes bytes, int64_t kc) {
+  const int64_t mr = tile.mr;
+  const int64_t a_row = kc * bytes.a;  // bytes of packed A per row of the block
+  if (!l2.present() || a_row <= 0 || l2.ways < 1) return mr;
+  const int64_t share = l2.bytes / std::max(1, l2.sharing);
+  const int64_t way = l2.way_bytes();
+  const int64_t share_ways = share / way;
+  const int64_t b_ways = ceil_div(int64_t{tile.nr} * kc * bytes.b, way);
+  // The share's ways less the B micro-panel's and one for C; a share too small to split by ways
+  // (an L2 shared by more workers than it has ways) gives A half of it.
+  const int64_t a_ways = share_ways - b_ways - 1;
+  const int64_t budget = a_ways >= 1 ? a_ways * way : share / 2;
+  return std::max(mr, budget / a_row / mr * mr);
+}
+
+int64_t l3_nc(const arch::CacheLevel& l3, TileShape tile, PackedBytes bytes, int64_t kc) {
+  const int64_t nr = tile.nr;
+  if (!l3.present() || l3.ways < 1) return kNoL3Panels * nr;
+  const int64_t b_column = kc * bytes.b;  // bytes of packed B per column of the block
+  if (b_column <= 0) return nr;
+  const int64_t budget = l3.bytes / std::max(1, l3.sharing) - l3.way_bytes();
+  return std::max(nr, budget / b_column / nr * nr);
+}
+
+int64_t balanced_block(int64_t extent, int64_t max_block, int64_t multiple) {
+  multiple = std::max<int64_t>(1, multiple);
+  max_block = std::max(max_block, multiple);
+  if (extent <= max_block) return round_up(std::max<int64_t>(1, extent), multiple);
+  const int64_t pieces = ceil_div(extent, max_block);
+  return round_up(ceil_div(extent, pieces), multiple);
+}
+
+bool fits_in_l1(const arch::CacheTopology& topology, TileShape tile, PackedBytes bytes, int64_t m,
+                int64_t n, int64_t k) {
+  // Compared in doubles: m, n, k come straight from the caller and their product may not fit.
+  const double packed = (static_cast<double>(round_up(m, tile.mr)) * bytes.a +
+                         static_cast<double>(round_up(n, tile.nr)) * bytes.b) *
+                        static_cast<double>(k);
+  return packed <= static_cast<double>(topology.l1d.bytes) / 2;
+}
+
+BlockSizes choose_block_sizes(const arch::CacheTopology& topology, TileShape tile,
+                              PackedBytes bytes, int64_t m, int64_t n, int64_t k,
                               const BlockOverrides& overrides) {
+  tile.mr = std::max(1, tile.mr);
+  tile.nr = std::max(1, tile.nr);
+  bytes.a = std::max(1, bytes.a);
+  bytes.b = std::max(1, bytes.b);
+  m = std::max<int64_t>(1, m);
+  n = std::max<int64_t>(1, n);
+  k = std::max<int64_t>(1, k);
+
   BlockSizes b;
-  b.kc = overrides.kc > 0 ? overrides.kc : kDefaultKc;
-  b.mc = round_up(overrides.mc > 0 ? overrides.mc : kDefaultMc, tile.mr);
-  b.nc = round_up(overrides.nc > 0 ? overrides.nc : kDefaultNc, tile.nr);
+  if (fits_in_l1(topology, tile, bytes, m, n, k)) {
+    b = {round_up(m, tile.mr), k, round_up(n, tile.nr)};
+  } else {
+    b.kc = balanced_block(k, l1_kc(topology.l1d, tile, bytes), 1);
+    // MC and NC for the depth actually used (an override's), but never sized for a depth under
+    // kMinKc: a shallower K leaves the product bound by C traffic, not by cache capacity.
+    const int64_t depth = std::max(overrides.kc > 0 ? std::min(overrides.kc, k) : b.kc, kMinKc);
+    b.mc = balanced_block(m, l2_mc(topology.l2, tile, bytes, depth), tile.mr);
+    b.nc = balanced_block(n, l3_nc(topology.l3, tile, bytes, depth), tile.nr);
+  }
+  if (overrides.kc > 0) b.kc = overrides.kc;
+  if (overrides.mc > 0) b.mc = round_up(overrides.mc, tile.mr);
+  if (overrides.nc > 0) b.nc = round_up(overrides.nc, tile.nr);
   b.kc = std::max<int64_t>(1, std::min(b.kc, k));
   b.mc = std::max<int64_t>(tile.mr, std::min(b.mc, round_up(m, tile.mr)));
   b.nc = std::max<int64_t>(tile.nr, std::min(b.nc, round_up(n, tile.nr)));

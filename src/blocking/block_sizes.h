@@ -5,13 +5,46 @@
 //   NC: columns of a packed B block (KC x NC, meant to stay in L3); a multiple of NR.
 //
 // By the numeric contract none of these can change a result's bits, only its speed, so the
-// choice is free per machine and per shape. The values below are fixed placeholders sized for a
-// 32-48 KiB L1, 512 KiB-1 MiB L2 and a multi-MiB L3; the cache model derives them from the
-// detected topology. Explicit overrides (INVAR_MC/KC/NC, ContextOptions) win over both.
+// choice is free per machine and per shape. It is an analytic model over a cache topology value
+// (arch/cache_topology.h), in the spirit of Low et al., "Analytical Modeling Is Enough for
+// High-Performance BLIS" (ACM TOMS 2016). Everything here is a pure function of its arguments:
+// this layer never queries the CPU, and never sees the thread count (block sizes depend on the
+// machine and the shape only). Sizes count packed elements, whose byte sizes are arguments, so a
+// narrow element type gets deeper and wider blocks from the same caches.
+//
+// The model, for a cache with W ways of `way` bytes (way = sets x line):
+//
+//   KC (l1_kc): the driver runs every A micro-panel of the block past one B micro-panel, so the B
+//     micro-panel must survive in L1 while A streams through. With LRU replacement a set keeps
+//     it when B takes b ways, the A micro-panel being read takes a = ceil(MR*KC*sizeA / way) ways
+//     and one way is left for the C tile and the lines of the next A micro-panel:
+//       b + a <= W - 1,   KC = floor(b * way / (NR * sizeB)),   largest such b.
+//     Floor kMinKc (below it the C tile's load and store outweigh the k-loop).
+//   Rebalancing (balanced_block): K is cut into ceil(K / KCmax) near-equal slices, so K = 300
+//     with KCmax = 256 runs 150 + 150, not 256 + 44. MC and NC are rebalanced the same way in
+//     whole tiles.
+//   MC (l2_mc): the packed A block is reused for every B micro-panel, so it lives in this worker's
+//     share of L2 (L2 / sharing): the share's ways less the ways a B micro-panel takes
+//     (ceil(NR*KC*sizeB / way)) and less one way for the C tiles passing through; a multiple of
+//     MR. KC here is the rebalanced depth actually used.
+//   NC (l3_nc): the packed B block is reused for every A block and shared by all workers, so it
+//     fills L3 less one way; a multiple of NR. Without an L3 it is kNoL3Panels micro-panels: then
+//     B streams from memory once per A block whatever NC is, and NC only has to amortize the
+//     packing of A.
+//   A package-wide L3 report (AMD's legacy leaf: 508 MiB on a Zen 5 VM) has already been cut to
+//   the 32 MiB one core reaches by arch/ (see the rule in cache_topology.h), so NC comes out as
+//   for a 32 MiB L3, never sized for memory the core cannot cache.
+//   Small problems (fits_in_l1): when the packed A and B of the whole product fit in half of L1,
+//     nothing needs blocking; the model is skipped and each block is the whole problem.
+//
+// Explicit overrides (INVAR_MC/KC/NC, ContextOptions) win over the model. The result is finally
+// clamped to the problem so small products do not reserve large workspaces.
 #ifndef INVAR_BLOCKING_BLOCK_SIZES_H_
 #define INVAR_BLOCKING_BLOCK_SIZES_H_
 
 #include <cstdint>
+
+#include "arch/cache_topology.h"
 
 namespace invar::blocking {
 
@@ -33,9 +66,39 @@ struct TileShape {
   int nr = 1;
 };
 
-// Block sizes for an m x n x k product with the given tile; clamped to the problem so small
-// products do not reserve large workspaces. Pure function of its arguments.
-BlockSizes choose_block_sizes(TileShape tile, int64_t m, int64_t n, int64_t k,
+// Bytes of one element of a packed A panel and of a packed B panel.
+struct PackedBytes {
+  int a = 4;
+  int b = 4;
+};
+
+constexpr int64_t kMinKc = 64;
+constexpr int64_t kNoL3Panels = 256;
+
+// The deepest KC for which a B micro-panel stays in L1 (before rebalancing); >= kMinKc.
+int64_t l1_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes);
+
+// The most rows of a packed A block of depth kc that this worker's share of L2 holds; a multiple
+// of MR, >= MR.
+int64_t l2_mc(const arch::CacheLevel& l2, TileShape tile, PackedBytes bytes, int64_t kc);
+
+// The most columns of a packed B block of depth kc that L3 holds (kNoL3Panels micro-panels when
+// there is no L3); a multiple of NR, >= NR.
+int64_t l3_nc(const arch::CacheLevel& l3, TileShape tile, PackedBytes bytes, int64_t kc);
+
+// The block that cuts `extent` into ceil(extent / max_block) near-equal pieces, rounded up to a
+// multiple of `multiple` (max_block is assumed to be such a multiple; the result never exceeds
+// it when it is). extent <= max_block gives extent rounded up.
+int64_t balanced_block(int64_t extent, int64_t max_block, int64_t multiple);
+
+// Whether the packed A and B of the whole m x n x k product fit in half of L1.
+bool fits_in_l1(const arch::CacheTopology& topology, TileShape tile, PackedBytes bytes, int64_t m,
+                int64_t n, int64_t k);
+
+// Block sizes for an m x n x k product with the given tile and packed element sizes on a machine
+// with the given caches; overrides win; clamped to the problem.
+BlockSizes choose_block_sizes(const arch::CacheTopology& topology, TileShape tile,
+                              PackedBytes bytes, int64_t m, int64_t n, int64_t k,
                               const BlockOverrides& overrides);
 
 }  // namespace invar::blocking

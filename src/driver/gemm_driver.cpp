@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "runtime/fp_mode.h"
+
 namespace invar::driver {
 namespace {
 
@@ -75,40 +77,130 @@ void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc,
   }
 }
 
+// How the members of a team share one product. Every member packs its share of each B block; the
+// C block is cut into a tm x tn grid of (row blocks, column ranges), one cell per member. Row
+// blocks are dealt round-robin (MC is shrunk, in whole tiles, so that their count is a multiple
+// of tm and nobody waits for a last odd block); column ranges are contiguous runs of B
+// micro-panels. Rows are split when there are at least two tiles of rows per member, columns
+// otherwise (then each member packs the same few rows of A, which is cheap). K is never split.
+struct Partition {
+  int64_t mc = 0;  // row block height actually used
+  int tm = 1;      // members along M
+  int tn = 1;      // members along N
+};
+
+Partition partition(int64_t m, int64_t mc_max, int64_t mr, int members) {
+  Partition part;
+  const int64_t row_tiles = (m + mr - 1) / mr;
+  if (members == 1 || row_tiles < 2 * members) {
+    part.mc = mc_max;
+    part.tm = 1;
+    part.tn = members;
+    return part;
+  }
+  part.tm = members;
+  part.tn = 1;
+  // Row blocks: a multiple of tm, each at most mc_max, heights in whole tiles.
+  const int64_t blocks_needed = (m + mc_max - 1) / mc_max;
+  const int64_t blocks = (blocks_needed + members - 1) / members * members;
+  const int64_t tiles_per_block = (row_tiles + blocks - 1) / blocks;
+  part.mc = tiles_per_block * mr;
+  return part;
+}
+
+// [lo, hi) of `count` items for member `i` of `n`, contiguous and near-equal.
+void share(int64_t count, int i, int n, int64_t* lo, int64_t* hi) {
+  *lo = count * i / n;
+  *hi = count * (i + 1) / n;
+}
+
+// Below this many flops per member a second thread costs more in start-up and barriers than it
+// saves. A placeholder of the right order (a 128^3 product is 4.2 Mflop, ~50 us on one core);
+// to be tuned with bench/.
+constexpr double kMinFlopsPerThread = 4.0e6;
+
 }  // namespace
 
+int useful_threads(int64_t m, int64_t n, int64_t k, int threads) {
+  const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  const double limit = flops / kMinFlopsPerThread;
+  if (limit < 2.0) return 1;
+  return limit < threads ? static_cast<int>(limit) : threads;
+}
+
 void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::BlockSizes& blocks,
-              runtime::Workspace& workspace) {
+              runtime::Workspace& workspace, runtime::ThreadPool* pool, int threads) {
   const int64_t mr = kern.mr, nr = kern.nr;
   const int64_t mc_max = (blocks.mc + mr - 1) / mr * mr;
   const int64_t nc_max = (blocks.nc + nr - 1) / nr * nr;
   const int64_t kc_max = blocks.kc;
+  if (pool == nullptr) threads = 1;
+  threads = std::max(1, std::min(threads, pool ? pool->max_threads() : 1));
 
+  // Workspace: one shared packed B block, then one packed A block and one scratch tile per
+  // member (sized for the largest team this call may get).
   const std::size_t a_bytes = align_up(static_cast<std::size_t>(mc_max * kc_max) *
                                        kern.a_packed_bytes);
   const std::size_t b_bytes = align_up(static_cast<std::size_t>(nc_max * kc_max) *
                                        kern.b_packed_bytes);
   const std::size_t tile_bytes = align_up(static_cast<std::size_t>(mr * nr) * kern.c_bytes);
-  char* base = static_cast<char*>(workspace.reserve(a_bytes + b_bytes + tile_bytes));
-  char* a_packed = base;
-  char* b_packed = base + a_bytes;
-  char* scratch = b_packed + b_bytes;
+  char* base = static_cast<char*>(
+      workspace.reserve(b_bytes + static_cast<std::size_t>(threads) * (a_bytes + tile_bytes)));
+  char* const b_packed = base;
+  char* const per_member = base + b_bytes;
 
-  for (int64_t jc = 0; jc < p.n; jc += nc_max) {
-    const int64_t nc = std::min(nc_max, p.n - jc);
-    for (int64_t pc = 0; pc < p.k; pc += kc_max) {
-      const int64_t kc = std::min(kc_max, p.k - pc);
-      const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
-      kern.pack_b(kc, nc, at(p.b, pc * p.b_rs + jc * p.b_cs, kern.b_in_bytes), p.b_rs, p.b_cs,
-                  b_packed);
-      for (int64_t ic = 0; ic < p.m; ic += mc_max) {
-        const int64_t mc = std::min(mc_max, p.m - ic);
-        kern.pack_a(mc, kc, at(p.a, ic * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs, p.a_cs,
-                    p.alpha, a_packed);
-        char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc) * kern.c_bytes;
-        macro_kernel(kern, mc, nc, kc, a_packed, b_packed, c_block, p.ldc, init, p.beta, scratch);
+  // One member's whole share of the product; `barrier` waits for the other members.
+  auto member = [&](int me, int members, auto&& barrier) {
+    runtime::FpModeGuard fp_mode;  // pool workers keep whatever mode they last had
+    char* const a_packed = per_member + static_cast<std::size_t>(me) * (a_bytes + tile_bytes);
+    char* const scratch = a_packed + a_bytes;
+    const Partition part = partition(p.m, mc_max, mr, members);
+    const int ti = me % part.tm, tj = me / part.tm;
+    const bool computes = tj < part.tn;
+
+    for (int64_t jc = 0; jc < p.n; jc += nc_max) {
+      const int64_t nc = std::min(nc_max, p.n - jc);
+      const int64_t panels = (nc + nr - 1) / nr;
+      for (int64_t pc = 0; pc < p.k; pc += kc_max) {
+        const int64_t kc = std::min(kc_max, p.k - pc);
+        const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
+        // This member's share of the B block, panel-aligned; panels keep their kc_max stride
+        // only when kc == kc_max, so offsets use this block's kc.
+        int64_t lo = 0, hi = 0;
+        share(panels, me, members, &lo, &hi);
+        if (hi > lo) {
+          const int64_t cols = std::min(nc, hi * nr) - lo * nr;
+          kern.pack_b(kc, cols,
+                      at(p.b, pc * p.b_rs + (jc + lo * nr) * p.b_cs, kern.b_in_bytes), p.b_rs,
+                      p.b_cs, b_packed + lo * kc * nr * kern.b_packed_bytes);
+        }
+        barrier();  // the whole B block is packed
+
+        if (computes) {
+          int64_t col_lo = 0, col_hi = 0;
+          share(panels, tj, part.tn, &col_lo, &col_hi);
+          const int64_t c0 = col_lo * nr;
+          const int64_t ncols = std::min(nc, col_hi * nr) - c0;
+          for (int64_t ic = ti * part.mc; ncols > 0 && ic < p.m; ic += part.tm * part.mc) {
+            const int64_t mc = std::min(part.mc, p.m - ic);
+            kern.pack_a(mc, kc, at(p.a, ic * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs,
+                        p.a_cs, p.alpha, a_packed);
+            char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc + c0) * kern.c_bytes;
+            macro_kernel(kern, mc, ncols, kc, a_packed,
+                         b_packed + col_lo * kc * nr * kern.b_packed_bytes, c_block, p.ldc, init,
+                         p.beta, scratch);
+          }
+        }
+        barrier();  // nobody reads the B block any more
       }
     }
+  };
+  if (threads == 1) {
+    member(0, 1, [] {});
+  } else {
+    pool->run(threads, [&](runtime::Team& team) {
+      member(team.tid(), team.size(), [&team] { team.barrier(); });
+    });
   }
 }
 

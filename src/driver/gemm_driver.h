@@ -10,6 +10,8 @@
 //             micro-kernel on the MR x NR tile C[ic+ir, jc+jr]
 //
 // The first k-block starts each accumulator from 0, C or beta*C; every later one loads C back.
+// With a team of threads, the members pack the B block together, then each computes its own
+// cells of C (row blocks x column ranges), with a barrier around every k-block.
 // The loop nest never splits K between workers and never reorders k, so each element's chain is
 // the contract's chain whatever the block sizes are.
 #ifndef INVAR_DRIVER_GEMM_DRIVER_H_
@@ -19,6 +21,7 @@
 
 #include "blocking/block_sizes.h"
 #include "kernels/kernel_set.h"
+#include "runtime/thread_pool.h"
 #include "runtime/workspace.h"
 
 namespace invar::driver {
@@ -39,8 +42,14 @@ struct GemmProblem {
   kernels::AccInit first_init = kernels::AccInit::kZero;  // how the first k-block starts
 };
 
+// Runs the product on up to `threads` threads of `pool` (the caller included; nullptr or 1: the
+// caller alone). The bits do not depend on the thread count: threads split M and N, never K.
 void run_gemm(const kernels::GemmKernel& kernel, const GemmProblem& problem,
-              const blocking::BlockSizes& blocks, runtime::Workspace& workspace);
+              const blocking::BlockSizes& blocks, runtime::Workspace& workspace,
+              runtime::ThreadPool* pool = nullptr, int threads = 1);
+
+// How many of `threads` are worth starting for an m x n x k product (at least 1).
+int useful_threads(int64_t m, int64_t n, int64_t k, int threads);
 
 }  // namespace invar::driver
 

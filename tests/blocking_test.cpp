@@ -1,0 +1,261 @@
+// The analytic blocking model over synthetic topologies: pure functions, the same on every
+// machine.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "arch/cache_topology.h"
+#include "blocking/block_sizes.h"
+
+namespace invar::test {
+namespace {
+
+using arch::CacheLevel;
+using arch::CacheTopology;
+using arch::kKiB;
+using arch::kMiB;
+using blocking::BlockOverrides;
+using blocking::BlockSizes;
+using blocking::PackedBytes;
+using blocking::TileShape;
+
+constexpr TileShape kAvx2{6, 16};
+constexpr TileShape kAvx512{12, 32};
+constexpr TileShape kNeon{8, 12};
+constexpr TileShape kGeneric{4, 8};
+constexpr PackedBytes kF32{4, 4};
+
+CacheTopology make(const char* name, CacheLevel l1, CacheLevel l2, CacheLevel l3) {
+  CacheTopology t;
+  t.l1d = l1;
+  t.l2 = l2;
+  t.l3 = l3;
+  t.source = name;
+  return t;
+}
+
+// A Zen 3 guest (the caches of tests/fixtures/sysfs_zen3_vm).
+CacheTopology zen3() {
+  return make("zen3", {32 * kKiB, 8, 64, 1}, {512 * kKiB, 8, 64, 1}, {32 * kMiB, 16, 64, 1});
+}
+// The Zen 5 VM as the legacy leaves report it, after the reachable-L3 rule.
+CacheTopology zen5_vm() {
+  CacheTopology t =
+      make("zen5_vm", {48 * kKiB, 12, 64, 1}, {1 * kMiB, 8, 64, 1}, {32 * kMiB, 16, 64, 1});
+  t.l3_package_bytes = 508 * kMiB;
+  return t;
+}
+// Core i9-7980XE.
+CacheTopology skylake_x() {
+  return make("skylake_x", {32 * kKiB, 8, 64, 1}, {1 * kMiB, 16, 64, 1},
+              {25344 * kKiB, 11, 64, 1});
+}
+// Apple M-series performance cluster: 128 KiB L1d, 16 MiB L2 shared by 4 cores, no L3.
+CacheTopology apple_m() {
+  return make("apple_m", {128 * kKiB, 8, 128, 1}, {16 * kMiB, 16, 128, 4}, {});
+}
+// A small embedded core: 8 KiB 2-way L1d, 128 KiB 4-way L2, no L3.
+CacheTopology tiny() { return make("tiny", {8 * kKiB, 2, 64, 1}, {128 * kKiB, 4, 64, 1}, {}); }
+
+BlockSizes choose(const CacheTopology& t, TileShape tile, int64_t m, int64_t n, int64_t k,
+                  BlockOverrides o = {}, PackedBytes bytes = kF32) {
+  return blocking::choose_block_sizes(t, tile, bytes, m, n, k, o);
+}
+
+// Block sizes depend on the machine and the shape, never on the thread count.
+static_assert(std::is_same_v<decltype(&blocking::choose_block_sizes),
+                             BlockSizes (*)(const CacheTopology&, TileShape, PackedBytes, int64_t,
+                                            int64_t, int64_t, const BlockOverrides&)>);
+
+TEST(BlockingModel, KcKeepsTheBMicroPanelInL1) {
+  // Zen 3, 6 x 16 f32: 64 sets of 64 bytes, 4 KiB per way. B takes 5 ways (KC = 5 * 4096 / 64 =
+  // 320), the A micro-panel ceil(6 * 320 * 4 / 4096) = 2, one way is left: 5 + 2 = 8 - 1. Six
+  // B ways (KC 384) would need 3 for A.
+  EXPECT_EQ(blocking::l1_kc(zen3().l1d, kAvx2, kF32), 320);
+  // Zen 5 (48 KiB, 12 ways): 12 x 32 takes 8 ways of B (KC 256) + 3 of A; 6 x 16 reaches 512.
+  EXPECT_EQ(blocking::l1_kc(zen5_vm().l1d, kAvx512, kF32), 256);
+  EXPECT_EQ(blocking::l1_kc(zen5_vm().l1d, kAvx2, kF32), 512);
+  // Skylake-X, 12 x 32: 5 ways of B (KC 160) + 2 of A.
+  EXPECT_EQ(blocking::l1_kc(skylake_x().l1d, kAvx512, kF32), 160);
+  for (const CacheTopology& t : {zen3(), zen5_vm(), skylake_x(), apple_m(), tiny()}) {
+    for (TileShape tile : {kAvx2, kAvx512, kNeon, kGeneric}) {
+      const int64_t kc = blocking::l1_kc(t.l1d, tile, kF32);
+      EXPECT_GE(kc, blocking::kMinKc);
+      if (kc > blocking::kMinKc) {
+        const int64_t way = t.l1d.way_bytes();
+        const int64_t b_ways = (tile.nr * kc * 4 + way - 1) / way;
+        const int64_t a_ways = (tile.mr * kc * 4 + way - 1) / way;
+        EXPECT_LE(b_ways + a_ways, t.l1d.ways - 1) << tile.mr << "x" << tile.nr;
+      }
+    }
+  }
+}
+
+TEST(BlockingModel, NarrowTypesGetDeeperBlocks) {
+  EXPECT_EQ(blocking::l1_kc(zen3().l1d, kAvx2, PackedBytes{2, 2}), 640);
+  EXPECT_EQ(blocking::l1_kc(zen3().l1d, kAvx2, PackedBytes{1, 1}), 1280);
+  // At one depth, half the element size fits twice the rows and columns.
+  const int64_t mc4 = blocking::l2_mc(zen3().l2, kAvx2, kF32, 256);
+  const int64_t mc2 = blocking::l2_mc(zen3().l2, kAvx2, PackedBytes{2, 2}, 256);
+  EXPECT_GE(mc2, 2 * mc4 - kAvx2.mr);
+  EXPECT_EQ(blocking::l3_nc(zen3().l3, kAvx2, PackedBytes{2, 2}, 256),
+            2 * blocking::l3_nc(zen3().l3, kAvx2, kF32, 256));
+}
+
+TEST(BlockingModel, TinyL1FallsToTheFloor) {
+  // 8 KiB 2-way: one way for A and one for C leave B nothing; the floor holds.
+  EXPECT_EQ(blocking::l1_kc(tiny().l1d, kAvx2, kF32), blocking::kMinKc);
+  CacheLevel four_way{8 * kKiB, 4, 64, 1};  // 2 KiB ways: B 2 ways = KC 64, A 1 way
+  EXPECT_EQ(blocking::l1_kc(four_way, kAvx2, kF32), 64);
+  const BlockSizes b = choose(tiny(), kAvx2, 1000, 1000, 1000);
+  EXPECT_EQ(b.kc, 63);  // 1000 in 16 slices of at most 64
+  EXPECT_EQ(b.mc % kAvx2.mr, 0);
+  EXPECT_LE(b.mc * b.kc * 4, 128 * kKiB);
+  EXPECT_EQ(b.nc, 1008);  // no L3: 256 micro-panels, more than N
+}
+
+TEST(BlockingModel, McFillsTheL2ShareLessBAndC) {
+  // Zen 3 at KC 256: 64 KiB ways, the B micro-panel (16 KiB) takes one, C one, A the other 6:
+  // 384 KiB / 1 KiB per row = 384 rows.
+  EXPECT_EQ(blocking::l2_mc(zen3().l2, kAvx2, kF32, 256), 384);
+  // Apple: a worker owns a quarter of the shared 16 MiB (4 ways of 1 MiB): B one, C one, A two.
+  const int64_t kc = blocking::l1_kc(apple_m().l1d, kNeon, kF32);
+  const int64_t shared = blocking::l2_mc(apple_m().l2, kNeon, kF32, kc);
+  EXPECT_EQ(shared % kNeon.mr, 0);
+  EXPECT_LE(shared * kc * 4, 2 * kMiB);
+  EXPECT_GT(shared * kc * 4, 2 * kMiB - kNeon.mr * kc * 4);
+  CacheLevel private_l2 = apple_m().l2;
+  private_l2.sharing = 1;
+  EXPECT_GT(blocking::l2_mc(private_l2, kNeon, kF32, kc), 6 * shared);
+  // An L2 shared by more workers than it has ways: half the share.
+  CacheLevel crowded{1 * kMiB, 4, 64, 8};
+  EXPECT_EQ(blocking::l2_mc(crowded, kAvx2, kF32, 256), 64 * kKiB / 1024 / 6 * 6);
+}
+
+TEST(BlockingModel, NcFillsL3LessOneWay) {
+  // Zen 3 at KC 256: 32 MiB less a 2 MiB way = 30 MiB / 1 KiB per column.
+  EXPECT_EQ(blocking::l3_nc(zen3().l3, kAvx2, kF32, 256), 30720);
+  // No L3: a fixed number of micro-panels.
+  EXPECT_EQ(blocking::l3_nc(apple_m().l3, kNeon, kF32, 512), blocking::kNoL3Panels * 12);
+}
+
+TEST(BlockingModel, Zen5VmPackageL3IsNotAPerCoreL3) {
+  // The legacy report (508 MiB) reaches the model as 32 MiB, so the B block is sized for one
+  // CCD: 30 MiB of it at KC 256, 30720 columns of 12 x 32 f32 panels.
+  const CacheTopology t = zen5_vm();
+  const BlockSizes b = choose(t, kAvx512, 8192, 1 << 20, 8192);
+  EXPECT_EQ(b.kc, 256);
+  EXPECT_LE(b.nc * b.kc * 4, 32 * kMiB - 2 * kMiB);
+  EXPECT_EQ(b.nc % kAvx512.nr, 0);
+  EXPECT_GT(b.nc * b.kc * 4, 32 * kMiB - 2 * kMiB - 2 * kMiB);  // near-equal slices of 2^20
+  // Taken at face value the package total would ask for a 475 MiB B block.
+  CacheTopology raw = t;
+  raw.l3.bytes = 508 * kMiB;
+  EXPECT_GT(blocking::l3_nc(raw.l3, kAvx512, kF32, 256),
+            15 * blocking::l3_nc(t.l3, kAvx512, kF32, 256));
+}
+
+TEST(BlockingModel, KSlicesComeOutNearEqual) {
+  EXPECT_EQ(blocking::balanced_block(300, 256, 1), 150);
+  EXPECT_EQ(blocking::balanced_block(1024, 320, 1), 256);
+  EXPECT_EQ(blocking::balanced_block(256, 256, 1), 256);
+  EXPECT_EQ(blocking::balanced_block(257, 256, 1), 129);
+  EXPECT_EQ(blocking::balanced_block(1000, 306, 6), 252);  // 4 row blocks of 252, 252, 252, 244
+  EXPECT_EQ(blocking::balanced_block(5, 306, 6), 6);
+  // K = 300 on a 256-deep model: two slices of 150, not 256 + 44.
+  EXPECT_EQ(choose(zen5_vm(), kAvx512, 1000, 1000, 300).kc, 150);
+  for (int64_t k = 1; k <= 3000; k += 7) {
+    const int64_t kc = choose(zen3(), kAvx2, 512, 512, k).kc;
+    const int64_t slices = (k + kc - 1) / kc;
+    const int64_t last = k - (slices - 1) * kc;
+    EXPECT_LE(kc, 320);
+    EXPECT_EQ(slices, (k + 319) / 320) << "k=" << k;  // no more slices than needed
+    EXPECT_LE(kc - last, slices) << "k=" << k << " kc=" << kc;
+  }
+}
+
+TEST(BlockingModel, ThisMachineClass) {
+  // Zen 3 (sysfs_zen3_vm's caches), AVX2 6 x 16 f32: what `invar info` shows on such a guest.
+  auto expect = [](BlockSizes b, int64_t mc, int64_t kc, int64_t nc, const char* shape) {
+    EXPECT_EQ(b.mc, mc) << shape;
+    EXPECT_EQ(b.kc, kc) << shape;
+    EXPECT_EQ(b.nc, nc) << shape;
+  };
+  expect(choose(zen3(), kAvx2, 1024, 1024, 1024), 342, 256, 1024, "1024^3");
+  expect(choose(zen3(), kAvx2, 2048, 2048, 2048), 294, 293, 2048, "2048^3");
+  expect(choose(zen3(), kAvx2, 4096, 4096, 4096), 294, 316, 4096, "4096^3");
+  expect(choose(zen3(), kAvx2, 1, 4096, 4096), 6, 316, 4096, "1 x 4096 x 4096");
+  expect(choose(zen3(), kAvx2, 40000, 40000, 4096), 306, 316, 20000, "N = 40000");
+}
+
+TEST(BlockingModel, BlocksStayInsideTheirCaches) {
+  for (const CacheTopology& t : {zen3(), zen5_vm(), skylake_x(), apple_m(), tiny(),
+                                 arch::fallback_topology()}) {
+    for (TileShape tile : {kAvx2, kAvx512, kNeon, kGeneric}) {
+      for (int64_t s : {1, 7, 100, 513, 2048, 5000}) {
+        for (int64_t k : {1, 63, 300, 4096}) {
+          const int64_t m = s, n = 3 * s + 1;
+          const BlockSizes b = choose(t, tile, m, n, k);
+          SCOPED_TRACE(t.source + " " + std::to_string(tile.mr) + "x" + std::to_string(tile.nr) +
+                       " m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                       " k=" + std::to_string(k));
+          EXPECT_GE(b.kc, 1);
+          EXPECT_LE(b.kc, k);
+          EXPECT_EQ(b.mc % tile.mr, 0);
+          EXPECT_EQ(b.nc % tile.nr, 0);
+          EXPECT_LE(b.mc, (m + tile.mr - 1) / tile.mr * tile.mr);
+          EXPECT_LE(b.nc, (n + tile.nr - 1) / tile.nr * tile.nr);
+          if (blocking::fits_in_l1(t, tile, kF32, m, n, k)) continue;
+          EXPECT_LE(b.kc, std::max(blocking::l1_kc(t.l1d, tile, kF32), int64_t{1}));
+          if (b.mc > tile.mr) {
+            EXPECT_LE(b.mc * b.kc * 4, t.l2.bytes / t.l2.sharing);
+          }
+          if (b.nc > tile.nr && t.l3.present()) {
+            EXPECT_LE(b.nc * b.kc * 4, t.l3.bytes);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(BlockingModel, SmallProblemsSkipTheModel) {
+  EXPECT_TRUE(blocking::fits_in_l1(zen3(), kAvx2, kF32, 16, 16, 16));
+  EXPECT_FALSE(blocking::fits_in_l1(zen3(), kAvx2, kF32, 1024, 1024, 1024));
+  EXPECT_FALSE(blocking::fits_in_l1(zen3(), kAvx2, kF32, int64_t{1} << 40, 1 << 20, 1 << 20));
+  const BlockSizes b = choose(zen3(), kAvx2, 5, 5, 5);
+  EXPECT_EQ(b.mc, 6);
+  EXPECT_EQ(b.kc, 5);
+  EXPECT_EQ(b.nc, 16);
+  // 8 x 8 x 200 is 22 KiB packed: too much for half of a 32 KiB L1, so the model cuts K.
+  EXPECT_EQ(choose(zen3(), kAvx2, 8, 8, 200).kc, 200);
+  EXPECT_EQ(choose(zen3(), kAvx2, 8, 8, 700).kc, 234);
+}
+
+TEST(BlockingModel, OverridesWin) {
+  BlockOverrides o;
+  o.mc = 100;
+  o.kc = 100;
+  o.nc = 100;
+  BlockSizes b = choose(zen3(), kAvx2, 4096, 4096, 4096, o);
+  EXPECT_EQ(b.mc, 102);
+  EXPECT_EQ(b.kc, 100);
+  EXPECT_EQ(b.nc, 112);
+  // Overrides also win over the small-problem shortcut, and are still clamped to the problem.
+  b = choose(zen3(), kAvx2, 5, 5, 5, o);
+  EXPECT_EQ(b.mc, 6);
+  EXPECT_EQ(b.kc, 5);
+  EXPECT_EQ(b.nc, 16);
+  // A KC override alone: MC and NC follow the depth actually used.
+  BlockOverrides shallow;
+  shallow.kc = 128;
+  b = choose(zen3(), kAvx2, 4096, 4096, 4096, shallow);
+  EXPECT_EQ(b.kc, 128);
+  EXPECT_GT(b.mc, choose(zen3(), kAvx2, 4096, 4096, 4096).mc);
+  EXPECT_LE(b.mc * 128 * 4, 384 * kKiB);
+}
+
+}  // namespace
+}  // namespace invar::test

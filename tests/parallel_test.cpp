@@ -1,0 +1,165 @@
+// Threads never change a bit: the product on 1..16 threads equals the reference, with partitions
+// whose last cell is partial; concurrent user threads, nested calls and fork() are safe.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "api/context_impl.h"
+#include "driver/gemm_driver.h"
+#include "runtime/thread_pool.h"
+#include "support/gemm_case.h"
+#include "testing/reference.h"
+#include "testing/seeded_data.h"
+
+namespace invar::test {
+namespace {
+
+// Runs the driver directly with an explicit team size (the API would pick fewer threads for
+// products this small) and small blocks, so every loop has partial last cells.
+std::vector<float> run_with_threads(runtime::ThreadPool& pool, int threads, const GemmCase& g,
+                                    const blocking::BlockSizes& blocks) {
+  const auto& kern = Context().impl().kernels->sgemm;
+  const auto a = random_floats(g.m * g.k, g.seed * 3);
+  const auto b = random_floats(g.k * g.n, g.seed * 3 + 1);
+  auto c = random_floats(g.m * g.n, g.seed * 3 + 2);
+  driver::GemmProblem p;
+  p.m = g.m;
+  p.n = g.n;
+  p.k = g.k;
+  p.a = a.data();
+  p.a_rs = g.trans_a ? 1 : g.k;
+  p.a_cs = g.trans_a ? g.m : 1;
+  p.b = b.data();
+  p.b_rs = g.trans_b ? 1 : g.n;
+  p.b_cs = g.trans_b ? g.k : 1;
+  p.c = c.data();
+  p.ldc = g.n;
+  p.alpha = &g.alpha;
+  p.beta = &g.beta;
+  p.first_init = kernels::AccInit::kScale;
+  runtime::Workspace workspace;
+  driver::run_gemm(kern, p, blocks, workspace, &pool, threads);
+
+  auto expected = random_floats(g.m * g.n, g.seed * 3 + 2);
+  reference_gemm<float>(g.trans_a, g.trans_b, g.m, g.n, g.k, g.alpha, a.data(),
+                        g.trans_a ? g.m : g.k, b.data(), g.trans_b ? g.k : g.n, g.beta,
+                        expected.data(), g.n);
+  EXPECT_TRUE(same_bits(c, expected)) << g.describe() << " threads=" << threads;
+  return c;
+}
+
+TEST(Parallel, AnyThreadCountGivesTheReferenceBits) {
+  runtime::ThreadPool pool(16);
+  const auto& kern = Context().impl().kernels->sgemm;
+  const int64_t mr = kern.mr, nr = kern.nr;
+  uint64_t seed = 1;
+  // Tall (rows split), short (columns split) and square-ish, with ragged edges.
+  const int64_t shapes[][3] = {{7 * mr + 3, 5 * nr + 1, 37}, {mr - 1, 9 * nr + 5, 29},
+                               {2 * mr + 1, 3 * nr - 1, 70}, {1, 4 * nr + 3, 16}};
+  for (const auto& s : shapes) {
+    GemmCase g;
+    g.m = s[0];
+    g.n = s[1];
+    g.k = s[2];
+    g.alpha = 0.5f;
+    g.beta = 3.7f;
+    g.trans_a = seed % 2;
+    g.trans_b = seed % 3 == 0;
+    g.seed = seed++;
+    const blocking::BlockSizes blocks{2 * mr, 16, 3 * nr};
+    const auto one = run_with_threads(pool, 1, g, blocks);
+    for (int threads : {2, 3, 4, 7, 16}) {
+      const auto many = run_with_threads(pool, threads, g, blocks);
+      ASSERT_TRUE(same_bits(one, many)) << g.describe() << " threads=" << threads;
+    }
+  }
+}
+
+TEST(Parallel, ContextThreadCountsAgreeThroughTheApi) {
+  // Large enough that the API really uses the threads it is given.
+  GemmCase g;
+  g.m = 203;
+  g.n = 187;
+  g.k = 301;
+  g.alpha = -1.0f;
+  g.beta = 0.5f;
+  g.pad_c = 3;
+  g.seed = 99;
+  for (int threads : {1, 2, 3}) {
+    ContextOptions o;
+    o.num_threads = threads;
+    Context context(o);
+    ASSERT_EQ(check_case(g, context), "") << "threads=" << threads;
+  }
+}
+
+TEST(Parallel, ManyUserThreadsOnOneContext) {
+  ContextOptions o;
+  o.num_threads = 2;
+  Context shared(o);
+  std::vector<std::string> results(8);
+  std::vector<std::thread> users;
+  for (int t = 0; t < 8; ++t) {
+    users.emplace_back([&, t] {
+      GemmCase g;
+      g.m = 60 + t;
+      g.n = 150 - t;
+      g.k = 200 + 3 * t;
+      g.beta = 1.0f;
+      g.seed = 500 + t;
+      for (int rep = 0; rep < 3 && results[t].empty(); ++rep) results[t] = check_case(g, shared);
+    });
+  }
+  for (auto& u : users) u.join();
+  for (const auto& r : results) EXPECT_EQ(r, "");
+}
+
+TEST(Parallel, NestedCallFromAPoolTaskRunsSerially) {
+  runtime::ThreadPool pool(2);
+  std::vector<std::string> results(2);
+  pool.run(2, [&](runtime::Team& team) {
+    ContextOptions o;
+    o.num_threads = 2;
+    Context inner(o);
+    GemmCase g;
+    g.m = 150;
+    g.n = 140;
+    g.k = 220;
+    g.seed = 700 + team.tid();
+    results[team.tid()] = check_case(g, inner);
+  });
+  EXPECT_EQ(results[0], "");
+  EXPECT_EQ(results[1], "");
+}
+
+TEST(Parallel, ChildCanMultiplyAfterFork) {
+#if defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "ThreadSanitizer kills children that start threads after a fork";
+#endif
+  ContextOptions o;
+  o.num_threads = 2;
+  Context context(o);
+  GemmCase g;
+  g.m = 150;
+  g.n = 160;
+  g.k = 200;
+  g.seed = 800;
+  ASSERT_EQ(check_case(g, context), "");  // the pool's threads exist now
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    g.seed = 801;
+    _exit(check_case(g, context).empty() ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+}  // namespace
+}  // namespace invar::test
