@@ -1,0 +1,38 @@
+// Eigen's product C = A * B on row-major maps, built as a small loadable module once per vector
+// width (-O3 with -mavx2 -mfma, or -mavx512f): Eigen picks its kernels at compile time, so the
+// width is fixed by the build flags, and each module is loaded only on a CPU that has that width.
+// Symbols are hidden except the two entry points, so the variants' Eigen instantiations cannot
+// mix. Eigen uses one thread here (no OpenMP). It allocates its blocking workspace inside each
+// product, as it does for any caller.
+#include <Eigen/Core>
+#include <cstdint>
+#include <string>
+
+namespace {
+
+using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) void invar_bench_eigen_sgemm(
+    int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c) {
+  Eigen::Map<const RowMajor> ma(a, m, k);
+  Eigen::Map<const RowMajor> mb(b, k, n);
+  Eigen::Map<RowMajor> mc(c, m, n);
+  mc.noalias() = ma * mb;
+}
+
+// "Eigen 3.4.0; 8-float packets, FMA; AVX SSE, SSE2, ..." (valid for the life of the module).
+extern "C" __attribute__((visibility("default"))) const char* invar_bench_eigen_info() {
+#ifdef EIGEN_VECTORIZE_FMA
+  const char* fma = ", FMA";
+#else
+  const char* fma = ", no FMA";
+#endif
+  static const std::string info = "Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." +
+                                  std::to_string(EIGEN_MAJOR_VERSION) + "." +
+                                  std::to_string(EIGEN_MINOR_VERSION) + "; " +
+                                  std::to_string(Eigen::internal::packet_traits<float>::size) +
+                                  "-float packets" + fma + "; " + Eigen::SimdInstructionSetsInUse();
+  return info.c_str();
+}

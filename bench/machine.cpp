@@ -1,0 +1,100 @@
+// Machine facts for the report: CPU identity (invar's own CPUID + XGETBV detection), last-level
+// cache size, the FMA peak per vector width and the memory read bandwidth (mem_bandwidth.cpp). A
+// peak loop runs from registers only, so cache state does not matter; each is the best of many ~2
+// ms bursts over `peak_seconds`, which lets the core reach its sustained clock and ignores bursts
+// interrupted by other work on the machine.
+#include "machine.h"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+
+#include "arch/cpu_features.h"
+#include "peak_fma.h"
+
+namespace invar_bench {
+namespace {
+
+int64_t read_llc_bytes() {
+  int64_t best = 0;
+  for (int index = 0; index < 8; ++index) {
+    std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/size");
+    std::string text;
+    if (!(in >> text) || text.empty()) continue;
+    int64_t value = std::stoll(text);
+    if (text.back() == 'K') value <<= 10;
+    if (text.back() == 'M') value <<= 20;
+    best = std::max(best, value);
+  }
+  return best;
+}
+
+// GFLOP/s of `chains` x `lanes` FMAs per iteration, best burst over `seconds`.
+template <class Fn>
+double best_burst_gflops(Fn fn, int chains, int lanes, double seconds) {
+  using clock = std::chrono::steady_clock;
+  constexpr int64_t kIterations = 1 << 18;
+  volatile float sink = fn(kIterations);  // warm-up: wakes the vector units, ramps the clock
+  double best = 0;
+  const auto start = clock::now();
+  do {
+    const auto t0 = clock::now();
+    sink = sink + fn(kIterations);
+    const double s = std::chrono::duration<double>(clock::now() - t0).count();
+    best = std::max(best, double(kIterations) * chains * lanes * 2.0 / s * 1e-9);
+  } while (std::chrono::duration<double>(clock::now() - start).count() < seconds);
+  return best;
+}
+
+void measure_peaks(const Machine& m, double seconds, double* avx2, double* avx512) {
+#if defined(__x86_64__) || defined(_M_X64)
+  if (m.avx2_fma) *avx2 = best_burst_gflops(fma_chains_avx2, kAvx2Chains, kAvx2Lanes, seconds);
+  if (m.avx512f)
+    *avx512 = best_burst_gflops(fma_chains_avx512, kAvx512Chains, kAvx512Lanes, seconds);
+#else
+  (void)m, (void)seconds, (void)avx2, (void)avx512;
+#endif
+}
+
+}  // namespace
+
+double Machine::peak_for(PeakRef ref) const {
+  const double avx2 = std::max(peak_avx2, peak_avx2_end);
+  const double avx512 = std::max(peak_avx512, peak_avx512_end);
+  switch (ref) {
+    case PeakRef::kAvx2: return avx2;
+    case PeakRef::kAvx512: return avx512;
+    case PeakRef::kBest: break;
+  }
+  return std::max(avx2, avx512);
+}
+
+std::string Machine::peak_name(PeakRef ref) const {
+  if (ref == PeakRef::kAvx2) return "avx2";
+  if (ref == PeakRef::kAvx512) return "avx512";
+  if (peak_avx512 > 0 && peak_avx512 >= peak_avx2) return "avx512";
+  return peak_avx2 > 0 ? "avx2" : "none";
+}
+
+double Machine::bandwidth() const { return std::max(membw_gbs, membw_gbs_end); }
+
+Machine probe_machine(double peak_seconds, int64_t membw_mib) {
+  const auto& f = invar::arch::cpu_features();
+  Machine m;
+  m.vendor = f.vendor;
+  m.brand = f.brand;
+  m.avx2_fma = f.avx2_fma;
+  m.avx512f = f.avx512f;
+  m.llc_bytes = read_llc_bytes();
+  measure_peaks(m, peak_seconds, &m.peak_avx2, &m.peak_avx512);
+  m.membw_mib = membw_mib;
+  m.membw_gbs = read_bandwidth_gbs(membw_mib);
+  return m;
+}
+
+void remeasure(Machine& m, double peak_seconds) {
+  measure_peaks(m, peak_seconds, &m.peak_avx2_end, &m.peak_avx512_end);
+  m.membw_gbs_end = read_bandwidth_gbs(m.membw_mib);
+}
+
+}  // namespace invar_bench

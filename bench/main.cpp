@@ -1,0 +1,231 @@
+// invar_bench: f32 GEMM throughput of invar's instruction-set paths against the BLAS libraries
+// found on this machine, in one process and one run, next to the core's measured FMA peak and
+// memory bandwidth. For each shape every row is checked (see check.h), then timed in turns
+// (see timing.h: warm operands, only the call timed, median and best). Results go to
+// results/<timestamp>/ (see report.h).
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <limits>
+#include <set>
+
+#include "check.h"
+#include "machine.h"
+#include "options.h"
+#include "report.h"
+#include "rows.h"
+#include "testing/seeded_data.h"
+#include "timing.h"
+
+namespace invar_bench {
+namespace {
+
+// Variables that steer the libraries' threads and kernels.
+constexpr const char* kSteering[] = {"OPENBLAS_NUM_THREADS",
+                                     "OMP_NUM_THREADS",
+                                     "MKL_NUM_THREADS",
+                                     "BLIS_NUM_THREADS",
+                                     "OPENBLAS_CORETYPE",
+                                     "OPENBLAS_L2_SIZE",
+                                     "MKL_DEBUG_CPU_TYPE",
+                                     "MKL_ENABLE_INSTRUCTIONS",
+                                     "BLIS_ARCH_TYPE",
+                                     "DNNL_MAX_CPU_ISA",
+                                     "INVAR_ISA",
+                                     "INVAR_MC",
+                                     "INVAR_KC",
+                                     "INVAR_NC"};
+
+// Every library is asked for the same thread count; the ones that read it at load time get it
+// through their variable, before anything is loaded.
+void set_thread_variables(int threads) {
+  const std::string n = std::to_string(threads);
+  for (const char* name :
+       {"OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS"})
+    setenv(name, n.c_str(), 1);
+}
+
+std::vector<std::string> steering_environment() {
+  std::vector<std::string> env;
+  for (const char* name : kSteering)
+    env.push_back(std::string(name) + "=" + (std::getenv(name) ? std::getenv(name) : "(unset)"));
+  return env;
+}
+
+std::string timestamp_now() {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y%m%d-%H%M%S", std::localtime(&now));
+  return text;
+}
+
+std::vector<GemmRow> build_rows(const Options& o, const Machine& machine, SkipNotes* skips) {
+  std::vector<GemmRow> rows;
+  add_invar_rows(o.threads, o.generic_max, &rows, skips);
+  if (o.peers) {
+    const std::set<std::string> only(o.only.begin(), o.only.end());
+    auto wanted = [&](const char* name) { return only.empty() || only.count(name) > 0; };
+    const PeerPaths& p = o.paths;
+    // The distribution's OpenBLAS loads with the environment as it is; the current build
+    // without OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE. MKL last (see peer_mkl.cpp).
+    if (wanted("openblas")) add_openblas("openblas", p.openblas, false, o.threads, &rows, skips);
+    if (wanted("openblas-current"))
+      add_openblas("openblas-current", p.openblas_current, true, o.threads, &rows, skips);
+    if (wanted("blis")) add_blis(p.blis, o.threads, &rows, skips);
+    if (wanted("onednn")) add_onednn(p.onednn, o.threads, &rows, skips);
+    if (wanted("eigen") || wanted("eigen-avx512")) {
+      if (o.threads != 1)
+        skips->push_back("eigen: runs on 1 thread only (built without OpenMP)");
+      else
+        add_eigen(machine, p.eigen_dir, &rows, skips);
+    }
+    if (wanted("mkl")) add_mkl(p.mkl, o.threads, &rows, skips);
+    if (only.empty())
+      skips->push_back(
+          "numpy: not measured; its wheels bundle a scipy-openblas build, the same "
+          "code as the openblas-current row");
+  } else {
+    skips->push_back("peers: not run (--no-peers)");
+  }
+  if (!o.only.empty()) {
+    const std::set<std::string> only(o.only.begin(), o.only.end());
+    std::vector<GemmRow> kept;
+    for (auto& row : rows)
+      if (only.count(row.name)) kept.push_back(std::move(row));
+    rows = std::move(kept);
+  }
+  return rows;
+}
+
+// Where a shape's rows are compared: the first row's C, and whether it came from invar.
+struct Reference {
+  std::vector<float> c;
+  std::string name;
+  bool is_invar = false;
+};
+
+// The row's first call on this shape (untimed) and the check of its C.
+void first_call_and_check(const GemmRow& row, const Shape& s, const std::vector<float>& a,
+                          const std::vector<float>& b, std::vector<float>& c, Reference& ref,
+                          Measurement& m) {
+  std::fill(c.begin(), c.end(), std::numeric_limits<float>::quiet_NaN());
+  if (!row.sgemm(s.m, s.n, s.k, a.data(), b.data(), c.data(), &m.timing.error)) {
+    if (m.timing.error.empty()) m.timing.error = "call failed";
+    return;
+  }
+  if (ref.c.empty()) {
+    ref = Reference{c, row.name, row.is_invar};
+    m.check = row.is_invar && s.flop() <= 2.0 * 512 * 512 * 512
+                  ? check_against_oracle(c.data(), a.data(), b.data(), s.m, s.n, s.k)
+                  : Check{true, "reference for the others"};
+  } else if (row.is_invar && ref.is_invar) {
+    m.check = check_same_bits(c.data(), ref.c.data(), c.size(), ref.name);
+  } else {
+    m.check = check_close(c.data(), ref.c.data(), c.size(), ref.name);
+  }
+}
+
+// Checks every row on this shape, then times them in turns.
+void measure_shape(Run& run, const Shape& s, bool* all_ok) {
+  const Options& o = run.options;
+  std::printf("%s:\n", s.label().c_str());
+  std::fflush(stdout);
+  const auto a = invar::test::random_floats(size_t(s.m * s.k), 1);
+  const auto b = invar::test::random_floats(size_t(s.k * s.n), 2);
+  std::vector<float> c(size_t(s.m * s.n));
+  Reference ref;
+  std::vector<Measurement> results;
+  std::vector<TimedCall> calls;
+  for (size_t r = 0; r < run.rows.size(); ++r) {
+    const GemmRow& row = run.rows[r];
+    if (row.max_dim > 0 && (s.m > row.max_dim || s.n > row.max_dim || s.k > row.max_dim)) continue;
+    Measurement m;
+    m.shape = s;
+    m.row = r;
+    m.peak = run.machine.peak_for(row.peak);
+    m.roof = roofline_gflops(s, m.peak, run.machine.bandwidth());
+    first_call_and_check(row, s, a, b, c, ref, m);
+    *all_ok &= m.check.ok;
+    if (m.timing.error.empty()) {
+      const auto* sgemm = &row.sgemm;
+      float* cp = c.data();
+      calls.push_back([sgemm, s, &a, &b, cp](std::string* error) {
+        return (*sgemm)(s.m, s.n, s.k, a.data(), b.data(), cp, error);
+      });
+    }
+    results.push_back(std::move(m));
+  }
+  const auto timings = time_in_turns(calls, o.seconds_per_cell, o.rounds, o.min_reps);
+  size_t t = 0;
+  for (auto& m : results) {
+    if (m.timing.error.empty()) m.timing = timings[t++];
+    const GemmRow& row = run.rows[m.row];
+    if (!m.timing.error.empty()) {
+      std::printf("  %-12s %-18s error: %s\n", s.label().c_str(), row.name.c_str(),
+                  m.timing.error.c_str());
+      *all_ok = false;
+    } else {
+      std::printf(
+          "  %-12s %-18s %6.1f GFLOP/s median %6.1f best %5.1f%% of %s %5zu calls cpu %3.0f%%  "
+          "%s\n",
+          s.label().c_str(), row.name.c_str(), m.gflops_median(), m.gflops_best(),
+          100 * m.gflops_median() / m.roof, m.memory_bound() ? "roof" : "peak",
+          m.timing.seconds.size(), 100 * m.timing.cpu_share(), m.check.text.c_str());
+    }
+    std::fflush(stdout);
+    run.results.push_back(std::move(m));
+  }
+}
+
+int run_bench(int argc, char** argv) {
+  Run run;
+  run.options = parse_options(argc, argv);
+  const Options& o = run.options;
+  run.timestamp = timestamp_now();
+  set_thread_variables(o.threads);
+
+  std::printf("invar_bench: measuring the FMA peak and memory bandwidth...\n");
+  std::fflush(stdout);
+  run.machine = probe_machine(o.peak_seconds, o.membw_mib);
+  const Machine& mc = run.machine;
+  std::printf("cpu: %s (%s), avx2+fma %s, avx512f %s\n", mc.brand.c_str(), mc.vendor.c_str(),
+              mc.avx2_fma ? "yes" : "no", mc.avx512f ? "yes" : "no");
+  std::printf(
+      "fma peak, one core: avx2 %.1f GFLOP/s, avx512 %.1f GFLOP/s (0 = not supported); "
+      "memory read %.1f GB/s\n",
+      mc.peak_avx2, mc.peak_avx512, mc.membw_gbs);
+
+  run.environment = steering_environment();
+  run.rows = build_rows(o, run.machine, &run.skips);
+  std::printf("rows:\n");
+  for (const auto& row : run.rows)
+    std::printf("  %-18s %s | %s | %d thread(s)\n", row.name.c_str(), row.library.c_str(),
+                row.kernel.c_str(), row.threads);
+  for (const auto& skip : run.skips) std::printf("  skipped: %s\n", skip.c_str());
+  std::fflush(stdout);
+
+  bool all_ok = true;
+  for (const Shape& s : o.shapes) measure_shape(run, s, &all_ok);
+  // Peaks and bandwidth again: percentages use the better of the two measurements.
+  remeasure(run.machine, o.peak_seconds);
+  for (auto& m : run.results) {
+    m.peak = run.machine.peak_for(run.rows[m.row].peak);
+    m.roof = roofline_gflops(m.shape, m.peak, run.machine.bandwidth());
+  }
+
+  const std::string dir = o.out_dir.empty() ? "results/" + run.timestamp : o.out_dir;
+  std::string error;
+  if (!write_results(run, dir, &error)) {
+    std::fprintf(stderr, "invar_bench: %s\n", error.c_str());
+    return 1;
+  }
+  std::printf("\n%s\n", markdown_report(run).c_str());
+  if (!all_ok) std::printf("SOME RESULTS ARE WRONG OR FAILED: see the checks above\n");
+  std::printf("results: %s/ (report.md, measurements.csv, machine.csv)\n", dir.c_str());
+  return all_ok ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace invar_bench
+
+int main(int argc, char** argv) { return invar_bench::run_bench(argc, argv); }

@@ -1,0 +1,165 @@
+// Command line of invar_bench (see options.h; the usage text below lists every option).
+#include "options.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace invar_bench {
+namespace {
+
+constexpr const char* kUsage = R"(usage: invar_bench [options]
+
+Times f32 C = A * B (row-major) for invar's instruction-set paths and for the peer libraries
+found at run time, next to the core's measured FMA peak and memory read bandwidth.
+
+  --quick               squares 256..2048, shorter measurements
+  --sizes LIST          squares, e.g. 256,512,1024 (default 256,512,1024,2048,4096
+                        and 1x16384x4096)
+  --shapes LIST         general shapes MxNxK, e.g. 1x4096x4096,64x4096x4096 (added to --sizes)
+  --seconds S           time spent per row and shape (default 4, quick 0.6)
+  --rounds R            rows take turns R times per shape (default 4, quick 3)
+  --threads N           threads for invar and every peer (default 1); with N > 1 an idle
+                        library's thread pool may spin while another row runs, so compare
+                        a few rows at a time with --only
+  --generic-max N       largest dimension for invar's generic path (default 256)
+  --only LIST           run only these rows, e.g. invar-avx2,openblas
+  --no-peers            invar only
+  --membw-mib N         memory bandwidth buffer in MiB (default 512, quick 256)
+  --openblas PATH       distribution OpenBLAS (default libopenblas.so.0; "" to skip)
+  --openblas-current PATH  a current OpenBLAS, e.g. the scipy-openblas32 wheel's .so
+  --blis PATH           BLIS (default libblis.so.4)
+  --onednn PATH         oneDNN (default libdnnl.so.2)
+  --mkl PATH            MKL single dynamic library libmkl_rt.so.N
+  --eigen-dir DIR       folder of the Eigen modules (default: next to this binary)
+  --out DIR             results folder (default results/<timestamp>)
+)";
+
+[[noreturn]] void fail(const std::string& why) {
+  std::fprintf(stderr, "invar_bench: %s (see --help)\n", why.c_str());
+  std::exit(2);
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> parts;
+  std::stringstream in(s);
+  for (std::string part; std::getline(in, part, sep);)
+    if (!part.empty()) parts.push_back(part);
+  return parts;
+}
+
+int64_t to_int(const std::string& s, const char* what) {
+  char* end = nullptr;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (s.empty() || *end != '\0' || v <= 0)
+    fail(std::string(what) + ": '" + s + "' is not a positive integer");
+  return v;
+}
+
+double to_seconds(const std::string& s) {
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0' || !(v > 0))
+    fail("--seconds: '" + s + "' is not a positive number");
+  return v;
+}
+
+Shape parse_shape(const std::string& s) {
+  const auto dims = split(s, 'x');
+  if (dims.size() != 3) fail("--shapes: '" + s + "' is not MxNxK");
+  return Shape{to_int(dims[0], "--shapes"), to_int(dims[1], "--shapes"),
+               to_int(dims[2], "--shapes")};
+}
+
+}  // namespace
+
+std::string Shape::label() const {
+  if (m == n && n == k) return std::to_string(m) + "^3";
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+}
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  std::vector<Shape> sizes, shapes;
+  bool seconds_set = false, rounds_set = false, membw_set = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i], value;
+    const auto eq = arg.find('=');
+    bool has_value = false;
+    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      has_value = true;
+    }
+    auto next = [&]() -> std::string {
+      if (has_value) return value;
+      if (i + 1 >= argc) fail(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (arg == "--quick") {
+      o.quick = true;
+    } else if (arg == "--sizes") {
+      for (const auto& s : split(next(), ',')) {
+        const int64_t n = to_int(s, "--sizes");
+        sizes.push_back(Shape{n, n, n});
+      }
+    } else if (arg == "--shapes") {
+      for (const auto& s : split(next(), ',')) shapes.push_back(parse_shape(s));
+    } else if (arg == "--seconds") {
+      o.seconds_per_cell = to_seconds(next());
+      seconds_set = true;
+    } else if (arg == "--rounds") {
+      o.rounds = static_cast<int>(to_int(next(), "--rounds"));
+      rounds_set = true;
+    } else if (arg == "--threads") {
+      o.threads = static_cast<int>(to_int(next(), "--threads"));
+    } else if (arg == "--generic-max") {
+      o.generic_max = to_int(next(), "--generic-max");
+    } else if (arg == "--only") {
+      o.only = split(next(), ',');
+    } else if (arg == "--no-peers") {
+      o.peers = false;
+    } else if (arg == "--membw-mib") {
+      o.membw_mib = to_int(next(), "--membw-mib");
+      membw_set = true;
+    } else if (arg == "--openblas") {
+      o.paths.openblas = next();
+    } else if (arg == "--openblas-current") {
+      o.paths.openblas_current = next();
+    } else if (arg == "--blis") {
+      o.paths.blis = next();
+    } else if (arg == "--onednn") {
+      o.paths.onednn = next();
+    } else if (arg == "--mkl") {
+      o.paths.mkl = next();
+    } else if (arg == "--eigen-dir") {
+      o.paths.eigen_dir = next();
+    } else if (arg == "--out") {
+      o.out_dir = next();
+    } else {
+      fail("unknown argument '" + arg + "'");
+    }
+  }
+  if (o.quick) {
+    if (!seconds_set) o.seconds_per_cell = 0.6;
+    if (!rounds_set) o.rounds = 3;
+    if (!membw_set) o.membw_mib = 256;
+    o.peak_seconds = 0.15;
+  }
+  o.shapes = sizes;
+  o.shapes.insert(o.shapes.end(), shapes.begin(), shapes.end());
+  if (o.shapes.empty()) {
+    for (int64_t n : {256, 512, 1024, 2048}) o.shapes.push_back(Shape{n, n, n});
+    if (!o.quick) {
+      o.shapes.push_back(Shape{4096, 4096, 4096});
+      // One decode step against a 4096 x 16384 weight (256 MiB, far beyond the last-level cache).
+      o.shapes.push_back(Shape{1, 16384, 4096});
+    }
+  }
+  return o;
+}
+
+}  // namespace invar_bench

@@ -1,0 +1,49 @@
+// Command line of invar_bench: which shapes, how long per measurement, where the peer libraries
+// are, where the results go. Parsing only; no measuring here.
+#ifndef INVAR_BENCH_OPTIONS_H_
+#define INVAR_BENCH_OPTIONS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace invar_bench {
+
+struct Shape {
+  int64_t m = 0, n = 0, k = 0;
+  std::string label() const;  // "1024^3" for squares, else "MxNxK"
+  double flop() const { return 2.0 * double(m) * double(n) * double(k); }
+};
+
+struct PeerPaths {
+  // A path, or a bare soname that the dynamic loader searches for; "" = do not try.
+  std::string openblas = "libopenblas.so.0";  // the distribution's OpenBLAS
+  std::string openblas_current;  // a current OpenBLAS (e.g. the scipy-openblas32 wheel)
+  std::string blis = "libblis.so.4";
+  std::string onednn = "libdnnl.so.2";
+  std::string mkl;        // libmkl_rt.so.N
+  std::string eigen_dir;  // where the Eigen modules are; "" = next to the binary
+};
+
+struct Options {
+  bool quick = false;
+  std::vector<Shape> shapes;
+  double seconds_per_cell = 4.0;  // per row and shape, spread over `rounds`
+  int rounds = 4;                 // the rows take turns this many times per shape
+  int min_reps = 3;
+  int threads = 1;
+  int64_t generic_max = 256;      // invar's portable path only runs shapes up to this size
+  int64_t membw_mib = 512;        // buffer of the memory-bandwidth measurement
+  double peak_seconds = 0.3;      // per FMA-peak measurement
+  std::vector<std::string> only;  // if not empty: run just these rows (by name)
+  bool peers = true;
+  PeerPaths paths;
+  std::string out_dir;  // "" = results/<timestamp>
+};
+
+// Parses argv; on --help prints usage and exits 0, on a bad argument prints why and exits 2.
+Options parse_options(int argc, char** argv);
+
+}  // namespace invar_bench
+
+#endif  // INVAR_BENCH_OPTIONS_H_

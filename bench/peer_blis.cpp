@@ -1,0 +1,46 @@
+// BLIS row, through its CBLAS layer. Reports the configuration BLIS's run-time dispatch picked
+// (bli_arch_string of bli_arch_query_id): a distribution build can fall back to "generic" on a
+// CPU its dispatch does not recognize, which explains a slow row.
+#include <cstdint>
+
+#include "cblas_call.h"
+#include "dl.h"
+#include "rows.h"
+
+namespace invar_bench {
+
+void add_blis(const std::string& path, int threads, std::vector<GemmRow>* rows, SkipNotes* skips) {
+  const std::string name = "blis";
+  if (path.empty()) {
+    skips->push_back(name + ": no library given");
+    return;
+  }
+  std::string error;
+  void* lib = dl_open(path, &error);
+  if (lib == nullptr) {
+    skips->push_back(name + ": " + error);
+    return;
+  }
+  auto sgemm = dl_sym<CblasSgemm>(lib, "cblas_sgemm");
+  auto arch_id = dl_sym<int (*)()>(lib, "bli_arch_query_id");
+  auto arch_string = dl_sym<const char* (*)(int)>(lib, "bli_arch_string");
+  auto version = dl_sym<const char* (*)()>(lib, "bli_info_get_version_str");
+  // dim_t is a 64-bit integer in BLIS's default configuration.
+  auto set_threads = dl_sym<void (*)(int64_t)>(lib, "bli_thread_set_num_threads");
+  auto get_threads = dl_sym<int64_t (*)()>(lib, "bli_thread_get_num_threads");
+  if (sgemm == nullptr || arch_id == nullptr || arch_string == nullptr) {
+    skips->push_back(name + ": " + path + " has no cblas_sgemm / bli_arch_* symbols");
+    return;
+  }
+  if (set_threads != nullptr) set_threads(threads);
+  GemmRow row;
+  row.name = name;
+  row.library = std::string("BLIS ") + (version != nullptr ? version() : "?");
+  row.kernel = std::string("config ") + arch_string(arch_id());
+  row.path = dl_file_of(reinterpret_cast<const void*>(sgemm));
+  row.threads = get_threads != nullptr ? static_cast<int>(get_threads()) : threads;
+  row.sgemm = cblas_row_call(sgemm);
+  rows->push_back(std::move(row));
+}
+
+}  // namespace invar_bench

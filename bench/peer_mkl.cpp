@@ -1,0 +1,85 @@
+// MKL row, through libmkl_rt (the single dynamic library, e.g. from the `mkl` wheel). With one
+// thread the sequential threading layer is selected before any other MKL call; otherwise the
+// Intel OpenMP layer with MKL_Set_Num_Threads. Reports MKL's version and which of its per-CPU
+// kernel libraries its dispatch loaded (libmkl_def, _avx2, _avx512, ...), read from
+// /proc/self/maps after one small product: on AMD CPUs that choice is MKL's own, since
+// MKL_DEBUG_CPU_TYPE is ignored by MKL 2020.1 and later.
+//
+// Loaded after every other peer: libmkl_rt opens its own component libraries, and loading it
+// last guarantees no earlier peer could have bound a BLAS symbol to MKL's.
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <set>
+
+#include "cblas_call.h"
+#include "dl.h"
+#include "rows.h"
+
+namespace invar_bench {
+namespace {
+
+constexpr int kThreadingIntel = 0, kThreadingSequential = 1, kInterfaceLp64 = 0;
+
+// The per-CPU kernel libraries of MKL mapped into this process, e.g. "libmkl_avx2.so.2".
+std::string loaded_cpu_libraries() {
+  std::ifstream maps("/proc/self/maps");
+  const std::regex cpu_library(R"(libmkl_(def|mc3|avx|avx2|avx512|avx10)[^/ ]*$)");
+  std::set<std::string> found;
+  std::smatch match;
+  for (std::string line; std::getline(maps, line);)
+    if (std::regex_search(line, match, cpu_library)) found.insert(match.str(0));
+  std::string list;
+  for (const auto& name : found) list += (list.empty() ? "" : " ") + name;
+  return list.empty() ? "?" : list;
+}
+
+}  // namespace
+
+void add_mkl(const std::string& path, int threads, std::vector<GemmRow>* rows, SkipNotes* skips) {
+  const std::string name = "mkl";
+  if (path.empty()) {
+    skips->push_back(name + ": no library given (--mkl PATH to libmkl_rt.so.N)");
+    return;
+  }
+  std::string error;
+  void* lib = dl_open(path, &error);
+  if (lib == nullptr) {
+    skips->push_back(name + ": " + error);
+    return;
+  }
+  auto sgemm = dl_sym<CblasSgemm>(lib, "cblas_sgemm");
+  auto set_layer = dl_sym<int (*)(int)>(lib, "MKL_Set_Threading_Layer");
+  auto set_interface = dl_sym<int (*)(int)>(lib, "MKL_Set_Interface_Layer");
+  auto set_threads = dl_sym<void (*)(int)>(lib, "MKL_Set_Num_Threads");
+  auto max_threads = dl_sym<int (*)()>(lib, "MKL_Get_Max_Threads");
+  auto version = dl_sym<void (*)(char*, int)>(lib, "MKL_Get_Version_String");
+  if (sgemm == nullptr || set_layer == nullptr || set_threads == nullptr) {
+    skips->push_back(name + ": " + path + " has no cblas_sgemm / MKL service functions");
+    return;
+  }
+  if (set_interface != nullptr) set_interface(kInterfaceLp64);
+  set_layer(threads == 1 ? kThreadingSequential : kThreadingIntel);
+  set_threads(threads);
+  GemmRow row;
+  row.name = name;
+  row.library = "MKL";
+  if (version != nullptr) {
+    char text[256] = {};
+    version(text, sizeof text - 1);
+    row.library = text;
+    while (!row.library.empty() && row.library.back() == ' ') row.library.pop_back();
+  }
+  float a[64] = {}, c[64];  // one small product makes MKL pick its kernel library
+  sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, 8, 8, 8, 1.0f, a, 8, a, 8, 0.0f, c, 8);
+  row.kernel = "kernels " + loaded_cpu_libraries() +
+               (threads == 1 ? ", sequential layer" : ", intel threading layer");
+  if (const char* debug = std::getenv("MKL_DEBUG_CPU_TYPE"))
+    row.kernel += std::string(", MKL_DEBUG_CPU_TYPE=") + debug + " (ignored since MKL 2020.1)";
+  row.path = dl_file_of(reinterpret_cast<const void*>(sgemm));
+  row.threads = max_threads != nullptr ? max_threads() : threads;
+  row.sgemm = cblas_row_call(sgemm);
+  rows->push_back(std::move(row));
+}
+
+}  // namespace invar_bench

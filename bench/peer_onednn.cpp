@@ -1,0 +1,91 @@
+// oneDNN row: dnnl_sgemm, oneDNN's row-major BLAS-like entry point with 'N'/'T' character flags
+// and 64-bit dimensions. Reports the instruction set its JIT targets (dnnl_get_effective_cpu_isa).
+// The thread count of an OpenMP build is set on the calling thread through the OpenMP runtime
+// oneDNN itself loaded.
+#include <dlfcn.h>
+
+#include <cstdint>
+#include <cstdio>
+
+#include "dl.h"
+#include "rows.h"
+
+namespace invar_bench {
+namespace {
+
+using DnnlSgemm = int (*)(char trans_a, char trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+                          const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
+                          float* c, int64_t ldc);
+struct DnnlVersion {
+  int major, minor, patch;
+  const char* hash;
+  unsigned cpu_runtime, gpu_runtime;
+};
+
+std::string isa_name(int isa) {
+  switch (isa) {
+    case 0x1: return "sse41";
+    case 0x3: return "avx";
+    case 0x7: return "avx2";
+    case 0x27: return "avx512_core";
+    case 0x67: return "avx512_core_vnni";
+    case 0xe7: return "avx512_core_bf16";
+    case 0x3e7: return "avx512_core_amx";
+    case 0x407: return "avx2_vnni";
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "isa 0x%x", isa);
+  return text;
+}
+
+}  // namespace
+
+void add_onednn(const std::string& path, int threads, std::vector<GemmRow>* rows,
+                SkipNotes* skips) {
+  const std::string name = "onednn";
+  if (path.empty()) {
+    skips->push_back(name + ": no library given");
+    return;
+  }
+  std::string error;
+  void* lib = dl_open(path, &error);
+  if (lib == nullptr && path.find('/') == std::string::npos) lib = dl_open("libdnnl.so.3", &error);
+  if (lib == nullptr) {
+    skips->push_back(name + ": " + error);
+    return;
+  }
+  auto sgemm = dl_sym<DnnlSgemm>(lib, "dnnl_sgemm");
+  auto version = dl_sym<const DnnlVersion* (*)()>(lib, "dnnl_version");
+  auto effective_isa = dl_sym<int (*)()>(lib, "dnnl_get_effective_cpu_isa");
+  if (sgemm == nullptr) {
+    skips->push_back(name + ": " + path + " has no dnnl_sgemm");
+    return;
+  }
+  int actual_threads = threads;
+  if (void* omp = dlopen("libgomp.so.1", RTLD_NOW | RTLD_NOLOAD)) {  // only if oneDNN uses it
+    auto set = dl_sym<void (*)(int)>(omp, "omp_set_num_threads");
+    auto get = dl_sym<int (*)()>(omp, "omp_get_max_threads");
+    if (set != nullptr) set(threads);
+    if (get != nullptr) actual_threads = get();
+  }
+  GemmRow row;
+  row.name = name;
+  row.library = "oneDNN";
+  if (version != nullptr) {
+    const DnnlVersion* v = version();
+    row.library += " " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
+                   std::to_string(v->patch);
+  }
+  row.kernel = effective_isa != nullptr ? "jit " + isa_name(effective_isa()) : "?";
+  row.path = dl_file_of(reinterpret_cast<const void*>(sgemm));
+  row.threads = actual_threads;
+  row.sgemm = [sgemm](int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c,
+                      std::string* error) {
+    const int status = sgemm('N', 'N', m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
+    if (status != 0) *error = "dnnl_sgemm returned status " + std::to_string(status);
+    return status == 0;
+  };
+  rows->push_back(std::move(row));
+}
+
+}  // namespace invar_bench

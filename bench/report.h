@@ -1,0 +1,51 @@
+// The results of one run and how they are written: measurements.csv (every row x shape),
+// machine.csv (peaks, bandwidth) and report.md (tables of GFLOP/s, % of peak and
+// invar / best peer), all in one results folder.
+#ifndef INVAR_BENCH_REPORT_H_
+#define INVAR_BENCH_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "gemm_row.h"
+#include "machine.h"
+#include "options.h"
+#include "timing.h"
+
+namespace invar_bench {
+
+struct Measurement {
+  Shape shape;
+  size_t row = 0;  // index into Run::rows
+  Timing timing;
+  Check check;
+  double peak = 0;  // the row's FMA peak, GFLOP/s
+  double roof = 0;  // min(peak, arithmetic intensity x memory bandwidth)
+  double gflops_median() const;
+  double gflops_best() const;
+  double gflops_median_cpu() const;  // on the median CPU time per call
+  bool memory_bound() const { return roof < peak; }
+};
+
+struct Run {
+  std::string timestamp;
+  Options options;
+  Machine machine;
+  std::vector<GemmRow> rows;
+  SkipNotes skips;
+  std::vector<std::string> environment;  // "NAME=value" of the variables that steer the libraries
+  std::vector<Measurement> results;
+};
+
+// min(peak, flop / minimal bytes moved x bandwidth): the roofline for the shape.
+double roofline_gflops(const Shape& shape, double peak_gflops, double bandwidth_gbs);
+
+std::string markdown_report(const Run& run);
+
+// Writes the three files into `dir` (created if needed); false and *error on failure.
+bool write_results(const Run& run, const std::string& dir, std::string* error);
+
+}  // namespace invar_bench
+
+#endif  // INVAR_BENCH_REPORT_H_
