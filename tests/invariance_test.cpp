@@ -41,6 +41,27 @@ TEST(Invariance, RowAloneEqualsRowInEveryBatchAtEveryOffset) {
   }
 }
 
+// x * W with W stored k x n: a batch of at most four rows reads W in place (the direct path),
+// larger ones pack it. Both must give every row the same bits.
+TEST(Invariance, DirectAndPackedPathsAgreeRowByRow) {
+  Context context;
+  const int64_t k = 300, n = 83, max_batch = 13;
+  const auto w = random_floats(k * n, 3);
+  const auto x = random_floats(max_batch * k, 4);
+  std::vector<float> alone(max_batch * n), batch(max_batch * n);
+  for (int64_t r = 0; r < max_batch; ++r) {
+    gemm(1.0f, Op::kNoTrans, MatrixView<const float>(x.data() + r * k, 1, k), Op::kNoTrans,
+         MatrixView<const float>(w.data(), k, n), 0.0f,
+         MatrixView<float>(alone.data() + r * n, 1, n), context);
+  }
+  for (int64_t size = 1; size <= max_batch; ++size) {
+    gemm(1.0f, Op::kNoTrans, MatrixView<const float>(x.data(), size, k), Op::kNoTrans,
+         MatrixView<const float>(w.data(), k, n), 0.0f, MatrixView<float>(batch.data(), size, n),
+         context);
+    ASSERT_EQ(std::memcmp(batch.data(), alone.data(), size * n * 4), 0) << "batch " << size;
+  }
+}
+
 TEST(Invariance, BlockSizesNeverChangeBits) {
   Context reference_context;
   const auto& kern = reference_context.impl().kernels->sgemm;

@@ -107,12 +107,53 @@ TEST(Ukernel, EveryPartialTileThroughTheDriver) {
             p.ldc = ldc;
             p.alpha = &alpha;
             p.beta = &beta;
+            p.allow_direct = false;  // every partial tile of the packed path
             p.first_init = beta == 0.0f ? AccInit::kZero
                            : beta == 1.0f ? AccInit::kLoad
                                           : AccInit::kScale;
             driver::run_gemm(kern, p, {kern.mr, 4, kern.nr}, workspace);
             ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(float)), 0)
                 << kern.name << " m=" << m << " n=" << n << " k=" << k << " beta=" << beta;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
+  for (const kernels::KernelSet* set : runnable_sets()) {
+    const kernels::GemmKernel& kern = set->sgemm;
+    if (kern.direct == nullptr) continue;
+    const int64_t nr = kern.direct_nr, ldb = nr + 5, ldc = nr + 3;
+    for (int64_t m = 1; m <= kernels::kDirectMaxRows; ++m) {
+      for (int64_t k : {1, 2, 3, 7, 16, 33, 300}) {
+        for (bool trans_a : {false, true}) {
+          for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
+            const float alpha = k % 2 ? 1.0f : -0.5f;
+            const float beta = init == AccInit::kScale ? 3.7f : 0.0f;
+            const int64_t a_rs = trans_a ? 1 : k, a_cs = trans_a ? m : 1;
+            const auto a = random_floats(m * k, 40 + k + m);
+            const auto b = random_floats(k * ldb, 50 + k);
+            auto c = random_floats(m * ldc, 60 + k + m);
+            if (init == AccInit::kZero) {
+              for (int64_t i = 0; i < m; ++i)
+                for (int64_t j = 0; j < nr; ++j) c[i * ldc + j] = std::nanf("");
+            }
+            auto expected = c;
+            for (int64_t i = 0; i < m; ++i) {
+              for (int64_t j = 0; j < nr; ++j) {
+                float& e = expected[i * ldc + j];
+                float acc = init == AccInit::kZero ? 0.0f : init == AccInit::kLoad ? e : beta * e;
+                for (int64_t p = 0; p < k; ++p)
+                  acc = std::fma(alpha * a[i * a_rs + p * a_cs], b[p * ldb + j], acc);
+                e = acc;
+              }
+            }
+            kern.direct(m, k, &alpha, a.data(), a_rs, a_cs, b.data(), ldb, c.data(), ldc, init,
+                        &beta);
+            ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(float)), 0)
+                << kern.name << " direct m=" << m << " k=" << k << " trans_a=" << trans_a;
           }
         }
       }

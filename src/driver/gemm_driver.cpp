@@ -128,8 +128,61 @@ int useful_threads(int64_t m, int64_t n, int64_t k, int threads) {
   return limit < threads ? static_cast<int>(limit) : threads;
 }
 
+namespace {
+
+// A product with a few rows and a row-major B: reading B in place once beats copying all of it
+// into panels that are used once. B is read in k-blocks of kDirectKc rows: within a block each
+// member sweeps its columns left to right, so the kDirectKc rows stream sequentially (a strip of
+// one chunk down all of K would touch a new page every row). Between k-blocks the accumulators
+// go through C, which is exact. Members take contiguous runs of direct_nr-column chunks; the last
+// n % direct_nr columns go through the packed path (same bits, by the contract).
+constexpr int64_t kDirectKc = 8;  // a few streams for the prefetchers; C stays in L1/L2
+
+void run_direct(const GemmKernel& kern, const GemmProblem& p, const blocking::BlockSizes& blocks,
+                runtime::Workspace& workspace, runtime::ThreadPool* pool, int threads) {
+  const int64_t width = kern.direct_nr;
+  const int64_t chunks = p.n / width;
+  auto member = [&](int me, int members) {
+    runtime::FpModeGuard fp_mode;
+    int64_t lo = 0, hi = 0;
+    share(chunks, me, members, &lo, &hi);
+    for (int64_t pc = 0; pc < p.k; pc += kDirectKc) {
+      const int64_t kc = std::min(kDirectKc, p.k - pc);
+      const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
+      const char* a = at(p.a, pc * p.a_cs, kern.a_in_bytes);
+      for (int64_t s = lo; s < hi; ++s) {
+        const int64_t j = s * width;
+        kern.direct(p.m, kc, p.alpha, a, p.a_rs, p.a_cs,
+                    at(p.b, pc * p.b_rs + j * p.b_cs, kern.b_in_bytes), p.b_rs,
+                    static_cast<char*>(p.c) + j * kern.c_bytes, p.ldc, init, p.beta);
+      }
+    }
+  };
+  if (threads <= 1 || pool == nullptr) {
+    member(0, 1);
+  } else {
+    pool->run(threads, [&](runtime::Team& team) { member(team.tid(), team.size()); });
+  }
+  if (chunks * width < p.n) {
+    GemmProblem tail = p;
+    const int64_t j = chunks * width;
+    tail.n = p.n - j;
+    tail.b = at(p.b, j * p.b_cs, kern.b_in_bytes);
+    tail.c = static_cast<char*>(p.c) + j * kern.c_bytes;
+    tail.allow_direct = false;
+    run_gemm(kern, tail, blocks, workspace, nullptr, 1);
+  }
+}
+
+}  // namespace
+
 void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::BlockSizes& blocks,
               runtime::Workspace& workspace, runtime::ThreadPool* pool, int threads) {
+  if (p.allow_direct && kern.direct != nullptr && p.m <= kernels::kDirectMaxRows &&
+      p.b_cs == 1 && p.n >= kern.direct_nr) {
+    run_direct(kern, p, blocks, workspace, pool, threads);
+    return;
+  }
   const int64_t mr = kern.mr, nr = kern.nr;
   const int64_t mc_max = (blocks.mc + mr - 1) / mr * mr;
   const int64_t nc_max = (blocks.nc + nr - 1) / nr * nr;

@@ -40,6 +40,9 @@ struct GemmProblem {
   const void* alpha = nullptr;
   const void* beta = nullptr;
   kernels::AccInit first_init = kernels::AccInit::kZero;  // how the first k-block starts
+  // Whether a product with at most kDirectMaxRows rows and a row-major B may skip packing and
+  // use the kernel's direct path (the bits are the same either way).
+  bool allow_direct = true;
 };
 
 // Runs the product on up to `threads` threads of `pool` (the caller included; nullptr or 1: the

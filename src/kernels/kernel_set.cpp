@@ -26,6 +26,22 @@ void erased_sgemm_ukernel(int64_t kc, const void* a, const void* b, void* c, int
     init, *static_cast<const float*>(beta));
 }
 
+template <SgemmDirectFn F>
+void erased_sgemm_direct(int64_t m, int64_t k, const void* alpha, const void* a, int64_t a_rs,
+                         int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc,
+                         AccInit init, const void* beta) {
+  F(m, k, *static_cast<const float*>(alpha), static_cast<const float*>(a), a_rs, a_cs,
+    static_cast<const float*>(b), ldb, static_cast<float*>(c), ldc, init,
+    *static_cast<const float*>(beta));
+}
+
+template <int NR, SgemmDirectFn F>
+constexpr GemmKernel with_direct(GemmKernel k) {
+  k.direct_nr = NR;
+  k.direct = &erased_sgemm_direct<F>;
+  return k;
+}
+
 template <int MR>
 void erased_pack_a_f32(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
                        const void* alpha, void* dst) {
@@ -54,14 +70,16 @@ constexpr GemmKernel make_sgemm(const char* name) {
 
 const KernelSet kGenericSet = {
     Isa::kGeneric,
-    make_sgemm<generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8>(
-        "sgemm_generic_4x8"),
+    with_direct<generic::kSgemmNr, &generic::sgemm_generic_direct_8>(
+        make_sgemm<generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8>(
+            "sgemm_generic_4x8")),
 };
 
 #if defined(INVAR_HAVE_AVX2)
 const KernelSet kAvx2Set = {
     Isa::kAvx2,
-    make_sgemm<avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16>("sgemm_avx2_6x16"),
+    with_direct<avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
+        make_sgemm<avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16>("sgemm_avx2_6x16")),
 };
 #endif
 

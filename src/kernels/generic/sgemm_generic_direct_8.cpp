@@ -1,0 +1,33 @@
+#include <cmath>
+
+#include "kernels/generic/generic.h"
+
+namespace invar::kernels::generic {
+
+void sgemm_generic_direct_8(int64_t m, int64_t k, float alpha, const float* a, int64_t a_rs,
+                            int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc,
+                            AccInit init, float beta) {
+  constexpr int NR = kSgemmNr;
+  float acc[kDirectMaxRows][NR];
+  for (int64_t i = 0; i < m; ++i) {
+    for (int j = 0; j < NR; ++j) {
+      switch (init) {
+        case AccInit::kZero: acc[i][j] = 0.0f; break;
+        case AccInit::kLoad: acc[i][j] = c[i * ldc + j]; break;
+        case AccInit::kScale: acc[i][j] = beta * c[i * ldc + j]; break;
+      }
+    }
+  }
+  for (int64_t p = 0; p < k; ++p) {
+    const float* bp = b + p * ldb;
+    for (int64_t i = 0; i < m; ++i) {
+      const float aip = alpha == 1.0f ? a[i * a_rs + p * a_cs] : alpha * a[i * a_rs + p * a_cs];
+      for (int j = 0; j < NR; ++j) acc[i][j] = std::fma(aip, bp[j], acc[i][j]);
+    }
+  }
+  for (int64_t i = 0; i < m; ++i) {
+    for (int j = 0; j < NR; ++j) c[i * ldc + j] = acc[i][j];
+  }
+}
+
+}  // namespace invar::kernels::generic
