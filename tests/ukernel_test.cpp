@@ -125,7 +125,8 @@ TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
   for (const kernels::KernelSet* set : runnable_sets()) {
     const kernels::GemmKernel& kern = set->sgemm;
     if (kern.direct == nullptr) continue;
-    const int64_t nr = kern.direct_nr, ldb = nr + 5, ldc = nr + 3;
+    // Wide enough for every column grouping a kernel uses.
+    const int64_t nr = 9 * kern.direct_nr, ldb = nr + 5, ldc = nr + 3;
     for (int64_t m = 1; m <= kernels::kDirectMaxRows; ++m) {
       for (int64_t k : {1, 2, 3, 7, 16, 33, 300}) {
         for (bool trans_a : {false, true}) {
@@ -150,7 +151,7 @@ TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
                 e = acc;
               }
             }
-            kern.direct(m, k, &alpha, a.data(), a_rs, a_cs, b.data(), ldb, c.data(), ldc, init,
+            kern.direct(m, nr, k, &alpha, a.data(), a_rs, a_cs, b.data(), ldb, c.data(), ldc, init,
                         &beta);
             ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(float)), 0)
                 << kern.name << " direct m=" << m << " k=" << k << " trans_a=" << trans_a;

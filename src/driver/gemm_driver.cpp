@@ -150,9 +150,9 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, const blocking::Bl
       const int64_t kc = std::min(kDirectKc, p.k - pc);
       const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
       const char* a = at(p.a, pc * p.a_cs, kern.a_in_bytes);
-      for (int64_t s = lo; s < hi; ++s) {
-        const int64_t j = s * width;
-        kern.direct(p.m, kc, p.alpha, a, p.a_rs, p.a_cs,
+      if (hi > lo) {
+        const int64_t j = lo * width;
+        kern.direct(p.m, (hi - lo) * width, kc, p.alpha, a, p.a_rs, p.a_cs,
                     at(p.b, pc * p.b_rs + j * p.b_cs, kern.b_in_bytes), p.b_rs,
                     static_cast<char*>(p.c) + j * kern.c_bytes, p.ldc, init, p.beta);
       }

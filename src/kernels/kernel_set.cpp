@@ -27,10 +27,10 @@ void erased_sgemm_ukernel(int64_t kc, const void* a, const void* b, void* c, int
 }
 
 template <SgemmDirectFn F>
-void erased_sgemm_direct(int64_t m, int64_t k, const void* alpha, const void* a, int64_t a_rs,
+void erased_sgemm_direct(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a, int64_t a_rs,
                          int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc,
                          AccInit init, const void* beta) {
-  F(m, k, *static_cast<const float*>(alpha), static_cast<const float*>(a), a_rs, a_cs,
+  F(m, n, k, *static_cast<const float*>(alpha), static_cast<const float*>(a), a_rs, a_cs,
     static_cast<const float*>(b), ldb, static_cast<float*>(c), ldc, init,
     *static_cast<const float*>(beta));
 }

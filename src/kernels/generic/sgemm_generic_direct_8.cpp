@@ -4,9 +4,10 @@
 
 namespace invar::kernels::generic {
 
-void sgemm_generic_direct_8(int64_t m, int64_t k, float alpha, const float* a, int64_t a_rs,
-                            int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc,
-                            AccInit init, float beta) {
+namespace {
+
+void direct_8(int64_t m, int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs,
+              const float* b, int64_t ldb, float* c, int64_t ldc, AccInit init, float beta) {
   constexpr int NR = kSgemmNr;
   float acc[kDirectMaxRows][NR];
   for (int64_t i = 0; i < m; ++i) {
@@ -28,6 +29,15 @@ void sgemm_generic_direct_8(int64_t m, int64_t k, float alpha, const float* a, i
   for (int64_t i = 0; i < m; ++i) {
     for (int j = 0; j < NR; ++j) c[i * ldc + j] = acc[i][j];
   }
+}
+
+}  // namespace
+
+void sgemm_generic_direct_8(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                            int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
+                            int64_t ldc, AccInit init, float beta) {
+  for (int64_t j = 0; j < n; j += kSgemmNr)
+    direct_8(m, k, alpha, a, a_rs, a_cs, b + j, ldb, c + j, ldc, init, beta);
 }
 
 }  // namespace invar::kernels::generic
