@@ -12,6 +12,10 @@
 // The first k-block starts each accumulator from 0, C or beta*C; every later one loads C back.
 // With a team of threads, the members pack the B block together, then each computes its own
 // cells of C (row blocks x column ranges), with a barrier around every k-block.
+//
+// Products of at most kDirectMaxRows rows with a row-major B (a decode step) skip packing when
+// the kernel offers a direct path: B is read in place, in short k-blocks swept along j, the
+// members splitting the columns. Same chains, so the same bits as the loop nest.
 // The loop nest never splits K between workers and never reorders k, so each element's chain is
 // the contract's chain whatever the block sizes are.
 #ifndef INVAR_DRIVER_GEMM_DRIVER_H_
