@@ -14,16 +14,17 @@
 //
 // The model, for a cache with W ways of `way` bytes (way = sets x line):
 //
-//   KC (l1_kc): the driver runs every A micro-panel of the block past one B micro-panel, so the B
-//     micro-panel must survive in L1 while A streams through. With LRU replacement a set keeps
-//     it when B takes b ways, the A micro-panel being read takes a = ceil(MR*KC*sizeA / way) ways
-//     and one way is left for the C tile and the lines of the next A micro-panel:
+//   KC (l1_kc): the kernel reads one A and one B micro-panel per tile, and one of them is reused
+//     across tiles (the driver keeps the A micro-panel and streams B micro-panels past it; the
+//     formula below keeps both resident either way). With LRU replacement a set keeps them when
+//     B takes b ways, A takes a = ceil(MR*KC*sizeA / way) ways and one way is left for the C
+//     tile and the lines of the next panel:
 //       b + a <= W - 1,   KC = floor(b * way / (NR * sizeB)),   largest such b.
 //     Floor kMinKc (below it the C tile's load and store outweigh the k-loop).
 //   Rebalancing (balanced_block): K is cut into ceil(K / KCmax) near-equal slices, so K = 300
 //     with KCmax = 256 runs 150 + 150, not 256 + 44. MC and NC are rebalanced the same way in
 //     whole tiles.
-//   MC (l2_mc): the packed A block is reused for every B micro-panel, so it lives in this worker's
+//   MC (l2_mc): the packed A block is reused across the B block, so it lives in this worker's
 //     share of L2 (L2 / sharing): the share's ways less the ways a B micro-panel takes
 //     (ceil(NR*KC*sizeB / way)) and less one way for the C tiles passing through; a multiple of
 //     MR. KC here is the rebalanced depth actually used.

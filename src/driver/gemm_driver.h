@@ -5,8 +5,8 @@
 //       pack op(B)[pc:pc+kc, jc:jc+nc]        -> packed B block (L3)
 //       for ic in [0, M) step MC:             row block of C and A
 //         pack alpha*op(A)[ic:ic+mc, pc:pc+kc] -> packed A block (L2)
-//         for jr in [0, nc) step NR:          B micro-panel (L1)
-//           for ir in [0, mc) step MR:        A micro-panel
+//         for ir in [0, mc) step MR:          A micro-panel (L1)
+//           for jr in [0, nc) step NR:        B micro-panel (streams from L2/L3)
 //             micro-kernel on the MR x NR tile C[ic+ir, jc+jr]
 //
 // The first k-block starts each accumulator from 0, C or beta*C; every later one loads C back.
