@@ -100,8 +100,8 @@ TEST(Exact, KAcrossTheDefaultBlockDepth) {
       GemmCase g;
       g.trans_a = trans & 1;
       g.trans_b = trans & 2;
-      g.m = 19;
-      g.n = 23;
+      g.m = 37;  // large enough for the packed path
+      g.n = 41;
       g.k = k;
       g.alpha = 0.5f;
       g.beta = 3.7f;

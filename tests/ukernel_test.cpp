@@ -108,7 +108,7 @@ TEST(Ukernel, EveryPartialTileThroughTheDriver) {
             p.alpha = &alpha;
             p.beta = &beta;
             p.allow_direct = false;  // every partial tile of the packed path
-            p.first_init = beta == 0.0f ? AccInit::kZero
+            p.first_init = beta == 0.0f   ? AccInit::kZero
                            : beta == 1.0f ? AccInit::kLoad
                                           : AccInit::kScale;
             driver::run_gemm(kern, p, {kern.mr, 4, kern.nr}, workspace);
@@ -125,36 +125,38 @@ TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
   for (const kernels::KernelSet* set : runnable_sets()) {
     const kernels::GemmKernel& kern = set->sgemm;
     if (kern.direct == nullptr) continue;
-    // Wide enough for every column grouping a kernel uses.
-    const int64_t nr = 9 * kern.direct_nr, ldb = nr + 5, ldc = nr + 3;
-    for (int64_t m = 1; m <= kernels::kDirectMaxRows; ++m) {
-      for (int64_t k : {1, 2, 3, 7, 16, 33, 300}) {
-        for (bool trans_a : {false, true}) {
-          for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
-            const float alpha = k % 2 ? 1.0f : -0.5f;
-            const float beta = init == AccInit::kScale ? 3.7f : 0.0f;
-            const int64_t a_rs = trans_a ? 1 : k, a_cs = trans_a ? m : 1;
-            const auto a = random_floats(m * k, 40 + k + m);
-            const auto b = random_floats(k * ldb, 50 + k);
-            auto c = random_floats(m * ldc, 60 + k + m);
-            if (init == AccInit::kZero) {
-              for (int64_t i = 0; i < m; ++i)
-                for (int64_t j = 0; j < nr; ++j) c[i * ldc + j] = std::nanf("");
-            }
-            auto expected = c;
-            for (int64_t i = 0; i < m; ++i) {
-              for (int64_t j = 0; j < nr; ++j) {
-                float& e = expected[i * ldc + j];
-                float acc = init == AccInit::kZero ? 0.0f : init == AccInit::kLoad ? e : beta * e;
-                for (int64_t p = 0; p < k; ++p)
-                  acc = std::fma(alpha * a[i * a_rs + p * a_cs], b[p * ldb + j], acc);
-                e = acc;
+    for (int64_t nr : {int64_t{1}, int64_t{kern.direct_nr} - 1, 9 * int64_t{kern.direct_nr} + 5}) {
+      const int64_t ldb = nr + 5, ldc = nr + 3;
+      for (int64_t m = 1; m <= kernels::kDirectMaxRows; ++m) {
+        for (int64_t k : {1, 2, 3, 7, 16, 33, 300}) {
+          for (bool trans_a : {false, true}) {
+            for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
+              const float alpha = k % 2 ? 1.0f : -0.5f;
+              const float beta = init == AccInit::kScale ? 3.7f : 0.0f;
+              const int64_t a_rs = trans_a ? 1 : k, a_cs = trans_a ? m : 1;
+              const auto a = random_floats(m * k, 40 + k + m);
+              const auto b = random_floats(k * ldb, 50 + k);
+              auto c = random_floats(m * ldc, 60 + k + m);
+              if (init == AccInit::kZero) {
+                for (int64_t i = 0; i < m; ++i)
+                  for (int64_t j = 0; j < nr; ++j) c[i * ldc + j] = std::nanf("");
               }
+              auto expected = c;
+              for (int64_t i = 0; i < m; ++i) {
+                for (int64_t j = 0; j < nr; ++j) {
+                  float& e = expected[i * ldc + j];
+                  float acc = init == AccInit::kZero ? 0.0f : init == AccInit::kLoad ? e : beta * e;
+                  for (int64_t p = 0; p < k; ++p)
+                    acc = std::fma(alpha * a[i * a_rs + p * a_cs], b[p * ldb + j], acc);
+                  e = acc;
+                }
+              }
+              kern.direct(m, nr, k, &alpha, a.data(), a_rs, a_cs, b.data(), ldb, c.data(), ldc,
+                          init, &beta);
+              ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(float)), 0)
+                  << kern.name << " direct m=" << m << " n=" << nr << " k=" << k
+                  << " trans_a=" << trans_a;
             }
-            kern.direct(m, nr, k, &alpha, a.data(), a_rs, a_cs, b.data(), ldb, c.data(), ldc, init,
-                        &beta);
-            ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(float)), 0)
-                << kern.name << " direct m=" << m << " k=" << k << " trans_a=" << trans_a;
           }
         }
       }

@@ -58,9 +58,9 @@ void prefetch_tile(const char* c, int64_t ldc, int64_t rows, const GemmKernel& k
 // one band of MR rows. The other order (one B micro-panel in L1, A streaming) walks C down its
 // rows, a page apart for large N, and measured 3-8% slower on the Zen 3 machine at 1024^3-4096^3
 // (bench/invar_bench against OpenBLAS in the same run, 1 thread).
-void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc,
-                  const char* a_packed, const char* b_packed, char* c, int64_t ldc,
-                  AccInit init, const void* beta, char* scratch) {
+void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc, const char* a_packed,
+                  const char* b_packed, char* c, int64_t ldc, AccInit init, const void* beta,
+                  char* scratch) {
   const int64_t a_panel_bytes = kc * kern.mr * kern.a_packed_bytes;
   const int64_t b_panel_bytes = kc * kern.nr * kern.b_packed_bytes;
   for (int64_t ir = 0; ir < mc; ir += kern.mr) {
@@ -125,7 +125,8 @@ constexpr double kMinFlopsPerThread = 4.0e6;
 }  // namespace
 
 int useful_threads(int64_t m, int64_t n, int64_t k, int threads) {
-  const double flops = 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  const double flops =
+      2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   const double limit = flops / kMinFlopsPerThread;
   if (limit < 2.0) return 1;
   return limit < threads ? static_cast<int>(limit) : threads;
@@ -133,31 +134,40 @@ int useful_threads(int64_t m, int64_t n, int64_t k, int threads) {
 
 namespace {
 
-// A product with a few rows and a row-major B: reading B in place once beats copying all of it
-// into panels that are used once. B is read in k-blocks of kDirectKc rows: within a block each
-// member sweeps its columns left to right, so the kDirectKc rows stream sequentially (a strip of
-// one chunk down all of K would touch a new page every row). Between k-blocks the accumulators
-// go through C, which is exact. Members take contiguous runs of direct_nr-column chunks; the last
-// n % direct_nr columns go through the packed path (same bits, by the contract).
-constexpr int64_t kDirectKc = 8;  // a few streams for the prefetchers; C stays in L1/L2
+// A product with a few rows, or a small one, and a row-major B: reading B in place beats
+// copying it into panels that are used once (or, for a small product, costs less than setting
+// packing up). B is read in k-blocks of kDirectKc rows: within a block the kernel sweeps its
+// columns left to right, so the kDirectKc rows stream sequentially (a strip of one column group
+// down all of K would touch a new page every row). Between k-blocks the accumulators go through
+// C, which is exact. Rows go kDirectMaxRows at a time; members take contiguous runs of
+// direct_nr-column groups, the last run ending at n.
+constexpr int64_t kDirectKc = 8;  // measured best of 4, 8, 16, 32 at M = 1 and 4, N = K = 4096
 
-void run_direct(const GemmKernel& kern, const GemmProblem& p, const blocking::BlockSizes& blocks,
-                runtime::Workspace& workspace, runtime::ThreadPool* pool, int threads) {
+// Products up to this many multiply-adds with a row-major B take the direct path whatever M is:
+// everything fits in L1/L2, and packing would dominate. About a 64^3 product.
+constexpr double kSmallDirectFmas = 262144.0;
+
+void run_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPool* pool,
+                int threads, bool small) {
   const int64_t width = kern.direct_nr;
-  const int64_t chunks = p.n / width;
+  // A small product's B is in cache: one pass over all of K keeps the accumulators in registers.
+  const int64_t k_block = small ? std::max<int64_t>(p.k, 1) : kDirectKc;
+  const int64_t groups = (p.n + width - 1) / width;
   auto member = [&](int me, int members) {
     runtime::FpModeGuard fp_mode;
     int64_t lo = 0, hi = 0;
-    share(chunks, me, members, &lo, &hi);
-    for (int64_t pc = 0; pc < p.k; pc += kDirectKc) {
-      const int64_t kc = std::min(kDirectKc, p.k - pc);
-      const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
-      const char* a = at(p.a, pc * p.a_cs, kern.a_in_bytes);
-      if (hi > lo) {
-        const int64_t j = lo * width;
-        kern.direct(p.m, (hi - lo) * width, kc, p.alpha, a, p.a_rs, p.a_cs,
-                    at(p.b, pc * p.b_rs + j * p.b_cs, kern.b_in_bytes), p.b_rs,
-                    static_cast<char*>(p.c) + j * kern.c_bytes, p.ldc, init, p.beta);
+    share(groups, me, members, &lo, &hi);
+    if (hi == lo) return;
+    const int64_t j = lo * width;
+    const int64_t cols = std::min(p.n, hi * width) - j;
+    for (int64_t i = 0; i < p.m; i += kernels::kDirectMaxRows) {
+      const int64_t rows = std::min<int64_t>(kernels::kDirectMaxRows, p.m - i);
+      for (int64_t pc = 0; pc < p.k; pc += k_block) {
+        const int64_t kc = std::min(k_block, p.k - pc);
+        const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
+        kern.direct(rows, cols, kc, p.alpha, at(p.a, i * p.a_rs + pc * p.a_cs, kern.a_in_bytes),
+                    p.a_rs, p.a_cs, at(p.b, pc * p.b_rs + j * p.b_cs, kern.b_in_bytes), p.b_rs,
+                    static_cast<char*>(p.c) + (i * p.ldc + j) * kern.c_bytes, p.ldc, init, p.beta);
       }
     }
   };
@@ -166,24 +176,18 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, const blocking::Bl
   } else {
     pool->run(threads, [&](runtime::Team& team) { member(team.tid(), team.size()); });
   }
-  if (chunks * width < p.n) {
-    GemmProblem tail = p;
-    const int64_t j = chunks * width;
-    tail.n = p.n - j;
-    tail.b = at(p.b, j * p.b_cs, kern.b_in_bytes);
-    tail.c = static_cast<char*>(p.c) + j * kern.c_bytes;
-    tail.allow_direct = false;
-    run_gemm(kern, tail, blocks, workspace, nullptr, 1);
-  }
 }
 
 }  // namespace
 
 void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::BlockSizes& blocks,
               runtime::Workspace& workspace, runtime::ThreadPool* pool, int threads) {
-  if (p.allow_direct && kern.direct != nullptr && p.m <= kernels::kDirectMaxRows &&
-      p.b_cs == 1 && p.n >= kern.direct_nr) {
-    run_direct(kern, p, blocks, workspace, pool, threads);
+  const double fmas =
+      static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
+  const bool small = fmas <= kSmallDirectFmas;
+  if (p.allow_direct && kern.direct != nullptr && p.b_cs == 1 &&
+      (p.m <= kernels::kDirectMaxRows || small)) {
+    run_direct(kern, p, pool, threads, small);
     return;
   }
   const int64_t mr = kern.mr, nr = kern.nr;
@@ -195,10 +199,10 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
 
   // Workspace: one shared packed B block, then one packed A block and one scratch tile per
   // member (sized for the largest team this call may get).
-  const std::size_t a_bytes = align_up(static_cast<std::size_t>(mc_max * kc_max) *
-                                       kern.a_packed_bytes);
-  const std::size_t b_bytes = align_up(static_cast<std::size_t>(nc_max * kc_max) *
-                                       kern.b_packed_bytes);
+  const std::size_t a_bytes =
+      align_up(static_cast<std::size_t>(mc_max * kc_max) * kern.a_packed_bytes);
+  const std::size_t b_bytes =
+      align_up(static_cast<std::size_t>(nc_max * kc_max) * kern.b_packed_bytes);
   const std::size_t tile_bytes = align_up(static_cast<std::size_t>(mr * nr) * kern.c_bytes);
   char* base = static_cast<char*>(
       workspace.reserve(b_bytes + static_cast<std::size_t>(threads) * (a_bytes + tile_bytes)));
@@ -226,9 +230,8 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
         share(panels, me, members, &lo, &hi);
         if (hi > lo) {
           const int64_t cols = std::min(nc, hi * nr) - lo * nr;
-          kern.pack_b(kc, cols,
-                      at(p.b, pc * p.b_rs + (jc + lo * nr) * p.b_cs, kern.b_in_bytes), p.b_rs,
-                      p.b_cs, b_packed + lo * kc * nr * kern.b_packed_bytes);
+          kern.pack_b(kc, cols, at(p.b, pc * p.b_rs + (jc + lo * nr) * p.b_cs, kern.b_in_bytes),
+                      p.b_rs, p.b_cs, b_packed + lo * kc * nr * kern.b_packed_bytes);
         }
         barrier();  // the whole B block is packed
 
@@ -239,8 +242,8 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
           const int64_t ncols = std::min(nc, col_hi * nr) - c0;
           for (int64_t ic = ti * part.mc; ncols > 0 && ic < p.m; ic += part.tm * part.mc) {
             const int64_t mc = std::min(part.mc, p.m - ic);
-            kern.pack_a(mc, kc, at(p.a, ic * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs,
-                        p.a_cs, p.alpha, a_packed);
+            kern.pack_a(mc, kc, at(p.a, ic * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs, p.a_cs,
+                        p.alpha, a_packed);
             char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc + c0) * kern.c_bytes;
             macro_kernel(kern, mc, ncols, kc, a_packed,
                          b_packed + col_lo * kc * nr * kern.b_packed_bytes, c_block, p.ldc, init,

@@ -37,7 +37,7 @@ struct GemmKernel {
   void (*ukernel)(int64_t kc, const void* a_panel, const void* b_panel, void* c, int64_t ldc,
                   AccInit init, const void* beta) = nullptr;
   // Optional (nullptr: not offered): the unpacked kernel for m <= kDirectMaxRows with a
-  // row-major B, on a multiple of direct_nr columns (see ukernel.h).
+  // row-major B, any number of columns, direct_nr the width of its basic group (see ukernel.h).
   int direct_nr = 0;
   void (*direct)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a, int64_t a_rs,
                  int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc, AccInit init,

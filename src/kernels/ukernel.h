@@ -39,9 +39,9 @@ enum class AccInit : int { kZero = 0, kLoad = 1, kScale = 2 };
 using SgemmUkernelFn = void (*)(int64_t kc, const float* a_panel, const float* b_panel, float* c,
                                 int64_t ldc, AccInit init, float beta);
 
-// The f32 direct kernel, for products with only a few rows (a decode step: M = 1..4) and a
-// row-major B. Packing would copy all of B to use it once, so this kernel reads the operands in
-// place: an m x n block (m <= kDirectMaxRows, n a multiple of the kernel's width) of C, acc started
+// The f32 direct kernel, for products with only a few rows (a decode step: M = 1..4), or small
+// ones, and a row-major B. Packing would copy all of B to use it once, so this kernel reads the operands in
+// place: an m x n block (m <= kDirectMaxRows, any n >= 1) of C, with acc started
 // as above and, for every k in increasing order, acc[i][j] = fma(alpha * op(A)[i][k], B[k][j],
 // acc[i][j]): one A value broadcast, one fma per lane along j. The chain is the contract's.
 //   a: op(A)[i][k] at a[i * a_rs + k * a_cs]; b: B[k][j] at b[k * ldb + j].

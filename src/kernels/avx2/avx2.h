@@ -15,7 +15,7 @@ inline constexpr int kSgemmNr = 16;
 void sgemm_avx2_6x16(int64_t kc, const float* a_panel, const float* b_panel, float* c,
                      int64_t ldc, AccInit init, float beta);
 
-// m <= kDirectMaxRows rows x n (a multiple of 16) columns from unpacked operands (ukernel.h).
+// m <= kDirectMaxRows rows x n columns from unpacked operands (ukernel.h).
 void sgemm_avx2_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t a_rs,
                           int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc,
                           AccInit init, float beta);

@@ -1,8 +1,12 @@
-// sgemm_avx2_direct_16: m <= 4 rows x n (a multiple of 16) columns of C from unpacked operands (ukernel.h), for
-// products with a few rows and a row-major B, where packing B would cost more than the product.
-// The product is bound by reading B once; each step loads one 64-byte row segment of B and
-// broadcasts alpha * op(A)[i][k] (one rounded multiply, as packing would do) into one fma per
-// accumulator lane. Rows are handled by a switch over m so the accumulators stay in registers.
+// sgemm_avx2_direct_16: m <= 4 rows x any n columns of C from unpacked operands (ukernel.h), for
+// products with a few rows (or small ones) and a row-major B, where packing would cost more than
+// the product. Each step loads one row segment of B and broadcasts alpha * op(A)[i][k] (one
+// rounded multiply, as packing would do) into one fma per accumulator lane. Rows are a template
+// parameter so the accumulators stay in registers.
+//
+// The last n % 16 columns use vmaskmovps: masked-off lanes of B and C are neither read (no fault
+// past the end of a row, however the row ends) nor written, and the lanes that are computed see
+// the same fma chain as full vectors.
 #include <immintrin.h>
 
 #include "kernels/avx2/avx2.h"
@@ -10,9 +14,15 @@
 namespace invar::kernels::avx2 {
 namespace {
 
-template <int M, int NV>
+// M rows x 8*NV columns; with `mask`, only the lanes it selects (of two vectors) exist.
+template <int M, int NV, bool kMasked>
 void direct(int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs, const float* b,
-            int64_t ldb, float* c, int64_t ldc, AccInit init, float beta) {
+            int64_t ldb, float* c, int64_t ldc, AccInit init, float beta, const __m256i* mask) {
+  static_assert(!kMasked || NV == 2, "masked groups are 16 columns");
+  auto load = [&](const float* p, int v) {
+    if constexpr (kMasked) return _mm256_maskload_ps(p, mask[v]);
+    return _mm256_loadu_ps(p);
+  };
   __m256 acc[M][NV];
   const __m256 vbeta = _mm256_set1_ps(beta);
   for (int i = 0; i < M; ++i) {
@@ -20,9 +30,9 @@ void direct(int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs, 
       if (init == AccInit::kZero) {
         acc[i][v] = _mm256_setzero_ps();
       } else if (init == AccInit::kLoad) {
-        acc[i][v] = _mm256_loadu_ps(c + i * ldc + 8 * v);
+        acc[i][v] = load(c + i * ldc + 8 * v, v);
       } else {
-        acc[i][v] = _mm256_mul_ps(vbeta, _mm256_loadu_ps(c + i * ldc + 8 * v));
+        acc[i][v] = _mm256_mul_ps(vbeta, load(c + i * ldc + 8 * v, v));
       }
     }
   }
@@ -30,7 +40,7 @@ void direct(int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs, 
   for (int64_t p = 0; p < k; ++p) {
     const float* bp = b + p * ldb;
     __m256 bv[NV];
-    for (int v = 0; v < NV; ++v) bv[v] = _mm256_loadu_ps(bp + 8 * v);
+    for (int v = 0; v < NV; ++v) bv[v] = load(bp + 8 * v, v);
     for (int i = 0; i < M; ++i) {
       float aip = a[i * a_rs + p * a_cs];
       if (scale) aip = alpha * aip;
@@ -39,28 +49,44 @@ void direct(int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs, 
     }
   }
   for (int i = 0; i < M; ++i) {
-    for (int v = 0; v < NV; ++v) _mm256_storeu_ps(c + i * ldc + 8 * v, acc[i][v]);
+    for (int v = 0; v < NV; ++v) {
+      if constexpr (kMasked) {
+        _mm256_maskstore_ps(c + i * ldc + 8 * v, mask[v], acc[i][v]);
+      } else {
+        _mm256_storeu_ps(c + i * ldc + 8 * v, acc[i][v]);
+      }
+    }
   }
 }
 
-// All n columns (a multiple of 16) of M rows: groups as wide as the registers allow (fewer rows,
-// more columns, so at least eight independent chains and several loads in flight), then
-// 16-column groups for the rest.
+// All n columns of M rows: groups as wide as the registers allow (fewer rows, more columns, so
+// at least eight independent chains and several loads in flight), then 16-column groups, then
+// a masked group for the rest.
 template <int M>
 void direct_rows(int64_t n, int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs,
                  const float* b, int64_t ldb, float* c, int64_t ldc, AccInit init, float beta) {
   constexpr int kWide = M == 1 ? 8 : M == 2 ? 4 : 2;  // vectors per row in the wide groups
   int64_t j = 0;
   for (; j + 8 * kWide <= n; j += 8 * kWide)
-    direct<M, kWide>(k, alpha, a, a_rs, a_cs, b + j, ldb, c + j, ldc, init, beta);
-  for (; j < n; j += 16) direct<M, 2>(k, alpha, a, a_rs, a_cs, b + j, ldb, c + j, ldc, init, beta);
+    direct<M, kWide, false>(k, alpha, a, a_rs, a_cs, b + j, ldb, c + j, ldc, init, beta, nullptr);
+  for (; j + 16 <= n; j += 16)
+    direct<M, 2, false>(k, alpha, a, a_rs, a_cs, b + j, ldb, c + j, ldc, init, beta, nullptr);
+  if (j < n) {
+    const int left = static_cast<int>(n - j);
+    __m256i mask[2];
+    for (int v = 0; v < 2; ++v) {
+      const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+      mask[v] = _mm256_cmpgt_epi32(_mm256_set1_epi32(left - 8 * v), lane);
+    }
+    direct<M, 2, true>(k, alpha, a, a_rs, a_cs, b + j, ldb, c + j, ldc, init, beta, mask);
+  }
 }
 
 }  // namespace
 
-void sgemm_avx2_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t a_rs,
-                          int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc,
-                          AccInit init, float beta) {
+void sgemm_avx2_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                          int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
+                          int64_t ldc, AccInit init, float beta) {
   static_assert(kDirectMaxRows == 4, "one case per row count");
   switch (m) {
     case 1: direct_rows<1>(n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta); break;

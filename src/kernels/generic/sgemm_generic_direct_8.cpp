@@ -6,12 +6,13 @@ namespace invar::kernels::generic {
 
 namespace {
 
-void direct_8(int64_t m, int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs,
-              const float* b, int64_t ldb, float* c, int64_t ldc, AccInit init, float beta) {
+void direct_8(int64_t m, int64_t cols, int64_t k, float alpha, const float* a, int64_t a_rs,
+              int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc, AccInit init,
+              float beta) {
   constexpr int NR = kSgemmNr;
   float acc[kDirectMaxRows][NR];
   for (int64_t i = 0; i < m; ++i) {
-    for (int j = 0; j < NR; ++j) {
+    for (int64_t j = 0; j < cols; ++j) {
       switch (init) {
         case AccInit::kZero: acc[i][j] = 0.0f; break;
         case AccInit::kLoad: acc[i][j] = c[i * ldc + j]; break;
@@ -23,11 +24,11 @@ void direct_8(int64_t m, int64_t k, float alpha, const float* a, int64_t a_rs, i
     const float* bp = b + p * ldb;
     for (int64_t i = 0; i < m; ++i) {
       const float aip = alpha == 1.0f ? a[i * a_rs + p * a_cs] : alpha * a[i * a_rs + p * a_cs];
-      for (int j = 0; j < NR; ++j) acc[i][j] = std::fma(aip, bp[j], acc[i][j]);
+      for (int64_t j = 0; j < cols; ++j) acc[i][j] = std::fma(aip, bp[j], acc[i][j]);
     }
   }
   for (int64_t i = 0; i < m; ++i) {
-    for (int j = 0; j < NR; ++j) c[i * ldc + j] = acc[i][j];
+    for (int64_t j = 0; j < cols; ++j) c[i * ldc + j] = acc[i][j];
   }
 }
 
@@ -37,7 +38,8 @@ void sgemm_generic_direct_8(int64_t m, int64_t n, int64_t k, float alpha, const 
                             int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                             int64_t ldc, AccInit init, float beta) {
   for (int64_t j = 0; j < n; j += kSgemmNr)
-    direct_8(m, k, alpha, a, a_rs, a_cs, b + j, ldb, c + j, ldc, init, beta);
+    direct_8(m, n - j < kSgemmNr ? n - j : kSgemmNr, k, alpha, a, a_rs, a_cs, b + j, ldb, c + j,
+             ldc, init, beta);
 }
 
 }  // namespace invar::kernels::generic
