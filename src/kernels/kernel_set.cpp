@@ -84,10 +84,16 @@ const KernelSet kAvx2Set = {
 #endif
 
 #if defined(INVAR_HAVE_AVX512)
+// Every AVX-512 CPU also runs AVX2; the direct path is bound by reading B, where 256-bit
+// vectors already keep up with memory, so the AVX-512 set reuses the AVX2 direct kernel.
+#if !defined(INVAR_HAVE_AVX2)
+#error "the avx512 path is built together with the avx2 path (cmake/InvarIsa.cmake)"
+#endif
 const KernelSet kAvx512Set = {
     Isa::kAvx512,
-    make_sgemm<avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32>(
-        "sgemm_avx512_12x32"),
+    with_direct<avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
+        make_sgemm<avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32>(
+            "sgemm_avx512_12x32")),
 };
 #endif
 
