@@ -23,6 +23,11 @@ struct GemmRow {
   bool is_invar = false;
   PeakRef peak = PeakRef::kBest;
   int64_t max_dim = 0;  // skip shapes with any dimension above this; 0 = no limit
+  // Position on the optimization ladder (1 = the textbook loop, upwards), 0 = not on it.
+  int ladder_step = 0;
+  // Whether the row is compared with the peers (the ratio and GFLOP/s tables); ladder-only rows
+  // (plain loops, invar on all threads) are not.
+  bool peer_table = true;
   // C (m x n) = A (m x k) * B (k x n); returns false (and fills *error) when the call failed.
   std::function<bool(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c,
                      std::string* error)>

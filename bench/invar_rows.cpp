@@ -1,5 +1,7 @@
 // invar's rows: one Context per instruction-set path (ContextOptions::isa), each with its own
-// workspaces, so a path is measured exactly as a caller who forced it would run it.
+// workspaces, so a path is measured exactly as a caller who forced it would run it. With the
+// ladder on, one more row runs the best SIMD path with the default thread count
+// (ContextOptions::num_threads = 0), and the portable and best SIMD rows are marked as ladder steps.
 #include <memory>
 
 #include "api/context_impl.h"
@@ -8,47 +10,81 @@
 #include "rows.h"
 
 namespace invar_bench {
+namespace {
 
-void add_invar_rows(int threads, int64_t generic_max, std::vector<GemmRow>* rows,
+// The ladder steps after the plain loops of ladder_rows.cpp.
+constexpr int kStepGeneric = 4, kStepSimd = 5, kStepThreaded = 6;
+
+// A row for a context with these options; false (and a skip note) when the context is refused.
+bool make_invar_row(const std::string& name, const invar::ContextOptions& options, GemmRow* row,
                     SkipNotes* skips) {
   using invar::Isa;
+  std::shared_ptr<invar::Context> context;
+  try {
+    context = std::make_shared<invar::Context>(options);
+  } catch (const invar::Error& e) {
+    skips->push_back(name + ": " + e.what());
+    return false;
+  }
+  const auto& kernel = context->impl().kernels->sgemm;
+  row->name = name;
+  row->library = std::string("invar ") + invar::version();
+  row->kernel = std::string(kernel.name) + " (" + std::to_string(kernel.mr) + "x" +
+                std::to_string(kernel.nr) + ")";
+  row->threads = context->num_threads();
+  row->is_invar = true;
+  const Isa isa = context->isa();
+  row->peak = isa == Isa::kAvx2     ? PeakRef::kAvx2
+              : isa == Isa::kAvx512 ? PeakRef::kAvx512
+                                    : PeakRef::kBest;
+  row->sgemm = [context](int64_t m, int64_t n, int64_t k, const float* a, const float* b,
+                         float* c, std::string* error) {
+    try {
+      invar::gemm(1.0f, invar::Op::kNoTrans, invar::MatrixView<const float>(a, m, k),
+                  invar::Op::kNoTrans, invar::MatrixView<const float>(b, k, n), 0.0f,
+                  invar::MatrixView<float>(c, m, n), *context);
+      return true;
+    } catch (const invar::Error& e) {
+      *error = e.what();
+      return false;
+    }
+  };
+  return true;
+}
+
+}  // namespace
+
+void add_invar_rows(int threads, int64_t generic_max, bool ladder, std::vector<GemmRow>* rows,
+                    SkipNotes* skips) {
+  using invar::Isa;
+  Isa best_simd = Isa::kGeneric;
   for (Isa isa : {Isa::kAvx512, Isa::kAvx2, Isa::kNeon, Isa::kGeneric}) {
-    const std::string name = std::string("invar-") + invar::isa_name(isa);
     if (invar::kernels::compiled_kernel_set(isa) == nullptr) continue;  // not this architecture
     invar::ContextOptions options;
     options.num_threads = threads;
     options.isa = isa;
-    std::shared_ptr<invar::Context> context;
-    try {
-      context = std::make_shared<invar::Context>(options);
-    } catch (const invar::Error& e) {
-      skips->push_back(name + ": " + e.what());
-      continue;
-    }
-    const auto& kernel = context->impl().kernels->sgemm;
     GemmRow row;
-    row.name = name;
-    row.library = std::string("invar ") + invar::version();
-    row.kernel = std::string(kernel.name) + " (" + std::to_string(kernel.mr) + "x" +
-                 std::to_string(kernel.nr) + ")";
-    row.threads = context->num_threads();
-    row.is_invar = true;
-    row.peak = isa == Isa::kAvx2     ? PeakRef::kAvx2
-               : isa == Isa::kAvx512 ? PeakRef::kAvx512
-                                     : PeakRef::kBest;
-    if (isa == Isa::kGeneric) row.max_dim = generic_max;
-    row.sgemm = [context](int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c,
-                          std::string* error) {
-      try {
-        invar::gemm(1.0f, invar::Op::kNoTrans, invar::MatrixView<const float>(a, m, k),
-                    invar::Op::kNoTrans, invar::MatrixView<const float>(b, k, n), 0.0f,
-                    invar::MatrixView<float>(c, m, n), *context);
-        return true;
-      } catch (const invar::Error& e) {
-        *error = e.what();
-        return false;
-      }
-    };
+    if (!make_invar_row(std::string("invar-") + invar::isa_name(isa), options, &row, skips))
+      continue;
+    if (isa == Isa::kGeneric) {
+      row.max_dim = generic_max;
+      row.ladder_step = kStepGeneric;
+    } else if (best_simd == Isa::kGeneric) {
+      best_simd = isa;
+      row.ladder_step = kStepSimd;
+    }
+    if (!ladder) row.ladder_step = 0;
+    rows->push_back(std::move(row));
+  }
+  if (!ladder || best_simd == Isa::kGeneric) return;
+  invar::ContextOptions options;
+  options.num_threads = 0;  // INVAR_NUM_THREADS, else the physical cores
+  options.isa = best_simd;
+  GemmRow row;
+  if (make_invar_row(std::string("invar-") + invar::isa_name(best_simd) + "-threaded", options,
+                     &row, skips)) {
+    row.ladder_step = kStepThreaded;
+    row.peer_table = false;
     rows->push_back(std::move(row));
   }
 }

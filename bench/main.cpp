@@ -1,14 +1,16 @@
 // invar_bench: f32 GEMM throughput of invar's instruction-set paths against the BLAS libraries
 // found on this machine, in one process and one run, next to the core's measured FMA peak and
-// memory bandwidth. For each shape every row is checked (see check.h), then timed in turns
-// (see timing.h: warm operands, only the call timed, median and best). Results go to
-// results/<timestamp>/ (see report.h).
+// memory bandwidth, with the optimization ladder (plain loops up to invar on every thread) as
+// rows of the same run. For each shape every row is checked (see check.h), then timed in turns
+// (see timing.h: warm operands, only the call timed, median and best). Optionally the
+// cache-blocking sweep follows (blocking_sweep.h). Results go to results/<timestamp>/ (report.h).
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <limits>
 #include <set>
 
+#include "blocking_sweep.h"
 #include "check.h"
 #include "machine.h"
 #include "options.h"
@@ -61,7 +63,9 @@ std::string timestamp_now() {
 
 std::vector<GemmRow> build_rows(const Options& o, const Machine& machine, SkipNotes* skips) {
   std::vector<GemmRow> rows;
-  add_invar_rows(o.threads, o.generic_max, &rows, skips);
+  if (o.sweep_only) return rows;
+  add_invar_rows(o.threads, o.generic_max, o.ladder, &rows, skips);
+  if (o.ladder) add_ladder_rows(&rows);
   if (o.peers) {
     const std::set<std::string> only(o.only.begin(), o.only.end());
     auto wanted = [&](const char* name) { return only.empty() || only.count(name) > 0; };
@@ -142,7 +146,7 @@ void measure_shape(Run& run, const Shape& s, bool* all_ok) {
     Measurement m;
     m.shape = s;
     m.row = r;
-    m.peak = run.machine.peak_for(row.peak);
+    m.peak = row_peak(run.machine, row);
     m.roof = roofline_gflops(s, m.peak, run.machine.bandwidth());
     first_call_and_check(row, s, a, b, c, ref, m);
     *all_ok &= m.check.ok;
@@ -197,7 +201,7 @@ int run_bench(int argc, char** argv) {
 
   run.environment = steering_environment();
   run.rows = build_rows(o, run.machine, &run.skips);
-  std::printf("rows:\n");
+  if (!run.rows.empty()) std::printf("rows:\n");
   for (const auto& row : run.rows)
     std::printf("  %-18s %s | %s | %d thread(s)\n", row.name.c_str(), row.library.c_str(),
                 row.kernel.c_str(), row.threads);
@@ -206,10 +210,15 @@ int run_bench(int argc, char** argv) {
 
   bool all_ok = true;
   for (const Shape& s : o.shapes) measure_shape(run, s, &all_ok);
+  if (o.sweep_blocking) {
+    run.sweep = run_blocking_sweep(o.quick);
+    for (const auto& s : run.sweep.sizes) all_ok &= s.error.empty();
+    for (const auto& note : run.sweep.notes) all_ok &= note.find("differs") == std::string::npos;
+  }
   // Peaks and bandwidth again: percentages use the better of the two measurements.
   remeasure(run.machine, o.peak_seconds);
   for (auto& m : run.results) {
-    m.peak = run.machine.peak_for(run.rows[m.row].peak);
+    m.peak = row_peak(run.machine, run.rows[m.row]);
     m.roof = roofline_gflops(m.shape, m.peak, run.machine.bandwidth());
   }
 
@@ -221,7 +230,8 @@ int run_bench(int argc, char** argv) {
   }
   std::printf("\n%s\n", markdown_report(run).c_str());
   if (!all_ok) std::printf("SOME RESULTS ARE WRONG OR FAILED: see the checks above\n");
-  std::printf("results: %s/ (report.md, measurements.csv, machine.csv)\n", dir.c_str());
+  std::printf("results: %s/ (report.md, measurements.csv, machine.csv%s)\n", dir.c_str(),
+              run.sweep.ran ? ", blocking_sweep.csv, blocking_sweep_summary.csv" : "");
   return all_ok ? 0 : 1;
 }
 

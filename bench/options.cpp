@@ -13,16 +13,22 @@ constexpr const char* kUsage = R"(usage: invar_bench [options]
 Times f32 C = A * B (row-major) for invar's instruction-set paths and for the peer libraries
 found at run time, next to the core's measured FMA peak and memory read bandwidth.
 
-  --quick               squares 256..2048, shorter measurements
-  --sizes LIST          squares, e.g. 256,512,1024 (default 256,512,1024,2048,4096
-                        and 1x16384x4096)
+  --quick               squares 256..2048, shorter measurements; a sweep without 4096
+  --sizes LIST          squares, e.g. 256,512,1024 (default 256,512,1024,2048,4096, the
+                        inference shapes 1,16,64,256 x 4096x4096 and 1x16384x4096)
   --shapes LIST         general shapes MxNxK, e.g. 1x4096x4096,64x4096x4096 (added to --sizes)
   --seconds S           time spent per row and shape (default 4, quick 0.6)
   --rounds R            rows take turns R times per shape (default 4, quick 3)
   --threads N           threads for invar and every peer (default 1); with N > 1 an idle
                         library's thread pool may spin while another row runs, so compare
                         a few rows at a time with --only
-  --generic-max N       largest dimension for invar's generic path (default 256)
+  --generic-max N       largest dimension for invar's generic path (default 512)
+  --ladder, --no-ladder the optimization-ladder rows: plain i-j-k, i-k-j and blocked loops,
+                        invar's generic, SIMD and all-threads SIMD paths (default on)
+  --sweep-blocking      after the shapes, time invar's best SIMD path on 1 thread with the
+                        model's cache blocks and a grid of fixed blocks around them at
+                        1024^3, 2048^3 and 4096^3 (not with --quick); about 3 minutes
+  --sweep-only          the blocking sweep alone
   --only LIST           run only these rows, e.g. invar-avx2,openblas
   --no-peers            invar only
   --membw-mib N         memory bandwidth buffer in MiB (default 512, quick 256)
@@ -118,6 +124,14 @@ Options parse_options(int argc, char** argv) {
       o.threads = static_cast<int>(to_int(next(), "--threads"));
     } else if (arg == "--generic-max") {
       o.generic_max = to_int(next(), "--generic-max");
+    } else if (arg == "--ladder") {
+      o.ladder = true;
+    } else if (arg == "--no-ladder") {
+      o.ladder = false;
+    } else if (arg == "--sweep-blocking") {
+      o.sweep_blocking = true;
+    } else if (arg == "--sweep-only") {
+      o.sweep_blocking = o.sweep_only = true;
     } else if (arg == "--only") {
       o.only = split(next(), ',');
     } else if (arg == "--no-peers") {
@@ -151,10 +165,16 @@ Options parse_options(int argc, char** argv) {
   }
   o.shapes = sizes;
   o.shapes.insert(o.shapes.end(), shapes.begin(), shapes.end());
-  if (o.shapes.empty()) {
+  if (o.sweep_only) {
+    o.shapes.clear();
+  } else if (o.shapes.empty()) {
     for (int64_t n : {256, 512, 1024, 2048}) o.shapes.push_back(Shape{n, n, n});
     if (!o.quick) {
       o.shapes.push_back(Shape{4096, 4096, 4096});
+      // Inference against a 4096 x 4096 weight (64 MiB, beyond the last-level cache): a decode
+      // step (1 row, memory-bound), then 16, 64 and 256 rows, where each weight read is reused
+      // M times and the product moves toward the compute roof.
+      for (int64_t m : {1, 16, 64, 256}) o.shapes.push_back(Shape{m, 4096, 4096});
       // One decode step against a 4096 x 16384 weight (256 MiB, far beyond the last-level cache).
       o.shapes.push_back(Shape{1, 16384, 4096});
     }

@@ -32,7 +32,10 @@ struct Options {
   int rounds = 4;                 // the rows take turns this many times per shape
   int min_reps = 3;
   int threads = 1;
-  int64_t generic_max = 256;      // invar's portable path only runs shapes up to this size
+  int64_t generic_max = 512;      // invar's portable path only runs shapes up to this size
+  bool ladder = true;             // the optimization-ladder rows (plain loops, invar threaded)
+  bool sweep_blocking = false;    // the cache-blocking sweep after the shapes (blocking_sweep.h)
+  bool sweep_only = false;        // the sweep alone: no shapes, no peers
   int64_t membw_mib = 512;        // buffer of the memory-bandwidth measurement
   double peak_seconds = 0.3;      // per FMA-peak measurement
   std::vector<std::string> only;  // if not empty: run just these rows (by name)

@@ -1,12 +1,13 @@
 // Writing a run's results: CSV for every measurement, and a markdown report whose main table is
 // invar / best peer per shape (ratios survive a noisy, shared machine better than absolute
-// numbers do).
+// numbers do), then GFLOP/s per row, the optimization ladder and the blocking sweep.
 #include "report.h"
 
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <sstream>
 
 namespace invar_bench {
@@ -50,7 +51,7 @@ const Measurement* best_peer(const Run& run, const Shape& s) {
   const Measurement* best = nullptr;
   for (size_t r = 0; r < run.rows.size(); ++r) {
     const Measurement* m = find(run, s, r);
-    if (run.rows[r].is_invar || !usable(m)) continue;
+    if (run.rows[r].is_invar || !run.rows[r].peer_table || !usable(m)) continue;
     if (best == nullptr || m->gflops_median() > best->gflops_median()) best = m;
   }
   return best;
@@ -60,7 +61,27 @@ const Measurement* best_peer(const Run& run, const Shape& s) {
 std::vector<size_t> ratio_rows(const Run& run) {
   std::vector<size_t> rows;
   for (size_t r = 0; r < run.rows.size(); ++r)
-    if (run.rows[r].is_invar && run.rows[r].max_dim == 0) rows.push_back(r);
+    if (run.rows[r].is_invar && run.rows[r].peer_table && run.rows[r].max_dim == 0)
+      rows.push_back(r);
+  return rows;
+}
+
+// Rows of the invar-against-peers tables, in run order.
+std::vector<size_t> peer_table_rows(const Run& run) {
+  std::vector<size_t> rows;
+  for (size_t r = 0; r < run.rows.size(); ++r)
+    if (run.rows[r].peer_table) rows.push_back(r);
+  return rows;
+}
+
+// Rows of the optimization ladder, in step order.
+std::vector<size_t> ladder_rows(const Run& run) {
+  std::vector<size_t> rows;
+  for (size_t r = 0; r < run.rows.size(); ++r)
+    if (run.rows[r].ladder_step > 0) rows.push_back(r);
+  std::stable_sort(rows.begin(), rows.end(), [&](size_t a, size_t b) {
+    return run.rows[a].ladder_step < run.rows[b].ladder_step;
+  });
   return rows;
 }
 
@@ -77,11 +98,12 @@ void machine_section(const Run& run, std::ostringstream& md) {
     md << " AVX-512 (16 chains x 16 lanes) " << fmt("%.1f", m.peak_avx512) << " GFLOP/s at start, "
        << fmt("%.1f", m.peak_avx512_end) << " at end;";
   if (m.peak_avx2 <= 0 && m.peak_avx512 <= 0) md << " not measured on this CPU;";
-  md << " percentages use the larger of start and end\n";
+  md << " percentages use the larger of start and end, times the row's threads\n";
   md << "- Memory read bandwidth of one core: " << fmt("%.1f", m.membw_gbs) << " GB/s at start, "
      << fmt("%.1f", m.membw_gbs_end) << " at end (stream sum over " << m.membw_mib
      << " MiB); memory-bound roofs use the larger\n";
   const Options& o = run.options;
+  if (run.results.empty()) return;
   md << "- Threads: " << o.threads << " requested for every row (see the rows table for what each "
      << "reports). Timing: " << fmt("%g", o.seconds_per_cell) << " s per row and shape in "
      << o.rounds << " turns, at least " << o.min_reps
@@ -89,22 +111,22 @@ void machine_section(const Run& run, std::ostringstream& md) {
         "row-major, alpha 1, beta 0.\n";
 }
 
-// A table with one line per shape and one column per row; `cell` renders a measurement.
+// A table with one line per shape and one column per row of `rows`; `cell` renders a measurement.
 template <class Cell>
-void shape_table(const Run& run, const std::vector<Shape>& shapes, Cell cell,
-                 std::ostringstream& md) {
+void shape_table(const Run& run, const std::vector<Shape>& shapes, const std::vector<size_t>& rows,
+                 Cell cell, std::ostringstream& md) {
   md << "| shape |";
-  for (const auto& row : run.rows) md << " " << row.name << " |";
+  for (size_t r : rows) md << " " << run.rows[r].name << " |";
   md << "\n|---|";
-  for (size_t r = 0; r < run.rows.size(); ++r) md << "---:|";
+  for (size_t i = 0; i < rows.size(); ++i) md << "---:|";
   md << "\n";
   for (const auto& s : shapes) {
     md << "| " << s.label();
     const Measurement* any = nullptr;
-    for (size_t r = 0; r < run.rows.size() && any == nullptr; ++r) any = find(run, s, r);
+    for (size_t i = 0; i < rows.size() && any == nullptr; ++i) any = find(run, s, rows[i]);
     if (any != nullptr && any->memory_bound()) md << " (memory-bound)";
     md << " |";
-    for (size_t r = 0; r < run.rows.size(); ++r) {
+    for (size_t r : rows) {
       const Measurement* m = find(run, s, r);
       md << " " << (m == nullptr ? "—" : !m->timing.error.empty() ? "error" : cell(*m)) << " |";
     }
@@ -117,7 +139,7 @@ void gflops_table(const Run& run, const std::vector<Shape>& shapes, std::ostring
      << "Roof = the row's FMA peak, or for a memory-bound shape the bandwidth x arithmetic "
         "intensity (minimal traffic: A, B and C once); operands that fit in cache can beat it.\n\n";
   shape_table(
-      run, shapes,
+      run, shapes, peer_table_rows(run),
       [](const Measurement& m) {
         return fmt("%.1f", m.gflops_median()) + " (" +
                fmt("%.0f", 100 * m.gflops_median() / m.roof) + "%)" + (m.check.ok ? "" : " WRONG");
@@ -131,9 +153,12 @@ void cpu_share_table(const Run& run, const std::vector<Shape>& shapes, std::ostr
   md << "\n## CPU share of the timed calls (thread CPU time / wall time, %)\n\n"
      << "Below ~95% the benchmark shared its core with other work: absolute numbers on that line "
         "are low, the ratios above stay comparable (the rows take turns).\n\n";
+  std::vector<size_t> rows = peer_table_rows(run);
+  for (size_t r : ladder_rows(run))
+    if (!run.rows[r].peer_table) rows.push_back(r);
   shape_table(
-      run, shapes, [](const Measurement& m) { return fmt("%.0f", 100 * m.timing.cpu_share()); },
-      md);
+      run, shapes, rows,
+      [](const Measurement& m) { return fmt("%.0f", 100 * m.timing.cpu_share()); }, md);
 }
 
 void ratio_table(const Run& run, const std::vector<Shape>& shapes, std::ostringstream& md) {
@@ -175,7 +200,58 @@ void ratio_table(const Run& run, const std::vector<Shape>& shapes, std::ostrings
   md << "\n";
 }
 
+// The optimization ladder on squares: one column per step, then each step's speed-up over the
+// step before it at the largest square both ran.
+void ladder_table(const Run& run, const std::vector<Shape>& shapes, std::ostringstream& md) {
+  const auto rows = ladder_rows(run);
+  std::vector<Shape> squares;
+  for (const auto& s : shapes) {
+    bool any = false;
+    for (size_t r : rows) any |= find(run, s, r) != nullptr;
+    if (any && s.m == s.n && s.n == s.k) squares.push_back(s);
+  }
+  if (squares.empty()) return;
+  md << "\n## Optimization ladder: GFLOP/s, median (% of peak)\n\n"
+     << "From the textbook loop to invar on every thread, squares only. The ladder-* rows are "
+        "plain C++ loops (bench/ladder_rows.cpp) built with the project's default Release flags "
+        "(-O3 -DNDEBUG, baseline instruction set: no -march, no -ffast-math, no explicit SIMD); "
+        "slow rows stop at the largest size they finish in about 2 s per call (—). Peak = one core's "
+        "FMA peak x the row's threads (";
+  for (size_t i = 0; i < rows.size(); ++i)
+    md << (i ? ", " : "") << run.rows[rows[i]].name << " " << run.rows[rows[i]].threads;
+  md << ").\n\n";
+  shape_table(
+      run, squares, rows,
+      [](const Measurement& m) {
+        return fmt("%.1f", m.gflops_median()) + " (" +
+               fmt("%.0f", m.peak > 0 ? 100 * m.gflops_median() / m.peak : 0) + "%)" +
+               (m.check.ok ? "" : " WRONG");
+      },
+      md);
+  md << "| x previous step |";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Measurement *now = nullptr, *before = nullptr;
+    for (const auto& s : squares) {
+      const Measurement* a = find(run, s, rows[i]);
+      const Measurement* b = i > 0 ? find(run, s, rows[i - 1]) : nullptr;
+      if (usable(a) && usable(b)) now = a, before = b;
+    }
+    if (now == nullptr) {
+      md << " — |";
+      continue;
+    }
+    md << " " << fmt("%.2f", now->gflops_median() / before->gflops_median()) << " at "
+       << now->shape.label() << " |";
+  }
+  md << "\n";
+}
+
 void rows_section(const Run& run, const std::vector<Shape>& shapes, std::ostringstream& md) {
+  if (run.rows.empty()) {
+    md << "\n## Environment\n\n";
+    for (const auto& e : run.environment) md << "- " << e << "\n";
+    return;
+  }
   md << "\n## Rows\n\n| row | library | code path | threads | loaded from "
         "|\n|---|---|---|---:|---|\n";
   for (const auto& row : run.rows)
@@ -198,6 +274,10 @@ void rows_section(const Run& run, const std::vector<Shape>& shapes, std::ostring
 }
 
 }  // namespace
+
+double row_peak(const Machine& machine, const GemmRow& row) {
+  return machine.peak_for(row.peak) * std::max(row.threads, 1);
+}
 
 double Measurement::gflops_median() const {
   const double t = timing.median();
@@ -225,9 +305,13 @@ std::string markdown_report(const Run& run) {
   md << "# invar sgemm benchmark, " << run.timestamp << "\n\n";
   machine_section(run, md);
   const auto shapes = shapes_in_order(run);
-  ratio_table(run, shapes, md);
-  gflops_table(run, shapes, md);
-  cpu_share_table(run, shapes, md);
+  if (!run.results.empty()) {
+    ratio_table(run, shapes, md);
+    gflops_table(run, shapes, md);
+    ladder_table(run, shapes, md);
+    cpu_share_table(run, shapes, md);
+  }
+  if (run.sweep.ran || !run.sweep.notes.empty()) md << sweep_markdown(run.sweep);
   rows_section(run, shapes, md);
   return md.str();
 }
@@ -242,7 +326,7 @@ bool write_results(const Run& run, const std::string& dir, std::string* error) {
   std::ofstream csv(dir + "/measurements.csv");
   csv << "shape,m,n,k,row,library,kernel,threads,reps,median_s,best_s,median_gflops,best_gflops,"
          "peak_ref,peak_gflops,pct_peak_median,pct_peak_best,bound,roof_gflops,pct_roof_median,"
-         "cpu_share,median_cpu_s,median_cpu_gflops,check\n";
+         "cpu_share,median_cpu_s,median_cpu_gflops,check,is_invar,ladder_step,peer_table\n";
   for (const auto& m : run.results) {
     const GemmRow& row = run.rows[m.row];
     const bool ok = m.timing.error.empty();
@@ -258,7 +342,9 @@ bool write_results(const Run& run, const std::string& dir, std::string* error) {
         << fmt("%.2f", m.roof > 0 ? 100 * m.gflops_median() / m.roof : 0) << ","
         << fmt("%.3f", m.timing.cpu_share()) << "," << fmt("%.6e", m.timing.median_cpu()) << ","
         << fmt("%.3f", m.gflops_median_cpu()) << ","
-        << csv_field(ok ? m.check.text : "error: " + m.timing.error) << "\n";
+        << csv_field(ok ? m.check.text : "error: " + m.timing.error) << ","
+        << (row.is_invar ? 1 : 0) << "," << row.ladder_step << "," << (row.peer_table ? 1 : 0)
+        << "\n";
   }
   const Machine& mc = run.machine;
   std::ofstream machine(dir + "/machine.csv");
@@ -273,7 +359,8 @@ bool write_results(const Run& run, const std::string& dir, std::string* error) {
           << "llc," << mc.llc_bytes << ",bytes\n"
           << "threads," << run.options.threads << ",\n";
   std::ofstream(dir + "/report.md") << markdown_report(run);
-  if (!csv || !machine) {
+  const bool sweep_ok = !run.sweep.ran || write_sweep_csv(run.sweep, dir);
+  if (!csv || !machine || !sweep_ok) {
     *error = "cannot write into " + dir;
     return false;
   }

@@ -1,12 +1,14 @@
 // The results of one run and how they are written: measurements.csv (every row x shape),
 // machine.csv (peaks, bandwidth) and report.md (tables of GFLOP/s, % of peak and
-// invar / best peer), all in one results folder.
+// invar / best peer, the optimization ladder, the blocking sweep when it ran), all in one results
+// folder; with a sweep also blocking_sweep.csv and blocking_sweep_summary.csv.
 #ifndef INVAR_BENCH_REPORT_H_
 #define INVAR_BENCH_REPORT_H_
 
 #include <string>
 #include <vector>
 
+#include "blocking_sweep.h"
 #include "check.h"
 #include "gemm_row.h"
 #include "machine.h"
@@ -20,7 +22,7 @@ struct Measurement {
   size_t row = 0;  // index into Run::rows
   Timing timing;
   Check check;
-  double peak = 0;  // the row's FMA peak, GFLOP/s
+  double peak = 0;  // the row's FMA peak, GFLOP/s: one core's x the row's threads
   double roof = 0;  // min(peak, arithmetic intensity x memory bandwidth)
   double gflops_median() const;
   double gflops_best() const;
@@ -36,7 +38,12 @@ struct Run {
   SkipNotes skips;
   std::vector<std::string> environment;  // "NAME=value" of the variables that steer the libraries
   std::vector<Measurement> results;
+  BlockingSweep sweep;
 };
+
+// The peak a row is compared with: one core's measured FMA peak for its vector width, times the
+// threads it runs on.
+double row_peak(const Machine& machine, const GemmRow& row);
 
 // min(peak, flop / minimal bytes moved x bandwidth): the roofline for the shape.
 double roofline_gflops(const Shape& shape, double peak_gflops, double bandwidth_gbs);

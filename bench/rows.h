@@ -13,8 +13,14 @@
 namespace invar_bench {
 
 // One row per invar path this build and CPU can run: invar-avx512, invar-avx2, invar-neon,
-// invar-generic (the last only up to generic_max).
-void add_invar_rows(int threads, int64_t generic_max, std::vector<GemmRow>* rows, SkipNotes* skips);
+// invar-generic (the last only up to generic_max). With `ladder`, also invar-<isa>-threaded: the
+// best SIMD path on the default thread count; the portable and best SIMD paths become ladder steps.
+void add_invar_rows(int threads, int64_t generic_max, bool ladder, std::vector<GemmRow>* rows,
+                    SkipNotes* skips);
+
+// The plain-loop steps of the optimization ladder (ladder_rows.cpp): ladder-naive-ijk,
+// ladder-ikj, ladder-blocked, each limited to the sizes it finishes in about 2 s per call.
+void add_ladder_rows(std::vector<GemmRow>* rows);
 
 // OpenBLAS through cblas_sgemm; the symbol prefix ("" or "scipy_") is detected. With
 // `current_build`, OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset while it initializes: they

@@ -49,6 +49,11 @@ double median_of(std::vector<double> s) {
 
 }  // namespace
 
+void time_calls(const TimedCall& call, int count, Timing* t) {
+  for (int i = 0; i < count && t->error.empty(); ++i)
+    if (!timed_call(call, *t)) break;
+}
+
 double Timing::median() const { return median_of(seconds); }
 
 double Timing::median_cpu() const { return median_of(cpu_seconds); }

@@ -33,6 +33,9 @@ using TimedCall = std::function<bool(std::string* error)>;
 std::vector<Timing> time_in_turns(const std::vector<TimedCall>& calls, double seconds_per_call,
                                   int rounds, int min_reps);
 
+// Exactly `count` timed calls appended to *t (fewer if one fails: t->error is then set).
+void time_calls(const TimedCall& call, int count, Timing* t);
+
 }  // namespace invar_bench
 
 #endif  // INVAR_BENCH_TIMING_H_

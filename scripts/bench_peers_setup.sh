@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what scripts/bench.sh needs, idempotently (run as root, or with sudo available):
 #   Debian: build tools and peer libraries (OpenBLAS, BLIS, oneDNN, Eigen, Google Benchmark);
-#   PyPI, into the virtual environment .venv-bench/: scipy-openblas32 (a current OpenBLAS) and mkl.
-# A package that cannot be installed is reported and skipped; invar_bench then skips that peer.
+#   PyPI, into the virtual environment .venv-bench/: scipy-openblas32 (a current OpenBLAS), mkl,
+#   and matplotlib for scripts/bench_plot.py.
+# A package that cannot be installed is reported and skipped; invar_bench then skips that peer
+# (without matplotlib, scripts/bench.sh skips the plots).
 # Prints on stdout the invar_bench arguments that point at the PyPI libraries, one per line;
 # everything else goes to stderr.
 set -euo pipefail
@@ -36,11 +38,11 @@ if [[ ! -x $venv/bin/python ]]; then
   log "creating $venv"
   python3 -m venv "$venv" >&2 || { log "cannot create $venv: PyPI peers skipped"; exit 0; }
 fi
-for wheel in scipy-openblas32 mkl; do
+for wheel in scipy-openblas32 mkl matplotlib; do
   if ! "$venv/bin/python" -m pip show -q "$wheel" >/dev/null 2>&1; then
     log "installing $wheel into $venv"
     "$venv/bin/python" -m pip install -q --only-binary=:all: "$wheel" >&2 ||
-      log "could not install $wheel: its row will be skipped"
+      log "could not install $wheel: what needs it will be skipped"
   fi
 done
 
