@@ -53,10 +53,25 @@ void pack_a_f32(int64_t mc, int64_t kc, const float* src, int64_t rs, int64_t cs
 
 template <int NR>
 void pack_b_f32(int64_t kc, int64_t nc, const float* src, int64_t rs, int64_t cs, float* dst) {
-  int64_t c0 = 0;
-  for (; c0 + NR <= nc; c0 += NR, dst += NR * kc)
-    pack_b_panel<NR, NR>(NR, kc, src + c0 * cs, rs, cs, dst);
-  if (c0 < nc) pack_b_panel<NR, 0>(nc - c0, kc, src + c0 * cs, rs, cs, dst);
+  const int64_t full = nc / NR;
+  if (cs == 1) {
+    // Row-major B: walk each source row once, left to right, dealing NR-wide pieces to the
+    // panels. Panel by panel would read a strip NR wide down kc rows, a new page every row when
+    // rows are long; this order reads memory sequentially, and each piece written is whole cache
+    // lines when NR * 4 is a multiple of 64.
+    for (int64_t p = 0; p < kc; ++p) {
+      const float* row = src + p * rs;
+      float* d = dst + p * NR;
+      for (int64_t s = 0; s < full; ++s) {
+        for (int j = 0; j < NR; ++j) d[s * NR * kc + j] = row[s * NR + j];
+      }
+    }
+  } else {
+    for (int64_t s = 0; s < full; ++s)
+      pack_b_panel<NR, NR>(NR, kc, src + s * NR * cs, rs, cs, dst + s * NR * kc);
+  }
+  const int64_t c0 = full * NR;
+  if (c0 < nc) pack_b_panel<NR, 0>(nc - c0, kc, src + c0 * cs, rs, cs, dst + full * NR * kc);
 }
 
 // The tile shapes of the compiled kernels (kernels/kernel_set.cpp).
