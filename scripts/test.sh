@@ -28,6 +28,10 @@ run_ctest() {
   passed=$((passed + $(grep -cE 'Test +#[0-9]+: .* Passed' "$log" || true)))
   failed=$((failed + $(grep -cE 'Test +#[0-9]+: .*\*\*\*(Failed|Exception|Timeout)' "$log" || true)))
   skipped=$((skipped + $(grep -cE 'Test +#[0-9]+: .*\*\*\*Skipped' "$log" || true)))
+  if [[ $rc -ne 0 ]] && ! grep -qE '\*\*\*(Failed|Exception|Timeout)' "$log"; then
+    echo "ctest ($label) exited $rc without a failed test: counted as a failure"
+    failed=$((failed + 1))
+  fi
   rm -f "$log"
   return 0
 }

@@ -190,6 +190,33 @@ TEST(Contract, SubnormalsAndRoundingIgnoreTheCallersMode) {
   EXPECT_TRUE(same_bits(c, expected));
 }
 
+#if defined(__x86_64__)
+TEST(Contract, CallersTrapsAndFlagsStayOutside) {
+  // The caller unmasks the invalid-operation trap. Infinities in B meet the zero padding of the
+  // packed tiles (0 * inf is invalid), on a threaded product whose workers were started by this
+  // caller: no trap may fire, the result is the reference's, and the caller's MXCSR, flags
+  // included, is what it was.
+  const int64_t m = 67, n = 301, k = 129;
+  auto a = random_floats(m * k, 12), b = random_floats(n * k, 13);
+  b[5] = std::numeric_limits<float>::infinity();
+  std::vector<float> expected(m * n, 0.0f), c(m * n, 0.0f);
+  reference_gemm<float>(false, true, m, n, k, 1.0f, a.data(), k, b.data(), k, 0.0f,
+                        expected.data(), n);
+  invar_set_num_threads(2);
+  const unsigned saved = _mm_getcsr();
+  const unsigned hostile = (saved & ~0x3Fu) & ~(1u << 7);  // no flags, invalid unmasked
+  _mm_setcsr(hostile);
+  const invar_status s = invar_sgemm(INVAR_NO_TRANS, INVAR_TRANS, m, n, k, 1.0f, a.data(), k,
+                                     b.data(), k, 0.0f, c.data(), n);
+  const unsigned after = _mm_getcsr();
+  _mm_setcsr(saved);
+  invar_set_num_threads(0);
+  ASSERT_EQ(s, INVAR_OK);
+  EXPECT_EQ(after, hostile);
+  EXPECT_EQ(std::memcmp(c.data(), expected.data(), c.size() * 4), 0);
+}
+#endif
+
 TEST(Contract, VersionAndIsaAreReported) {
   EXPECT_NE(std::string(invar_version()).find('.'), std::string::npos);
   ASSERT_NE(invar_isa(), nullptr) << invar_last_error();

@@ -112,6 +112,31 @@ TEST(Exact, KAcrossTheDefaultBlockDepth) {
   }
 }
 
+// A few rows and a long row-major B: the direct path in k-blocks, columns split among threads.
+TEST(Exact, DecodeShapesOnTheDirectPath) {
+  uint64_t seed = 5000;
+  for (int threads : {1, 2}) {
+    ContextOptions o;
+    o.num_threads = threads;
+    Context context(o);
+    for (int64_t m : {1, 3, 4}) {
+      for (bool trans_a : {false, true}) {
+        GemmCase g;
+        g.trans_a = trans_a;
+        g.m = m;
+        g.n = 1037;
+        g.k = 301;
+        g.alpha = kScalars[seed % 6];
+        g.beta = kScalars[(seed / 2) % 6];
+        g.pad_b = 3;
+        g.pad_c = 1;
+        g.seed = seed++;
+        ASSERT_EQ(check_case(g, context), "") << "threads=" << threads;
+      }
+    }
+  }
+}
+
 TEST(Exact, RandomShapesUpToThreeHundred) {
   Context context;
   Rng rng(42);

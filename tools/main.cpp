@@ -2,11 +2,28 @@
 // that shows the contract holds here.
 #include <CLI/CLI.hpp>
 
+#include <charconv>
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "invar/invar.hpp"
 #include "tools/commands.h"
+
+namespace {
+
+// "M N K" from three command-line words: positive integers only (no exception on bad input).
+bool parse_shape(const CLI::results_t& words, int64_t* m, int64_t* n, int64_t* k) {
+  int64_t* out[3] = {m, n, k};
+  for (int i = 0; i < 3; ++i) {
+    const std::string& w = words[i];
+    const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), *out[i]);
+    if (ec != std::errc() || end != w.data() + w.size() || *out[i] <= 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"invar: reproducible matrix multiplication"};
@@ -15,12 +32,10 @@ int main(int argc, char** argv) {
 
   invar::tool::InfoOptions info;
   CLI::App* info_cmd = app.add_subcommand("info", "ISA path, kernel, blocking, threads, CPU");
-  info_cmd->add_option("--shape", [&](const CLI::results_t& r) {
-                         info.m = std::stoll(r[0]);
-                         info.n = std::stoll(r[1]);
-                         info.k = std::stoll(r[2]);
-                         return info.m > 0 && info.n > 0 && info.k > 0;
-                       }, "M N K whose block sizes to show")
+  info_cmd->add_option(
+              "--shape",
+              [&](const CLI::results_t& r) { return parse_shape(r, &info.m, &info.n, &info.k); },
+              "M N K whose block sizes to show")
       ->expected(3);
 
   invar::tool::FingerprintOptions fp;
@@ -31,12 +46,10 @@ int main(int argc, char** argv) {
 
   invar::tool::BenchOptions bench;
   CLI::App* bench_cmd = app.add_subcommand("bench", "time one f32 product, print GFLOP/s");
-  bench_cmd->add_option("--shape", [&](const CLI::results_t& r) {
-                          bench.m = std::stoll(r[0]);
-                          bench.n = std::stoll(r[1]);
-                          bench.k = std::stoll(r[2]);
-                          return bench.m > 0 && bench.n > 0 && bench.k > 0;
-                        }, "M N K (default 1024 1024 1024)")
+  bench_cmd->add_option(
+               "--shape",
+               [&](const CLI::results_t& r) { return parse_shape(r, &bench.m, &bench.n, &bench.k); },
+               "M N K (default 1024 1024 1024)")
       ->expected(3);
   bench_cmd->add_option("--seconds", bench.seconds, "measuring time")->check(CLI::PositiveNumber);
 

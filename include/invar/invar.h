@@ -51,10 +51,13 @@ INVAR_API invar_status invar_sgemm(invar_trans ta, invar_trans tb, int64_t m, in
                                    int64_t ldb, float beta, float *c, int64_t ldc);
 
 /* Sets the thread count of the default context. 0 restores the default (INVAR_NUM_THREADS, or
- * the physical core count). Returns the count now in force; a negative n changes nothing. */
+ * the physical cores this process may use). Returns the count now in force. A negative n or one
+ * above 1024 changes nothing and sets invar_last_error(); if the default context cannot be
+ * created (an invalid INVAR_* setting) it returns 0 and sets invar_last_error(). */
 INVAR_API int invar_set_num_threads(int n);
 
-/* This thread's last failure, "" if none. The pointer stays valid until this thread's next call. */
+/* The failure of this thread's most recent invar call, "" if it succeeded. The pointer stays
+ * valid until this thread's next call. */
 INVAR_API const char *invar_last_error(void);
 
 /* The library version, "MAJOR.MINOR.PATCH". */

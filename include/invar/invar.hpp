@@ -95,7 +95,13 @@ class MatrixView {
 // ---- contexts --------------------------------------------------------------------------------
 
 // The micro-kernel paths. kAuto picks the best one both compiled in and supported by the CPU.
-enum class Isa { kAuto = 0, kGeneric, kAvx2, kAvx512, kNeon };
+enum class Isa {
+  kAuto = 0,
+  kGeneric,  // portable C++ with std::fma; baseline flags of the target
+  kAvx2,     // x86-64, AVX2 + FMA3; built with -mavx2 -mfma
+  kAvx512,   // x86-64, AVX-512F; built with -mavx512f -mavx2 -mfma
+  kNeon,     // AArch64 Advanced SIMD; baseline flags
+};
 
 INVAR_API const char* isa_name(Isa isa);
 
@@ -114,8 +120,9 @@ class INVAR_API Context {
   Context();  // default options, environment honoured
   explicit Context(const ContextOptions& options);
   ~Context();
-  Context(Context&&) noexcept;
-  Context& operator=(Context&&) noexcept;
+  // Not movable: calls in flight and the default context hold references to it.
+  Context(Context&&) = delete;
+  Context& operator=(Context&&) = delete;
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 

@@ -11,19 +11,22 @@ namespace {
 
 invar_status to_status(invar::Status s) { return static_cast<invar_status>(static_cast<int>(s)); }
 
+// Runs fn, which returns a status; turns any exception into a status and a message.
 template <class Fn>
-invar_status guarded(const char* function, Fn&& fn) {
+invar_status guarded(const char* function, Fn&& fn) noexcept {
   try {
-    fn();
-    return INVAR_OK;
+    return fn();
   } catch (const invar::Error& e) {
-    invar::api::set_last_error(std::string(function) + ": " + e.what());
+    invar::api::set_last_error(function, e.what());
     return to_status(e.status());
   } catch (const std::bad_alloc&) {
-    invar::api::set_last_error(std::string(function) + ": out of memory");
+    invar::api::set_last_error(function, "out of memory");
     return INVAR_ENOMEM;
   } catch (const std::exception& e) {
-    invar::api::set_last_error(std::string(function) + ": " + e.what());
+    invar::api::set_last_error(function, e.what());
+    return INVAR_EINVAL;
+  } catch (...) {
+    invar::api::set_last_error(function, "unexpected error");
     return INVAR_EINVAL;
   }
 }
@@ -36,28 +39,29 @@ invar_status invar_sgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, i
                          float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
                          float beta, float* c, int64_t ldc) {
   invar::api::clear_last_error();
-  invar::api::GemmCall<float> call;
-  call.function = "invar_sgemm";
-  call.trans_a = static_cast<int>(ta);
-  call.trans_b = static_cast<int>(tb);
-  call.m = m;
-  call.n = n;
-  call.k = k;
-  call.alpha = alpha;
-  call.a = a;
-  call.lda = lda;
-  call.b = b;
-  call.ldb = ldb;
-  call.beta = beta;
-  call.c = c;
-  call.ldc = ldc;
-  const std::string error = invar::api::validate(call);
-  if (!error.empty()) {
-    invar::api::set_last_error(error);
-    return INVAR_EINVAL;
-  }
   return guarded("invar_sgemm", [&] {
+    invar::api::GemmCall<float> call;
+    call.function = "invar_sgemm";
+    call.trans_a = static_cast<int>(ta);
+    call.trans_b = static_cast<int>(tb);
+    call.m = m;
+    call.n = n;
+    call.k = k;
+    call.alpha = alpha;
+    call.a = a;
+    call.lda = lda;
+    call.b = b;
+    call.ldb = ldb;
+    call.beta = beta;
+    call.c = c;
+    call.ldc = ldc;
+    std::string error = invar::api::validate(call);
+    if (!error.empty()) {
+      invar::api::set_last_error(std::move(error));
+      return INVAR_EINVAL;
+    }
     invar::api::execute(invar::Context::default_context().impl(), call);
+    return INVAR_OK;
   });
 }
 
@@ -69,6 +73,7 @@ int invar_set_num_threads(int n) {
     now = context.num_threads();
     if (n >= 0) context.set_num_threads(n);
     now = context.num_threads();
+    return INVAR_OK;
   });
   if (s == INVAR_OK && n < 0) invar::api::set_last_error("invar_set_num_threads: n is negative");
   return now;
@@ -81,7 +86,10 @@ const char* invar_version(void) { return invar::version(); }
 const char* invar_isa(void) {
   invar::api::clear_last_error();
   const char* name = nullptr;
-  (void)guarded("invar_isa", [&] { name = invar::isa_name(invar::Context::default_context().isa()); });
+  (void)guarded("invar_isa", [&] {
+    name = invar::isa_name(invar::Context::default_context().isa());
+    return INVAR_OK;
+  });
   return name;
 }
 

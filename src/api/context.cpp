@@ -88,8 +88,6 @@ const char* isa_name(Isa isa) {
 Context::Context() : Context(ContextOptions{}) {}
 Context::Context(const ContextOptions& options) : impl_(std::make_unique<Impl>(options)) {}
 Context::~Context() = default;
-Context::Context(Context&&) noexcept = default;
-Context& Context::operator=(Context&&) noexcept = default;
 
 Isa Context::isa() const { return impl_->isa; }
 int Context::num_threads() const { return impl_->num_threads.load(std::memory_order_relaxed); }

@@ -6,9 +6,11 @@
 
 namespace invar::api {
 
-void set_last_error(std::string message);
-void clear_last_error();
-const char* last_error();
+void set_last_error(std::string message) noexcept;  // moves; cannot allocate
+// "<function>: <what>"; if memory for the message runs out, a fixed text instead.
+void set_last_error(const char* function, const char* what) noexcept;
+void clear_last_error() noexcept;
+const char* last_error() noexcept;
 
 }  // namespace invar::api
 

@@ -118,8 +118,9 @@ void share(int64_t count, int i, int n, int64_t* lo, int64_t* hi) {
 }
 
 // Below this many flops per member a second thread costs more in start-up and barriers than it
-// saves. A placeholder of the right order (a 128^3 product is 4.2 Mflop, ~50 us on one core);
-// to be tuned with bench/.
+// saves. An order-of-magnitude choice, not a measured optimum: a 128^3 product is 4.2 Mflop,
+// ~60 us on one Zen 3 core, against ~1 us to wake a pool thread and ~0.3 us per barrier
+// (measured on that machine).
 constexpr double kMinFlopsPerThread = 4.0e6;
 
 }  // namespace
@@ -141,10 +142,13 @@ namespace {
 // down all of K would touch a new page every row). Between k-blocks the accumulators go through
 // C, which is exact. Rows go kDirectMaxRows at a time; members take contiguous runs of
 // direct_nr-column groups, the last run ending at n.
-constexpr int64_t kDirectKc = 8;  // measured best of 4, 8, 16, 32 at M = 1 and 4, N = K = 4096
+// Measured best of 4, 8, 16, 32 at M = 1 and M = 4, N = K = 4096, one thread, on the Zen 3
+// machine (bench/invar_bench against BLIS in the same run).
+constexpr int64_t kDirectKc = 8;
 
-// Products up to this many multiply-adds with a row-major B take the direct path whatever M is:
-// everything fits in L1/L2, and packing would dominate. About a 64^3 product.
+// Products up to this many multiply-adds (64^3) with a row-major B take the direct path whatever
+// M is: everything fits in L1/L2 and setting packing up would dominate. On the Zen 3 machine
+// the direct path ran 16^3-32^3 products 1.5x faster than OpenBLAS and 64^3 at 57 GFLOP/s.
 constexpr double kSmallDirectFmas = 262144.0;
 
 void run_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPool* pool,
@@ -216,7 +220,6 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
     char* const scratch = a_packed + a_bytes;
     const Partition part = partition(p.m, mc_max, mr, members);
     const int ti = me % part.tm, tj = me / part.tm;
-    const bool computes = tj < part.tn;
 
     for (int64_t jc = 0; jc < p.n; jc += nc_max) {
       const int64_t nc = std::min(nc_max, p.n - jc);
@@ -235,20 +238,18 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
         }
         barrier();  // the whole B block is packed
 
-        if (computes) {
-          int64_t col_lo = 0, col_hi = 0;
-          share(panels, tj, part.tn, &col_lo, &col_hi);
-          const int64_t c0 = col_lo * nr;
-          const int64_t ncols = std::min(nc, col_hi * nr) - c0;
-          for (int64_t ic = ti * part.mc; ncols > 0 && ic < p.m; ic += part.tm * part.mc) {
-            const int64_t mc = std::min(part.mc, p.m - ic);
-            kern.pack_a(mc, kc, at(p.a, ic * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs, p.a_cs,
-                        p.alpha, a_packed);
-            char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc + c0) * kern.c_bytes;
-            macro_kernel(kern, mc, ncols, kc, a_packed,
-                         b_packed + col_lo * kc * nr * kern.b_packed_bytes, c_block, p.ldc, init,
-                         p.beta, scratch);
-          }
+        int64_t col_lo = 0, col_hi = 0;
+        share(panels, tj, part.tn, &col_lo, &col_hi);
+        const int64_t c0 = col_lo * nr;
+        const int64_t ncols = std::min(nc, col_hi * nr) - c0;
+        for (int64_t ic = ti * part.mc; ncols > 0 && ic < p.m; ic += part.tm * part.mc) {
+          const int64_t mc = std::min(part.mc, p.m - ic);
+          kern.pack_a(mc, kc, at(p.a, ic * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs, p.a_cs,
+                      p.alpha, a_packed);
+          char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc + c0) * kern.c_bytes;
+          macro_kernel(kern, mc, ncols, kc, a_packed,
+                       b_packed + col_lo * kc * nr * kern.b_packed_bytes, c_block, p.ldc, init,
+                       p.beta, scratch);
         }
         barrier();  // nobody reads the B block any more
       }

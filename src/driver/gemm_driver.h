@@ -13,8 +13,8 @@
 // With a team of threads, the members pack the B block together, then each computes its own
 // cells of C (row blocks x column ranges), with a barrier around every k-block.
 //
-// Products of at most kDirectMaxRows rows with a row-major B (a decode step) skip packing when
-// the kernel offers a direct path: B is read in place, in short k-blocks swept along j, the
+// Products of at most kDirectMaxRows rows (a decode step), or of at most ~64^3 multiply-adds,
+// with a row-major B skip packing when the kernel offers a direct path: B is read in place, in short k-blocks swept along j, the
 // members splitting the columns. Same chains, so the same bits as the loop nest.
 // The loop nest never splits K between workers and never reorders k, so each element's chain is
 // the contract's chain whatever the block sizes are.

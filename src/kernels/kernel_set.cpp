@@ -100,7 +100,7 @@ const KernelSet kAvx512Set = {
 #if defined(INVAR_HAVE_NEON)
 const KernelSet kNeonSet = {
     Isa::kNeon,
-    with_direct<16, &neon::sgemm_neon_direct_16>(
+    with_direct<neon::kDirectNr, &neon::sgemm_neon_direct_16>(
         make_sgemm<neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12>("sgemm_neon_8x12")),
 };
 #endif

@@ -19,7 +19,7 @@
 // change a bit.
 //
 // Micro-kernels only ever see whole tiles: the driver runs partial edge tiles on a scratch tile
-// (see driver/macro_kernel.cpp), and the packers zero-pad panels to whole tiles. The padded lanes
+// (see driver/gemm_driver.cpp), and the packers zero-pad panels to whole tiles. The padded lanes
 // compute values nobody stores.
 #ifndef INVAR_KERNELS_UKERNEL_H_
 #define INVAR_KERNELS_UKERNEL_H_

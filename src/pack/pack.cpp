@@ -79,7 +79,6 @@ template void pack_a_f32<4>(int64_t, int64_t, const float*, int64_t, int64_t, fl
 template void pack_a_f32<6>(int64_t, int64_t, const float*, int64_t, int64_t, float, float*);
 template void pack_a_f32<8>(int64_t, int64_t, const float*, int64_t, int64_t, float, float*);
 template void pack_a_f32<12>(int64_t, int64_t, const float*, int64_t, int64_t, float, float*);
-template void pack_a_f32<14>(int64_t, int64_t, const float*, int64_t, int64_t, float, float*);
 template void pack_b_f32<8>(int64_t, int64_t, const float*, int64_t, int64_t, float*);
 template void pack_b_f32<12>(int64_t, int64_t, const float*, int64_t, int64_t, float*);
 template void pack_b_f32<16>(int64_t, int64_t, const float*, int64_t, int64_t, float*);

@@ -8,56 +8,54 @@
 
 namespace invar::runtime {
 
-// x86 MXCSR: rounding control in bits 13-14 (00 = nearest), FTZ bit 15, DAZ bit 6. The library's
-// arithmetic is all SSE/AVX (x86-64 never uses x87 for float), so MXCSR is the whole environment.
-// aarch64 FPCR: RMode bits 22-23 (00 = nearest), FZ bit 24, FZ16 bit 19; AH/FIZ (bits 1, 0) of
-// FEAT_AFP would also flush, and are cleared too.
+// The guard saves the whole control and status state, installs the library's own, and puts the
+// saved state back, so the caller gets back exactly the mode and flags it had: no exception flag
+// raised inside invar (for instance by the zero padding of a tile meeting an infinity) leaks out,
+// and no trap the caller enabled fires inside invar.
 #if defined(__x86_64__) || defined(__i386__)
-namespace {
-constexpr uint32_t kMask = (3u << 13) | (1u << 15) | (1u << 6);
-}
+// MXCSR 0x1F80: every exception masked (bits 7-12), round to nearest (bits 13-14 = 0), FTZ
+// (bit 15) and DAZ (bit 6) off, no flags. x86-64 does float arithmetic in SSE/AVX only, so MXCSR
+// is the whole environment.
 FpModeGuard::FpModeGuard() {
-  const uint32_t csr = _mm_getcsr();
-  saved_ = csr;
-  if ((csr & kMask) != 0) {
-    _mm_setcsr(csr & ~kMask);
-    changed_ = true;
-  }
+  saved_ = _mm_getcsr();
+  _mm_setcsr(0x1F80u);
 }
-FpModeGuard::~FpModeGuard() {
-  if (changed_) _mm_setcsr(static_cast<uint32_t>(saved_));
-}
+FpModeGuard::~FpModeGuard() { _mm_setcsr(static_cast<uint32_t>(saved_)); }
 #elif defined(__aarch64__)
+// FPCR: RMode bits 22-23 (00 = nearest), FZ bit 24, FZ16 bit 19, AH/FIZ bits 1-0 (FEAT_AFP), trap
+// enables IOE..IXE bits 8-12 and IDE bit 15: all cleared. FPSR holds the cumulative flags.
 namespace {
-constexpr uint64_t kMask = (3ull << 22) | (1ull << 24) | (1ull << 19) | 3ull;
+constexpr uint64_t kClear =
+    (3ull << 22) | (1ull << 24) | (1ull << 19) | 3ull | (0x1Full << 8) | (1ull << 15);
 uint64_t read_fpcr() {
   uint64_t v;
   __asm__ volatile("mrs %0, fpcr" : "=r"(v));
   return v;
 }
 void write_fpcr(uint64_t v) { __asm__ volatile("msr fpcr, %0" : : "r"(v)); }
+uint64_t read_fpsr() {
+  uint64_t v;
+  __asm__ volatile("mrs %0, fpsr" : "=r"(v));
+  return v;
+}
+void write_fpsr(uint64_t v) { __asm__ volatile("msr fpsr, %0" : : "r"(v)); }
 }  // namespace
 FpModeGuard::FpModeGuard() {
-  const uint64_t fpcr = read_fpcr();
-  saved_ = fpcr;
-  if ((fpcr & kMask) != 0) {
-    write_fpcr(fpcr & ~kMask);
-    changed_ = true;
-  }
+  saved_ = read_fpcr();
+  saved_status_ = read_fpsr();
+  if ((saved_ & kClear) != 0) write_fpcr(saved_ & ~kClear);
 }
 FpModeGuard::~FpModeGuard() {
-  if (changed_) write_fpcr(saved_);
+  if ((saved_ & kClear) != 0) write_fpcr(saved_);
+  write_fpsr(saved_status_);
 }
 #else
 FpModeGuard::FpModeGuard() {
   saved_ = static_cast<uint64_t>(std::fegetround());
-  if (saved_ != FE_TONEAREST) {
-    std::fesetround(FE_TONEAREST);
-    changed_ = true;
-  }
+  if (saved_ != FE_TONEAREST) std::fesetround(FE_TONEAREST);
 }
 FpModeGuard::~FpModeGuard() {
-  if (changed_) std::fesetround(static_cast<int>(saved_));
+  if (saved_ != FE_TONEAREST) std::fesetround(static_cast<int>(saved_));
 }
 #endif
 

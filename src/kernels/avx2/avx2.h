@@ -9,7 +9,7 @@ namespace invar::kernels::avx2 {
 
 // 6 x 16: twelve ymm accumulators (6 rows x 2 vectors of 8), two B vectors, one broadcast of A.
 // Twelve independent chains cover 2 FMA pipes x 4-5 cycles of latency on Zen 2-4 and Haswell to
-// Alder Lake, with 3 of the 16 registers to spare.
+// Alder Lake, with 1 of the 16 registers to spare.
 inline constexpr int kSgemmMr = 6;
 inline constexpr int kSgemmNr = 16;
 void sgemm_avx2_6x16(int64_t kc, const float* a_panel, const float* b_panel, float* c,

@@ -14,7 +14,8 @@ inline constexpr int kSgemmNr = 12;
 void sgemm_neon_8x12(int64_t kc, const float* a_panel, const float* b_panel, float* c,
                      int64_t ldc, AccInit init, float beta);
 
-// m <= kDirectMaxRows rows x n columns from unpacked operands (ukernel.h).
+// m <= kDirectMaxRows rows x n columns from unpacked operands (ukernel.h), kDirectNr at a time.
+inline constexpr int kDirectNr = 16;
 void sgemm_neon_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                           int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                           int64_t ldc, AccInit init, float beta);
