@@ -1,6 +1,8 @@
 // The C API: validation first (C untouched on any failure), then the default context. No
 // exception crosses this boundary.
+#include <cstring>
 #include <new>
+#include <type_traits>
 
 #include "api/context_impl.h"
 #include "api/gemm_call.h"
@@ -31,6 +33,16 @@ invar_status guarded(const char* function, Fn&& fn) noexcept {
   }
 }
 
+// The integer a C caller passed for an enum parameter. C allows any int there; reading it
+// through the C++ enum type would be undefined for values outside the enumerators, so copy the
+// bytes.
+template <class E>
+int raw_enum(const E& e) noexcept {
+  std::underlying_type_t<E> raw;
+  std::memcpy(&raw, &e, sizeof raw);
+  return static_cast<int>(raw);
+}
+
 }  // namespace
 
 extern "C" {
@@ -39,11 +51,12 @@ invar_status invar_sgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, i
                          float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
                          float beta, float* c, int64_t ldc) {
   invar::api::clear_last_error();
+  const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
   return guarded("invar_sgemm", [&] {
     invar::api::GemmCall<float> call;
     call.function = "invar_sgemm";
-    call.trans_a = static_cast<int>(ta);
-    call.trans_b = static_cast<int>(tb);
+    call.trans_a = trans_a;
+    call.trans_b = trans_b;
     call.m = m;
     call.n = n;
     call.k = k;
