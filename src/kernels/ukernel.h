@@ -26,6 +26,10 @@
 
 #include <cstdint>
 
+#if defined(__FAST_MATH__)
+#error "invar's numeric code must not be built with -ffast-math (see CMakeLists.txt)"
+#endif
+
 namespace invar::kernels {
 
 enum class AccInit : int { kZero = 0, kLoad = 1, kScale = 2 };
