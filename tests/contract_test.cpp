@@ -1,5 +1,7 @@
 // The special cases and error handling of the contract, through the C API.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstring>
@@ -78,6 +80,36 @@ TEST(Contract, AlphaZeroNeverReadsAOrB) {
   auto expected = c0;
   for (float& x : expected) x = 2.0f * x;
   EXPECT_TRUE(same_bits(c, expected));
+}
+
+TEST(Contract, BetaOneWithNothingToAddNeverWritesC) {
+  // C lives on read-only pages: "untouched" must mean not written at all, not C = 1 * C.
+  const int64_t m = 5, n = 7, k = 3;
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  void* mem = mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(mem, MAP_FAILED);
+  float* c = static_cast<float*>(mem);
+  const auto c0 = random_floats(m * n, 14);
+  std::memcpy(c, c0.data(), c0.size() * sizeof(float));
+  ASSERT_EQ(mprotect(mem, page, PROT_READ), 0);
+  const auto a = random_floats(m * k, 15), b = random_floats(k * n, 16);
+  EXPECT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, 0, 1.0f, nullptr, 0, nullptr, 0,
+                        1.0f, c, n),
+            INVAR_OK);
+  EXPECT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 0.0f, a.data(), k, b.data(), n,
+                        1.0f, c, n),
+            INVAR_OK);
+  EXPECT_EQ(std::memcmp(c, c0.data(), c0.size() * sizeof(float)), 0);
+  munmap(mem, page);
+}
+
+TEST(Contract, AlphaZeroBetaZeroOverNaNWritesPositiveZeros) {
+  const int64_t m = 4, n = 9, k = 6;
+  auto c = nan_filled(m * n);
+  ASSERT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 0.0f, nullptr, k, nullptr, n,
+                        0.0f, c.data(), n),
+            INVAR_OK);
+  EXPECT_TRUE(all_bits(c, 0.0f));
 }
 
 TEST(Contract, EmptyProductsTouchNothing) {

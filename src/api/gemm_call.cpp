@@ -78,6 +78,9 @@ void execute(Context::Impl& context, const GemmCall<T>& call) {
   const arch::EffectiveCacheTopology& caches = arch::cache_topology();
   if (!caches.error.empty()) throw InvalidArgument(caches.error);  // a bad INVAR_L1D/L2/L3
   if (call.m == 0 || call.n == 0) return;
+  // The whole call runs in invar's mode, so that not even the bookkeeping below (thread and
+  // block counts in double) raises a flag in the caller's environment. Pool workers enter the
+  // mode again in the driver; on the calling thread that second guard finds it already set.
   runtime::FpModeGuard fp_mode;
   if (call.k == 0 || call.alpha == T(0)) {
     scale_c(call);
