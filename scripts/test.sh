@@ -16,7 +16,20 @@ scripts/install-deps.sh
 passed=0
 failed=0
 skipped=0
-# run_ctest <build dir> <label>: runs the suite, tallies the result lines.
+# tally <log> <exit code> <label>: adds a CTest output's result lines to the counts; a non-zero
+# exit without a failed test line (a build or comparison step failed) counts as one failure.
+tally() {
+  local log=$1 rc=$2 label=$3
+  passed=$((passed + $(grep -cE 'Test +#[0-9]+: .* Passed' "$log" || true)))
+  failed=$((failed + $(grep -cE 'Test +#[0-9]+: .*\*\*\*(Failed|Exception|Timeout)' "$log" || true)))
+  skipped=$((skipped + $(grep -cE 'Test +#[0-9]+: .*\*\*\*Skipped' "$log" || true)))
+  if [[ $rc -ne 0 ]] && ! grep -qE '\*\*\*(Failed|Exception|Timeout)' "$log"; then
+    echo "$label exited $rc without a failed test: counted as a failure"
+    failed=$((failed + 1))
+  fi
+}
+
+# run_ctest <build dir> <label>: runs the suite and tallies it.
 run_ctest() {
   local dir=$1 label=$2 log
   log=$(mktemp)
@@ -25,15 +38,8 @@ run_ctest() {
   (cd "$dir" && ctest --output-on-failure -j 2) | tee "$log"
   local rc=${PIPESTATUS[0]}
   set -e
-  passed=$((passed + $(grep -cE 'Test +#[0-9]+: .* Passed' "$log" || true)))
-  failed=$((failed + $(grep -cE 'Test +#[0-9]+: .*\*\*\*(Failed|Exception|Timeout)' "$log" || true)))
-  skipped=$((skipped + $(grep -cE 'Test +#[0-9]+: .*\*\*\*Skipped' "$log" || true)))
-  if [[ $rc -ne 0 ]] && ! grep -qE '\*\*\*(Failed|Exception|Timeout)' "$log"; then
-    echo "ctest ($label) exited $rc without a failed test: counted as a failure"
-    failed=$((failed + 1))
-  fi
+  tally "$log" "$rc" "ctest ($label)"
   rm -f "$log"
-  return 0
 }
 
 configure_build() {
@@ -73,13 +79,7 @@ set +e
 scripts/test-aarch64.sh "$(build/release/tools/invar fingerprint)" 2>&1 | tee "$aarch64_log"
 aarch64_rc=${PIPESTATUS[0]}
 set -e
-passed=$((passed + $(grep -cE 'Test +#[0-9]+: .* Passed' "$aarch64_log" || true)))
-failed=$((failed + $(grep -cE 'Test +#[0-9]+: .*\*\*\*(Failed|Exception|Timeout)' "$aarch64_log" || true)))
-skipped=$((skipped + $(grep -cE 'Test +#[0-9]+: .*\*\*\*Skipped' "$aarch64_log" || true)))
-if [[ $aarch64_rc -ne 0 ]] && ! grep -qE '\*\*\*(Failed|Exception|Timeout)' "$aarch64_log"; then
-  echo "aarch64: build or fingerprint comparison FAILED"
-  failed=$((failed + 1))
-fi
+tally "$aarch64_log" "$aarch64_rc" "aarch64 (build, qemu suite or fingerprint)"
 rm -f "$aarch64_log"
 
 echo "tests: $passed passed, $failed failed, $skipped skipped"
