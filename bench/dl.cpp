@@ -17,6 +17,20 @@ void* dl_open(const std::string& path, std::string* error) {
   return handle;
 }
 
+void* dl_open_peer(const std::string& name, const std::vector<std::string>& paths,
+                   const std::string& missing_hint, std::vector<std::string>* skips) {
+  if (paths.empty() || paths.front().empty()) {
+    skips->push_back(name + ": no library given" + missing_hint);
+    return nullptr;
+  }
+  std::string error;
+  for (const std::string& path : paths) {
+    if (void* lib = dl_open(path, &error)) return lib;
+  }
+  skips->push_back(name + ": " + error);
+  return nullptr;
+}
+
 void* dlsym_raw(void* handle, const char* name) { return dlsym(handle, name); }
 
 std::string dl_file_of(const void* symbol) {

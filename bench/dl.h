@@ -14,6 +14,11 @@ namespace invar_bench {
 // Opens `path` (a path, or a soname the loader searches for); nullptr and *error on failure.
 void* dl_open(const std::string& path, std::string* error);
 
+// A peer's library for row `name`: the first of `paths` that opens (a path, or a soname), or
+// nullptr after adding "<name>: <why>" to *skips (`missing_hint` when no path was given).
+void* dl_open_peer(const std::string& name, const std::vector<std::string>& paths,
+                   const std::string& missing_hint, std::vector<std::string>* skips);
+
 // The address of `name` in `handle`, or nullptr.
 void* dlsym_raw(void* handle, const char* name);
 template <class Fn>

@@ -11,16 +11,8 @@ namespace invar_bench {
 
 void add_blis(const std::string& path, int threads, std::vector<GemmRow>* rows, SkipNotes* skips) {
   const std::string name = "blis";
-  if (path.empty()) {
-    skips->push_back(name + ": no library given");
-    return;
-  }
-  std::string error;
-  void* lib = dl_open(path, &error);
-  if (lib == nullptr) {
-    skips->push_back(name + ": " + error);
-    return;
-  }
+  void* lib = dl_open_peer(name, {path}, "", skips);
+  if (lib == nullptr) return;
   auto sgemm = dl_sym<CblasSgemm>(lib, "cblas_sgemm");
   auto arch_id = dl_sym<int (*)()>(lib, "bli_arch_query_id");
   auto arch_string = dl_sym<const char* (*)(int)>(lib, "bli_arch_string");

@@ -38,16 +38,8 @@ std::string loaded_cpu_libraries() {
 
 void add_mkl(const std::string& path, int threads, std::vector<GemmRow>* rows, SkipNotes* skips) {
   const std::string name = "mkl";
-  if (path.empty()) {
-    skips->push_back(name + ": no library given (--mkl PATH to libmkl_rt.so.N)");
-    return;
-  }
-  std::string error;
-  void* lib = dl_open(path, &error);
-  if (lib == nullptr) {
-    skips->push_back(name + ": " + error);
-    return;
-  }
+  void* lib = dl_open_peer(name, {path}, " (--mkl PATH to libmkl_rt.so.N)", skips);
+  if (lib == nullptr) return;
   auto sgemm = dl_sym<CblasSgemm>(lib, "cblas_sgemm");
   auto set_layer = dl_sym<int (*)(int)>(lib, "MKL_Set_Threading_Layer");
   auto set_interface = dl_sym<int (*)(int)>(lib, "MKL_Set_Interface_Layer");

@@ -43,17 +43,11 @@ std::string isa_name(int isa) {
 void add_onednn(const std::string& path, int threads, std::vector<GemmRow>* rows,
                 SkipNotes* skips) {
   const std::string name = "onednn";
-  if (path.empty()) {
-    skips->push_back(name + ": no library given");
-    return;
-  }
-  std::string error;
-  void* lib = dl_open(path, &error);
-  if (lib == nullptr && path.find('/') == std::string::npos) lib = dl_open("libdnnl.so.3", &error);
-  if (lib == nullptr) {
-    skips->push_back(name + ": " + error);
-    return;
-  }
+  // A bare soname also tries the next major version's.
+  std::vector<std::string> paths{path};
+  if (path.find('/') == std::string::npos) paths.push_back("libdnnl.so.3");
+  void* lib = dl_open_peer(name, paths, "", skips);
+  if (lib == nullptr) return;
   auto sgemm = dl_sym<DnnlSgemm>(lib, "dnnl_sgemm");
   auto version = dl_sym<const DnnlVersion* (*)()>(lib, "dnnl_version");
   auto effective_isa = dl_sym<int (*)()>(lib, "dnnl_get_effective_cpu_isa");

@@ -17,10 +17,8 @@ void add_openblas(const std::string& name, const std::string& path, bool current
   ScopedUnsetEnv unset(current_build
                            ? std::vector<std::string>{"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"}
                            : std::vector<std::string>{});
-  std::string error;
-  void* lib = dl_open(path, &error);
+  void* lib = dl_open_peer(name, {path}, "", skips);
   if (lib == nullptr) {
-    skips->push_back(name + ": " + error);
     return;
   }
   std::string prefix;

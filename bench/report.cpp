@@ -11,13 +11,14 @@
 #include <sstream>
 
 namespace invar_bench {
-namespace {
 
 std::string fmt(const char* format, double v) {
   char text[64];
   std::snprintf(text, sizeof text, format, v);
   return text;
 }
+
+namespace {
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;

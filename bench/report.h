@@ -17,6 +17,9 @@
 
 namespace invar_bench {
 
+// One number printed with a printf format, for tables ("%.1f").
+std::string fmt(const char* format, double v);
+
 struct Measurement {
   Shape shape;
   size_t row = 0;  // index into Run::rows

@@ -8,15 +8,10 @@
 #include <sstream>
 
 #include "blocking_sweep.h"
+#include "report.h"
 
 namespace invar_bench {
 namespace {
-
-std::string fmt(const char* format, double v) {
-  char text[64];
-  std::snprintf(text, sizeof text, format, v);
-  return text;
-}
 
 std::string csv_text(std::string s) {
   std::replace(s.begin(), s.end(), ',', ';');
