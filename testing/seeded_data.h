@@ -26,6 +26,16 @@ class Rng {
     const int32_t v = static_cast<int32_t>(next() >> 40) - (1 << 23);
     return static_cast<float>(v) * (1.0f / (1 << 23));
   }
+  // A double in [-1, 1) with a full 53-bit significand.
+  double symmetric_double() {
+    const int64_t v = static_cast<int64_t>(next() >> 10) - (int64_t{1} << 53);
+    return static_cast<double>(v) * (1.0 / static_cast<double>(int64_t{1} << 53));
+  }
+  template <class T>
+  T symmetric_value() {
+    if constexpr (sizeof(T) == sizeof(float)) return symmetric();
+    else return symmetric_double();
+  }
 
  private:
   uint64_t state_;
@@ -38,14 +48,32 @@ inline std::vector<float> random_floats(std::size_t count, uint64_t seed) {
   return v;
 }
 
-inline bool same_bits(const std::vector<float>& x, const std::vector<float>& y) {
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
+inline std::vector<double> random_doubles(std::size_t count, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<double> v(count);
+  for (double& x : v) x = rng.symmetric_double();
+  return v;
+}
+
+// random_floats or random_doubles.
+template <class T>
+std::vector<T> random_values(std::size_t count, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<T> v(count);
+  for (T& x : v) x = rng.symmetric_value<T>();
+  return v;
+}
+
+template <class T>
+bool same_bits(const std::vector<T>& x, const std::vector<T>& y) {
+  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
 }
 
 // Index of the first differing element, for failure messages; -1 when equal.
-inline int64_t first_difference(const float* x, const float* y, std::size_t count) {
+template <class T>
+int64_t first_difference(const T* x, const T* y, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
-    if (std::memcmp(x + i, y + i, sizeof(float)) != 0) return static_cast<int64_t>(i);
+    if (std::memcmp(x + i, y + i, sizeof(T)) != 0) return static_cast<int64_t>(i);
   }
   return -1;
 }

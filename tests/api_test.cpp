@@ -45,6 +45,23 @@ TEST(CppApi, MultipliesViewsOfLargerBuffers) {
   EXPECT_TRUE(same_bits(cbuf, expected));
 }
 
+TEST(CppApi, MultipliesDoubleViews) {
+  auto abuf = random_doubles(6 * 5, 1), bbuf = random_doubles(8 * 4, 2),
+       cbuf = random_doubles(7 * 6, 3);
+  auto expected = cbuf;
+  // C[2:5, 1:4] = 0.3 * A[1:4, 0:2] * (B[3:6, 0:2])^T - 1.5 * C[2:5, 1:4]
+  MatrixView<const double> a = MatrixView<const double>(abuf.data(), 6, 5).block(1, 0, 3, 2);
+  MatrixView<const double> b = MatrixView<const double>(bbuf.data(), 8, 4).block(3, 0, 3, 2);
+  MatrixView<double> c = MatrixView<double>(cbuf.data(), 7, 6).block(2, 1, 3, 3);
+  gemm(0.3, Op::kNoTrans, a, Op::kTrans, b, -1.5, c);
+  reference_gemm<double>(false, true, 3, 3, 2, 0.3, abuf.data() + 5, 5, bbuf.data() + 3 * 4, 4,
+                         -1.5, expected.data() + 2 * 6 + 1, 6);
+  EXPECT_TRUE(same_bits(cbuf, expected));
+  EXPECT_THROW(gemm(MatrixView<const double>(abuf.data(), 3, 4),
+                    MatrixView<const double>(bbuf.data(), 3, 4), MatrixView<double>(cbuf.data(), 3, 3)),
+               InvalidArgument);
+}
+
 TEST(CppApi, ShapeMismatchThrowsAndLeavesCUntouched) {
   std::vector<float> a(12), b(12);
   auto c = random_floats(9, 4);

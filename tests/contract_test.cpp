@@ -168,6 +168,65 @@ TEST(Contract, InvalidArgumentsLeaveCUntouched) {
   EXPECT_STREQ(invar_last_error(), "");
 }
 
+// invar_dgemm: the same contract over doubles, through the same validation.
+TEST(ContractF64, CApiMatchesTheReferenceAndItsSpecialCases) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const int64_t m = 19, n = 23, k = 29;
+  uint64_t seed = 100;
+  for (int trans = 0; trans < 4; ++trans) {
+    const bool ta = trans & 1, tb = trans & 2;
+    for (double beta : {0.0, 1.0, -3.7}) {
+      const auto a = random_doubles(m * k, seed++), b = random_doubles(k * n, seed++);
+      auto c = random_doubles(m * n, seed++);
+      if (beta == 0.0) c.assign(c.size(), nan);  // never read
+      auto expected = c;
+      reference_gemm<double>(ta, tb, m, n, k, 0.3, a.data(), ta ? m : k, b.data(), tb ? k : n,
+                             beta, expected.data(), n);
+      ASSERT_EQ(invar_dgemm(ta ? INVAR_TRANS : INVAR_NO_TRANS, tb ? INVAR_TRANS : INVAR_NO_TRANS,
+                            m, n, k, 0.3, a.data(), ta ? m : k, b.data(), tb ? k : n, beta,
+                            c.data(), n),
+                INVAR_OK);
+      ASSERT_TRUE(same_bits(c, expected)) << "trans=" << trans << " beta=" << beta;
+    }
+  }
+  // alpha == 0 and K == 0 read neither A nor B; beta == 0 writes +0 over NaN.
+  std::vector<double> c(m * n, nan);
+  ASSERT_EQ(invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 0.0, nullptr, k, nullptr, n, 0.0,
+                        c.data(), n),
+            INVAR_OK);
+  const double zero = 0.0;
+  for (double x : c) ASSERT_EQ(std::memcmp(&x, &zero, sizeof x), 0);
+  auto scaled = random_doubles(m * n, seed++);
+  auto expected = scaled;
+  for (double& x : expected) x = 2.5 * x;
+  ASSERT_EQ(invar_dgemm(INVAR_TRANS, INVAR_NO_TRANS, m, n, 0, 1.0, nullptr, 0, nullptr, 0, 2.5,
+                        scaled.data(), n),
+            INVAR_OK);
+  EXPECT_TRUE(same_bits(scaled, expected));
+}
+
+TEST(ContractF64, InvalidArgumentsNameTheFunctionAndLeaveCUntouched) {
+  const auto a = random_doubles(64, 5), b = random_doubles(64, 6);
+  const auto c0 = random_doubles(64, 7);
+  struct Bad {
+    const char* what;
+    int64_t m, lda;
+    bool null_b;
+  };
+  for (const Bad& bad : {Bad{"m = -1", -1, 4, false}, Bad{"lda = 3 is smaller than k = 4", 4, 3,
+                                                           false},
+                         Bad{"b is NULL", 4, 4, true}}) {
+    auto c = c0;
+    EXPECT_EQ(invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, bad.m, 4, 4, 1.0, a.data(), bad.lda,
+                          bad.null_b ? nullptr : b.data(), 4, 0.0, c.data(), 4),
+              INVAR_EINVAL);
+    const std::string message = invar_last_error();
+    EXPECT_NE(message.find("invar_dgemm"), std::string::npos) << message;
+    EXPECT_NE(message.find(bad.what), std::string::npos) << message;
+    EXPECT_TRUE(same_bits(c, c0)) << bad.what;
+  }
+}
+
 TEST(Contract, OperandsEndingAtAnUnmappedPageAreNotOverread) {
   // Each operand's last element is the last byte before a PROT_NONE page.
   for (int trans = 0; trans < 4; ++trans) {

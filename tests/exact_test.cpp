@@ -12,16 +12,30 @@
 namespace invar::test {
 namespace {
 
-const float kScalars[] = {0.0f, 1.0f, -1.0f, 0.5f, 2.0f, 3.7f};
+// 3.7 rounds in both precisions, so alpha * a and beta * c round too.
+const double kScalars[] = {0.0, 1.0, -1.0, 0.5, 2.0, 3.7};
 
 struct Tile {
   int64_t mr, nr;
 };
 
+template <class T>
+const kernels::GemmKernel& kernel_of(Context& context) {
+  if constexpr (sizeof(T) == sizeof(float)) return context.impl().kernels->sgemm;
+  else return context.impl().kernels->dgemm;
+}
+
+template <class T>
 Tile tile_of(Context& context) {
-  const auto& k = context.impl().kernels->sgemm;
+  const auto& k = kernel_of<T>(context);
   return {k.mr, k.nr};
 }
+
+// Every test runs for f32 (invar_sgemm's engine) and f64 (invar_dgemm's).
+template <class T>
+class Exact : public ::testing::Test {};
+using ElementTypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(Exact, ElementTypes);
 
 // Small blocks force every loop of the nest to take several trips on small problems.
 Context small_block_context(Tile t) {
@@ -32,9 +46,9 @@ Context small_block_context(Tile t) {
   return Context(o);
 }
 
-TEST(Exact, TileEdgesAllTransposes) {
+TYPED_TEST(Exact, TileEdgesAllTransposes) {
   Context context;
-  const Tile t = tile_of(context);
+  const Tile t = tile_of<TypeParam>(context);
   Context small = small_block_context(t);
   const int64_t ms[] = {1, t.mr - 1, t.mr, t.mr + 1, 2 * t.mr + 1};
   const int64_t ns[] = {1, t.nr - 1, t.nr, t.nr + 1, 2 * t.nr + 3};
@@ -54,19 +68,19 @@ TEST(Exact, TileEdgesAllTransposes) {
           g.alpha = kScalars[seed % 6];
           g.beta = kScalars[(seed / 6) % 6];
           g.seed = seed++;
-          ASSERT_EQ(check_case(g, context), "");
-          ASSERT_EQ(check_case(g, small), "");
+          ASSERT_EQ(check_case<TypeParam>(g, context), "");
+          ASSERT_EQ(check_case<TypeParam>(g, small), "");
         }
       }
     }
   }
 }
 
-TEST(Exact, AllAlphaBetaPairsWithViews) {
+TYPED_TEST(Exact, AllAlphaBetaPairsWithViews) {
   Context context;
   uint64_t seed = 1000;
-  for (float alpha : kScalars) {
-    for (float beta : kScalars) {
+  for (double alpha : kScalars) {
+    for (double beta : kScalars) {
       for (int trans = 0; trans < 4; ++trans) {
         GemmCase g;
         g.trans_a = trans & 1;
@@ -80,15 +94,15 @@ TEST(Exact, AllAlphaBetaPairsWithViews) {
         g.pad_b = 5;
         g.pad_c = 7;
         g.seed = seed++;
-        ASSERT_EQ(check_case(g, context), "");
+        ASSERT_EQ(check_case<TypeParam>(g, context), "");
       }
     }
   }
 }
 
-TEST(Exact, KAcrossTheDefaultBlockDepth) {
+TYPED_TEST(Exact, KAcrossTheDefaultBlockDepth) {
   Context context;
-  const auto& kern = context.impl().kernels->sgemm;
+  const auto& kern = kernel_of<TypeParam>(context);
   const auto blocks = blocking::choose_block_sizes(
       arch::cache_topology().topology, {kern.mr, kern.nr},
       {kern.a_packed_bytes, kern.b_packed_bytes}, 1 << 20, 1 << 20, 1 << 20,
@@ -103,17 +117,17 @@ TEST(Exact, KAcrossTheDefaultBlockDepth) {
       g.m = 37;  // large enough for the packed path
       g.n = 41;
       g.k = k;
-      g.alpha = 0.5f;
-      g.beta = 3.7f;
+      g.alpha = 0.5;
+      g.beta = 3.7;
       g.pad_c = 1;
       g.seed = seed++;
-      ASSERT_EQ(check_case(g, context), "");
+      ASSERT_EQ(check_case<TypeParam>(g, context), "");
     }
   }
 }
 
 // A few rows and a long row-major B: the direct path in k-blocks, columns split among threads.
-TEST(Exact, DecodeShapesOnTheDirectPath) {
+TYPED_TEST(Exact, DecodeShapesOnTheDirectPath) {
   uint64_t seed = 5000;
   for (int threads : {1, 2}) {
     ContextOptions o;
@@ -131,13 +145,13 @@ TEST(Exact, DecodeShapesOnTheDirectPath) {
         g.pad_b = 3;
         g.pad_c = 1;
         g.seed = seed++;
-        ASSERT_EQ(check_case(g, context), "") << "threads=" << threads;
+        ASSERT_EQ(check_case<TypeParam>(g, context), "") << "threads=" << threads;
       }
     }
   }
 }
 
-TEST(Exact, RandomShapesUpToThreeHundred) {
+TYPED_TEST(Exact, RandomShapesUpToThreeHundred) {
   Context context;
   Rng rng(42);
   const int64_t primes[] = {2, 3, 5, 7, 11, 13, 31, 61, 97, 127, 131, 197, 251, 257, 293};
@@ -156,14 +170,14 @@ TEST(Exact, RandomShapesUpToThreeHundred) {
     g.pad_b = rng.below(4);
     g.pad_c = rng.below(4);
     g.seed = 3000 + iter;
-    ASSERT_EQ(check_case(g, context), "");
+    ASSERT_EQ(check_case<TypeParam>(g, context), "");
   }
 }
 
-TEST(Exact, LargeProductCrossesEveryBlock) {
+TYPED_TEST(Exact, LargeProductCrossesEveryBlock) {
   // Several column blocks, row blocks and k-blocks at the default block sizes.
   Context context;
-  const Tile t = tile_of(context);
+  const Tile t = tile_of<TypeParam>(context);
   ContextOptions o;
   o.mc = 4 * t.mr;
   o.nc = 3 * t.nr;
@@ -173,12 +187,12 @@ TEST(Exact, LargeProductCrossesEveryBlock) {
   g.m = 6 * t.mr + 1;
   g.n = 7 * t.nr + 2;
   g.k = 3 * 64 + 5;
-  g.alpha = -1.0f;
-  g.beta = 0.5f;
+  g.alpha = -1.0;
+  g.beta = 0.5;
   g.pad_c = 2;
   g.seed = 4000;
-  ASSERT_EQ(check_case(g, context), "");
-  ASSERT_EQ(check_case(g, blocked), "");
+  ASSERT_EQ(check_case<TypeParam>(g, context), "");
+  ASSERT_EQ(check_case<TypeParam>(g, blocked), "");
 }
 
 }  // namespace

@@ -12,29 +12,36 @@
 namespace invar::test {
 namespace {
 
+// Every property holds for f32 and f64.
+template <class T>
+class Invariance : public ::testing::Test {};
+using ElementTypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(Invariance, ElementTypes);
+
 // x * W^T with K = 300: every row computed alone (the decode step, M = 1) equals the same row
 // inside a batch of 1..37 rows (prefill), at every offset in the batch.
-TEST(Invariance, RowAloneEqualsRowInEveryBatchAtEveryOffset) {
+TYPED_TEST(Invariance, RowAloneEqualsRowInEveryBatchAtEveryOffset) {
+  using T = TypeParam;
   Context context;
   const int64_t k = 300, n = 67, max_batch = 37;
-  const auto w = random_floats(n * k, 1);  // n x k, used transposed
-  const auto x = random_floats(max_batch * k, 2);
+  const auto w = random_values<T>(n * k, 1);  // n x k, used transposed
+  const auto x = random_values<T>(max_batch * k, 2);
 
-  std::vector<float> alone(max_batch * n);
+  std::vector<T> alone(max_batch * n);
   for (int64_t r = 0; r < max_batch; ++r) {
-    gemm(1.0f, Op::kNoTrans, MatrixView<const float>(x.data() + r * k, 1, k), Op::kTrans,
-         MatrixView<const float>(w.data(), n, k), 0.0f,
-         MatrixView<float>(alone.data() + r * n, 1, n), context);
+    gemm(T(1), Op::kNoTrans, MatrixView<const T>(x.data() + r * k, 1, k), Op::kTrans,
+         MatrixView<const T>(w.data(), n, k), T(0),
+         MatrixView<T>(alone.data() + r * n, 1, n), context);
   }
-  std::vector<float> batch(max_batch * n);
+  std::vector<T> batch(max_batch * n);
   for (int64_t size = 1; size <= max_batch; ++size) {
     // Rows [first, first + size) of x; each lands at offset (r - first) inside the batch.
     for (int64_t first = 0; first + size <= max_batch; first += (size > 4 ? size / 2 : 1)) {
-      gemm(1.0f, Op::kNoTrans, MatrixView<const float>(x.data() + first * k, size, k),
-           Op::kTrans, MatrixView<const float>(w.data(), n, k), 0.0f,
-           MatrixView<float>(batch.data(), size, n), context);
+      gemm(T(1), Op::kNoTrans, MatrixView<const T>(x.data() + first * k, size, k),
+           Op::kTrans, MatrixView<const T>(w.data(), n, k), T(0),
+           MatrixView<T>(batch.data(), size, n), context);
       for (int64_t off = 0; off < size; ++off) {
-        ASSERT_EQ(std::memcmp(batch.data() + off * n, alone.data() + (first + off) * n, n * 4), 0)
+        ASSERT_EQ(std::memcmp(batch.data() + off * n, alone.data() + (first + off) * n, n * sizeof(T)), 0)
             << "row " << first + off << " at offset " << off << " of a batch of " << size;
       }
     }
@@ -43,28 +50,31 @@ TEST(Invariance, RowAloneEqualsRowInEveryBatchAtEveryOffset) {
 
 // x * W with W stored k x n: a batch of at most four rows reads W in place (the direct path),
 // larger ones pack it. Both must give every row the same bits.
-TEST(Invariance, DirectAndPackedPathsAgreeRowByRow) {
+TYPED_TEST(Invariance, DirectAndPackedPathsAgreeRowByRow) {
+  using T = TypeParam;
   Context context;
   const int64_t k = 300, n = 83, max_batch = 13;
-  const auto w = random_floats(k * n, 3);
-  const auto x = random_floats(max_batch * k, 4);
-  std::vector<float> alone(max_batch * n), batch(max_batch * n);
+  const auto w = random_values<T>(k * n, 3);
+  const auto x = random_values<T>(max_batch * k, 4);
+  std::vector<T> alone(max_batch * n), batch(max_batch * n);
   for (int64_t r = 0; r < max_batch; ++r) {
-    gemm(1.0f, Op::kNoTrans, MatrixView<const float>(x.data() + r * k, 1, k), Op::kNoTrans,
-         MatrixView<const float>(w.data(), k, n), 0.0f,
-         MatrixView<float>(alone.data() + r * n, 1, n), context);
+    gemm(T(1), Op::kNoTrans, MatrixView<const T>(x.data() + r * k, 1, k), Op::kNoTrans,
+         MatrixView<const T>(w.data(), k, n), T(0),
+         MatrixView<T>(alone.data() + r * n, 1, n), context);
   }
   for (int64_t size = 1; size <= max_batch; ++size) {
-    gemm(1.0f, Op::kNoTrans, MatrixView<const float>(x.data(), size, k), Op::kNoTrans,
-         MatrixView<const float>(w.data(), k, n), 0.0f, MatrixView<float>(batch.data(), size, n),
+    gemm(T(1), Op::kNoTrans, MatrixView<const T>(x.data(), size, k), Op::kNoTrans,
+         MatrixView<const T>(w.data(), k, n), T(0), MatrixView<T>(batch.data(), size, n),
          context);
-    ASSERT_EQ(std::memcmp(batch.data(), alone.data(), size * n * 4), 0) << "batch " << size;
+    ASSERT_EQ(std::memcmp(batch.data(), alone.data(), size * n * sizeof(T)), 0) << "batch " << size;
   }
 }
 
-TEST(Invariance, BlockSizesNeverChangeBits) {
+TYPED_TEST(Invariance, BlockSizesNeverChangeBits) {
+  using T = TypeParam;
   Context reference_context;
-  const auto& kern = reference_context.impl().kernels->sgemm;
+  const auto& kern = sizeof(T) == sizeof(float) ? reference_context.impl().kernels->sgemm
+                                                 : reference_context.impl().kernels->dgemm;
   const int64_t mr = kern.mr, nr = kern.nr;
   struct Blocks {
     int64_t mc, kc, nc;
@@ -81,8 +91,8 @@ TEST(Invariance, BlockSizesNeverChangeBits) {
     g.m = 3 * mr + 2;
     g.n = 4 * nr + 1;
     g.k = 271;
-    g.alpha = 0.5f;
-    g.beta = -1.0f;
+    g.alpha = 0.5;
+    g.beta = -1.0;
     g.pad_c = 3;
     g.seed = seed++;
     for (const Blocks& b : choices) {
@@ -91,7 +101,7 @@ TEST(Invariance, BlockSizesNeverChangeBits) {
       o.kc = b.kc;
       o.nc = b.nc;
       Context context(o);
-      ASSERT_EQ(check_case(g, context), "") << "mc=" << b.mc << " kc=" << b.kc << " nc=" << b.nc;
+      ASSERT_EQ(check_case<T>(g, context), "") << "mc=" << b.mc << " kc=" << b.kc << " nc=" << b.nc;
     }
   }
 }

@@ -18,14 +18,24 @@
 namespace invar::test {
 namespace {
 
+// The element type's engine in the default context's kernel set.
+template <class T>
+const kernels::GemmKernel& kernel_of(Context& context) {
+  if constexpr (sizeof(T) == sizeof(float)) return context.impl().kernels->sgemm;
+  else return context.impl().kernels->dgemm;
+}
+
 // Runs the driver directly with an explicit team size (the API would pick fewer threads for
 // products this small) and small blocks, so every loop has partial last cells.
-std::vector<float> run_with_threads(runtime::ThreadPool& pool, int threads, const GemmCase& g,
-                                    const blocking::BlockSizes& blocks) {
-  const auto& kern = Context().impl().kernels->sgemm;
-  const auto a = random_floats(g.m * g.k, g.seed * 3);
-  const auto b = random_floats(g.k * g.n, g.seed * 3 + 1);
-  auto c = random_floats(g.m * g.n, g.seed * 3 + 2);
+template <class T>
+std::vector<T> run_with_threads(runtime::ThreadPool& pool, int threads, const GemmCase& g,
+                                const blocking::BlockSizes& blocks) {
+  Context context;
+  const auto& kern = kernel_of<T>(context);
+  const T alpha = static_cast<T>(g.alpha), beta = static_cast<T>(g.beta);
+  const auto a = random_values<T>(g.m * g.k, g.seed * 3);
+  const auto b = random_values<T>(g.k * g.n, g.seed * 3 + 1);
+  auto c = random_values<T>(g.m * g.n, g.seed * 3 + 2);
   driver::GemmProblem p;
   p.m = g.m;
   p.n = g.n;
@@ -38,23 +48,24 @@ std::vector<float> run_with_threads(runtime::ThreadPool& pool, int threads, cons
   p.b_cs = g.trans_b ? g.k : 1;
   p.c = c.data();
   p.ldc = g.n;
-  p.alpha = &g.alpha;
-  p.beta = &g.beta;
+  p.alpha = &alpha;
+  p.beta = &beta;
   p.first_init = kernels::AccInit::kScale;
   runtime::Workspace workspace;
   driver::run_gemm(kern, p, blocks, workspace, &pool, threads);
 
-  auto expected = random_floats(g.m * g.n, g.seed * 3 + 2);
-  reference_gemm<float>(g.trans_a, g.trans_b, g.m, g.n, g.k, g.alpha, a.data(),
-                        g.trans_a ? g.m : g.k, b.data(), g.trans_b ? g.k : g.n, g.beta,
-                        expected.data(), g.n);
+  auto expected = random_values<T>(g.m * g.n, g.seed * 3 + 2);
+  reference_gemm<T>(g.trans_a, g.trans_b, g.m, g.n, g.k, alpha, a.data(), g.trans_a ? g.m : g.k,
+                    b.data(), g.trans_b ? g.k : g.n, beta, expected.data(), g.n);
   EXPECT_TRUE(same_bits(c, expected)) << g.describe() << " threads=" << threads;
   return c;
 }
 
-TEST(Parallel, AnyThreadCountGivesTheReferenceBits) {
+template <class T>
+void any_thread_count_gives_the_reference_bits() {
   runtime::ThreadPool pool(16);
-  const auto& kern = Context().impl().kernels->sgemm;
+  Context context;
+  const auto& kern = kernel_of<T>(context);
   const int64_t mr = kern.mr, nr = kern.nr;
   uint64_t seed = 1;
   // Tall (rows split), short (columns split) and square-ish, with ragged edges.
@@ -65,18 +76,26 @@ TEST(Parallel, AnyThreadCountGivesTheReferenceBits) {
     g.m = s[0];
     g.n = s[1];
     g.k = s[2];
-    g.alpha = 0.5f;
-    g.beta = 3.7f;
+    g.alpha = 0.5;
+    g.beta = 3.7;
     g.trans_a = seed % 2;
     g.trans_b = seed % 3 == 0;
     g.seed = seed++;
     const blocking::BlockSizes blocks{2 * mr, 16, 3 * nr};
-    const auto one = run_with_threads(pool, 1, g, blocks);
+    const auto one = run_with_threads<T>(pool, 1, g, blocks);
     for (int threads : {2, 3, 4, 7, 16}) {
-      const auto many = run_with_threads(pool, threads, g, blocks);
+      const auto many = run_with_threads<T>(pool, threads, g, blocks);
       ASSERT_TRUE(same_bits(one, many)) << g.describe() << " threads=" << threads;
     }
   }
+}
+
+TEST(Parallel, AnyThreadCountGivesTheReferenceBits) {
+  any_thread_count_gives_the_reference_bits<float>();
+}
+
+TEST(Parallel, AnyThreadCountGivesTheReferenceBitsF64) {
+  any_thread_count_gives_the_reference_bits<double>();
 }
 
 TEST(Parallel, ContextThreadCountsAgreeThroughTheApi) {
@@ -94,6 +113,7 @@ TEST(Parallel, ContextThreadCountsAgreeThroughTheApi) {
     o.num_threads = threads;
     Context context(o);
     ASSERT_EQ(check_case(g, context), "") << "threads=" << threads;
+    ASSERT_EQ(check_case<double>(g, context), "") << "f64 threads=" << threads;
   }
 }
 

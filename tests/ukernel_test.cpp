@@ -22,17 +22,32 @@ namespace {
 using kernels::AccInit;
 
 struct AlignedFree {
-  void operator()(float* p) const { std::free(p); }
+  void operator()(void* p) const { std::free(p); }
 };
-using AlignedFloats = std::unique_ptr<float[], AlignedFree>;
+template <class T>
+using AlignedValues = std::unique_ptr<T[], AlignedFree>;
 
-AlignedFloats aligned_floats(std::size_t n, uint64_t seed) {
-  const std::size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
-  AlignedFloats p(static_cast<float*>(std::aligned_alloc(64, bytes)));
+template <class T>
+AlignedValues<T> aligned_values(std::size_t n, uint64_t seed) {
+  const std::size_t bytes = (n * sizeof(T) + 63) / 64 * 64;
+  AlignedValues<T> p(static_cast<T*>(std::aligned_alloc(64, bytes)));
   Rng rng(seed);
-  for (std::size_t i = 0; i < n; ++i) p[i] = rng.symmetric();
+  for (std::size_t i = 0; i < n; ++i) p[i] = rng.symmetric_value<T>();
   return p;
 }
+
+// The f32 and f64 kernels of a set.
+template <class T>
+const kernels::GemmKernel& kernel_of(const kernels::KernelSet& set) {
+  if constexpr (sizeof(T) == sizeof(float)) return set.sgemm;
+  else return set.dgemm;
+}
+
+// Every test runs over the f32 kernels and over the f64 kernels.
+template <class T>
+class Ukernel : public ::testing::Test {};
+using ElementTypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(Ukernel, ElementTypes);
 
 std::vector<const kernels::KernelSet*> runnable_sets() {
   std::vector<const kernels::KernelSet*> sets;
@@ -40,59 +55,61 @@ std::vector<const kernels::KernelSet*> runnable_sets() {
   return sets;
 }
 
-TEST(Ukernel, WholeTilesMatchTheChainOnPackedPanels) {
-  const float nan = std::numeric_limits<float>::quiet_NaN();
+TYPED_TEST(Ukernel, WholeTilesMatchTheChainOnPackedPanels) {
+  using T = TypeParam;
+  const T nan = std::numeric_limits<T>::quiet_NaN();
   for (const kernels::KernelSet* set : runnable_sets()) {
-    const kernels::GemmKernel& kern = set->sgemm;
+    const kernels::GemmKernel& kern = kernel_of<T>(*set);
     const int mr = kern.mr, nr = kern.nr;
     const int64_t ldc = nr + 3;
     for (int64_t kc : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 64, 257}) {
-      const AlignedFloats a = aligned_floats(kc * mr, 10 + kc);
-      const AlignedFloats b = aligned_floats(kc * nr, 20 + kc);
+      const AlignedValues<T> a = aligned_values<T>(kc * mr, 10 + kc);
+      const AlignedValues<T> b = aligned_values<T>(kc * nr, 20 + kc);
       for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
-        const float beta = init == AccInit::kScale ? -3.7f : 0.0f;
-        std::vector<float> c = random_floats(mr * ldc, 30 + kc);
+        const T beta = init == AccInit::kScale ? T(-3.7) : T(0);
+        std::vector<T> c = random_values<T>(mr * ldc, 30 + kc);
         if (init == AccInit::kZero) {
           for (int i = 0; i < mr; ++i)
             for (int j = 0; j < nr; ++j) c[i * ldc + j] = nan;  // must never be read
         }
-        std::vector<float> expected = c;
+        std::vector<T> expected = c;
         for (int i = 0; i < mr; ++i) {
           for (int j = 0; j < nr; ++j) {
-            float& e = expected[i * ldc + j];
-            float acc = init == AccInit::kZero ? 0.0f : init == AccInit::kLoad ? e : beta * e;
+            T& e = expected[i * ldc + j];
+            T acc = init == AccInit::kZero ? T(0) : init == AccInit::kLoad ? e : beta * e;
             for (int64_t p = 0; p < kc; ++p) acc = std::fma(a[p * mr + i], b[p * nr + j], acc);
             e = acc;
           }
         }
         kern.ukernel(kc, a.get(), b.get(), c.data(), ldc, init, &beta);
-        ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(float)), 0)
+        ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
             << kern.name << " kc=" << kc << " init=" << static_cast<int>(init);
       }
     }
   }
 }
 
-TEST(Ukernel, EveryPartialTileThroughTheDriver) {
+TYPED_TEST(Ukernel, EveryPartialTileThroughTheDriver) {
+  using T = TypeParam;
   runtime::Workspace workspace;
   for (const kernels::KernelSet* set : runnable_sets()) {
-    const kernels::GemmKernel& kern = set->sgemm;
+    const kernels::GemmKernel& kern = kernel_of<T>(*set);
     for (int64_t m = 1; m <= kern.mr; ++m) {
       for (int64_t n = 1; n <= kern.nr + 1; ++n) {
         for (int64_t k : {1, 5, 8, 13}) {
-          for (float beta : {0.0f, 1.0f, 0.5f}) {
-            const float alpha = n % 2 ? 1.0f : 2.0f;
+          for (T beta : {T(0), T(1), T(0.5)}) {
+            const T alpha = n % 2 ? T(1) : T(2);
             const int64_t ldc = n + 2;
-            const auto a = random_floats(m * k, m * 100 + n);
-            const auto b = random_floats(k * n, k * 100 + n);
-            auto c = random_floats(m * ldc, m + n + k);
-            if (beta == 0.0f) {
+            const auto a = random_values<T>(m * k, m * 100 + n);
+            const auto b = random_values<T>(k * n, k * 100 + n);
+            auto c = random_values<T>(m * ldc, m + n + k);
+            if (beta == T(0)) {
               for (int64_t i = 0; i < m; ++i)
-                for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = std::nanf("");
+                for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
             }
             auto expected = c;
-            reference_gemm<float>(false, false, m, n, k, alpha, a.data(), k, b.data(), n, beta,
-                                  expected.data(), ldc);
+            reference_gemm<T>(false, false, m, n, k, alpha, a.data(), k, b.data(), n, beta,
+                              expected.data(), ldc);
             driver::GemmProblem p;
             p.m = m;
             p.n = n;
@@ -108,11 +125,11 @@ TEST(Ukernel, EveryPartialTileThroughTheDriver) {
             p.alpha = &alpha;
             p.beta = &beta;
             p.allow_direct = false;  // every partial tile of the packed path
-            p.first_init = beta == 0.0f   ? AccInit::kZero
-                           : beta == 1.0f ? AccInit::kLoad
+            p.first_init = beta == T(0)   ? AccInit::kZero
+                           : beta == T(1) ? AccInit::kLoad
                                           : AccInit::kScale;
             driver::run_gemm(kern, p, {kern.mr, 4, kern.nr}, workspace);
-            ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(float)), 0)
+            ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
                 << kern.name << " m=" << m << " n=" << n << " k=" << k << " beta=" << beta;
           }
         }
@@ -121,9 +138,10 @@ TEST(Ukernel, EveryPartialTileThroughTheDriver) {
   }
 }
 
-TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
+TYPED_TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
+  using T = TypeParam;
   for (const kernels::KernelSet* set : runnable_sets()) {
-    const kernels::GemmKernel& kern = set->sgemm;
+    const kernels::GemmKernel& kern = kernel_of<T>(*set);
     if (kern.direct == nullptr) continue;
     for (int64_t nr : {int64_t{1}, int64_t{kern.direct_nr} - 1, 9 * int64_t{kern.direct_nr} + 5}) {
       const int64_t ldb = nr + 5, ldc = nr + 3;
@@ -131,21 +149,21 @@ TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
         for (int64_t k : {1, 2, 3, 7, 16, 33, 300}) {
           for (bool trans_a : {false, true}) {
             for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
-              const float alpha = k % 2 ? 1.0f : -0.5f;
-              const float beta = init == AccInit::kScale ? 3.7f : 0.0f;
+              const T alpha = k % 2 ? T(1) : T(-0.5);
+              const T beta = init == AccInit::kScale ? T(3.7) : T(0);
               const int64_t a_rs = trans_a ? 1 : k, a_cs = trans_a ? m : 1;
-              const auto a = random_floats(m * k, 40 + k + m);
-              const auto b = random_floats(k * ldb, 50 + k);
-              auto c = random_floats(m * ldc, 60 + k + m);
+              const auto a = random_values<T>(m * k, 40 + k + m);
+              const auto b = random_values<T>(k * ldb, 50 + k);
+              auto c = random_values<T>(m * ldc, 60 + k + m);
               if (init == AccInit::kZero) {
                 for (int64_t i = 0; i < m; ++i)
-                  for (int64_t j = 0; j < nr; ++j) c[i * ldc + j] = std::nanf("");
+                  for (int64_t j = 0; j < nr; ++j) c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
               }
               auto expected = c;
               for (int64_t i = 0; i < m; ++i) {
                 for (int64_t j = 0; j < nr; ++j) {
-                  float& e = expected[i * ldc + j];
-                  float acc = init == AccInit::kZero ? 0.0f : init == AccInit::kLoad ? e : beta * e;
+                  T& e = expected[i * ldc + j];
+                  T acc = init == AccInit::kZero ? T(0) : init == AccInit::kLoad ? e : beta * e;
                   for (int64_t p = 0; p < k; ++p)
                     acc = std::fma(alpha * a[i * a_rs + p * a_cs], b[p * ldb + j], acc);
                   e = acc;
@@ -153,7 +171,7 @@ TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
               }
               kern.direct(m, nr, k, &alpha, a.data(), a_rs, a_cs, b.data(), ldb, c.data(), ldc,
                           init, &beta);
-              ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(float)), 0)
+              ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
                   << kern.name << " direct m=" << m << " n=" << nr << " k=" << k
                   << " trans_a=" << trans_a;
             }

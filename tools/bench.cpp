@@ -1,4 +1,4 @@
-// `invar bench`: one f32 product timed on this machine. The full comparison against other BLAS
+// `invar bench`: one f32 or f64 product timed on this machine. The full comparison against other BLAS
 // libraries lives in bench/; this is the quick look.
 #include <algorithm>
 #include <chrono>
@@ -11,14 +11,17 @@
 
 namespace invar::tool {
 
-int run_bench(const BenchOptions& o) {
-  const auto a = test::random_floats(o.m * o.k, 1);
-  const auto b = test::random_floats(o.k * o.n, 2);
-  std::vector<float> c(o.m * o.n);
+namespace {
+
+template <class T>
+int bench(const BenchOptions& o, const char* name) {
+  const auto a = test::random_values<T>(o.m * o.k, 1);
+  const auto b = test::random_values<T>(o.k * o.n, 2);
+  std::vector<T> c(o.m * o.n);
   Context& context = Context::default_context();
   auto once = [&] {
-    gemm(1.0f, Op::kNoTrans, MatrixView<const float>(a.data(), o.m, o.k), Op::kNoTrans,
-         MatrixView<const float>(b.data(), o.k, o.n), 0.0f, MatrixView<float>(c.data(), o.m, o.n),
+    gemm(T(1), Op::kNoTrans, MatrixView<const T>(a.data(), o.m, o.k), Op::kNoTrans,
+         MatrixView<const T>(b.data(), o.k, o.n), T(0), MatrixView<T>(c.data(), o.m, o.n),
          context);
   };
   using clock = std::chrono::steady_clock;
@@ -33,12 +36,18 @@ int run_bench(const BenchOptions& o) {
            times.size() < 3);
   std::sort(times.begin(), times.end());
   const double flop = 2.0 * o.m * o.n * o.k;
-  std::printf("sgemm %lld x %lld x %lld, isa %s, %d thread(s), %zu runs: median %.2f GFLOP/s, "
+  std::printf("%s %lld x %lld x %lld, isa %s, %d thread(s), %zu runs: median %.2f GFLOP/s, "
               "best %.2f GFLOP/s\n",
-              static_cast<long long>(o.m), static_cast<long long>(o.n),
+              name, static_cast<long long>(o.m), static_cast<long long>(o.n),
               static_cast<long long>(o.k), isa_name(context.isa()), context.num_threads(),
               times.size(), flop / times[times.size() / 2] * 1e-9, flop / times.front() * 1e-9);
   return 0;
+}
+
+}  // namespace
+
+int run_bench(const BenchOptions& o) {
+  return o.type == "f64" ? bench<double>(o, "dgemm") : bench<float>(o, "sgemm");
 }
 
 }  // namespace invar::tool

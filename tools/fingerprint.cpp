@@ -1,4 +1,4 @@
-// `invar fingerprint`: a SHA-256 over the outputs of fixed seeded problems. The inputs are built
+// `invar fingerprint`: a SHA-256 over the outputs of fixed seeded problems, in f32 then f64. The inputs are built
 // from integers (testing/seeded_data.h), so they are the same bits everywhere; by the numeric
 // contract so are the outputs, whatever the ISA, thread count, blocking or machine. Two machines
 // that print different strings disagree on at least one bit of at least one product.
@@ -71,28 +71,41 @@ class Sha256 {
 
 }  // namespace
 
-int run_fingerprint(const FingerprintOptions& options) {
-  Sha256 all;
+namespace {
+
+// Every problem in element type T, hashed into `all`.
+template <class T>
+void hash_products(Sha256& all, bool verbose, const char* type) {
   uint64_t seed = 1;
   for (const Problem& p : problems()) {
     const int64_t a_rows = p.ta ? p.k : p.m, a_cols = p.ta ? p.m : p.k;
     const int64_t b_rows = p.tb ? p.n : p.k, b_cols = p.tb ? p.k : p.n;
-    const auto a = test::random_floats(a_rows * a_cols, seed++);
-    const auto b = test::random_floats(b_rows * b_cols, seed++);
-    auto c = test::random_floats(p.m * p.n, seed++);
-    gemm(p.alpha, p.ta ? Op::kTrans : Op::kNoTrans, MatrixView<const float>(a.data(), a_rows, a_cols),
-         p.tb ? Op::kTrans : Op::kNoTrans, MatrixView<const float>(b.data(), b_rows, b_cols),
-         p.beta, MatrixView<float>(c.data(), p.m, p.n));
+    const auto a = test::random_values<T>(a_rows * a_cols, seed++);
+    const auto b = test::random_values<T>(b_rows * b_cols, seed++);
+    auto c = test::random_values<T>(p.m * p.n, seed++);
+    gemm(static_cast<T>(p.alpha), p.ta ? Op::kTrans : Op::kNoTrans,
+         MatrixView<const T>(a.data(), a_rows, a_cols), p.tb ? Op::kTrans : Op::kNoTrans,
+         MatrixView<const T>(b.data(), b_rows, b_cols), static_cast<T>(p.beta),
+         MatrixView<T>(c.data(), p.m, p.n));
     // Hash the little-endian bytes of every result (all supported targets are little-endian).
-    all.update(c.data(), c.size() * sizeof(float));
-    if (options.verbose) {
+    all.update(c.data(), c.size() * sizeof(T));
+    if (verbose) {
       Sha256 one;
-      one.update(c.data(), c.size() * sizeof(float));
-      std::printf("%c%c %4lld x %4lld x %4lld alpha %-4g beta %-4g %s\n", p.ta ? 'T' : 'N',
-                  p.tb ? 'T' : 'N', static_cast<long long>(p.m), static_cast<long long>(p.n),
-                  static_cast<long long>(p.k), p.alpha, p.beta, one.finish().c_str());
+      one.update(c.data(), c.size() * sizeof(T));
+      std::printf("%s %c%c %4lld x %4lld x %4lld alpha %-4g beta %-4g %s\n", type,
+                  p.ta ? 'T' : 'N', p.tb ? 'T' : 'N', static_cast<long long>(p.m),
+                  static_cast<long long>(p.n), static_cast<long long>(p.k), p.alpha, p.beta,
+                  one.finish().c_str());
     }
   }
+}
+
+}  // namespace
+
+int run_fingerprint(const FingerprintOptions& options) {
+  Sha256 all;
+  hash_products<float>(all, options.verbose, "f32");
+  hash_products<double>(all, options.verbose, "f64");
   std::printf("%s\n", all.finish().c_str());
   return 0;
 }

@@ -47,6 +47,8 @@ int run_info(const InfoOptions& o) {
   for (Isa isa : kernels::available_isas()) std::printf("%s ", isa_name(isa));
   std::printf("\nisa:        %s (%s)\n", isa_name(impl.isa), impl.isa_reason.c_str());
   std::printf("sgemm:      %s (tile %d x %d)\n", sgemm.name, sgemm.mr, sgemm.nr);
+  const kernels::GemmKernel& dgemm = impl.kernels->dgemm;
+  std::printf("dgemm:      %s (tile %d x %d)\n", dgemm.name, dgemm.mr, dgemm.nr);
   const arch::CacheTopology& topo = caches.topology;
   print_cache("caches:     L1d", topo.l1d, 0);
   print_cache("            L2 ", topo.l2, 0);

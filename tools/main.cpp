@@ -45,13 +45,14 @@ int main(int argc, char** argv) {
   fp_cmd->add_flag("-v,--verbose", fp.verbose, "one hash per problem as well");
 
   invar::tool::BenchOptions bench;
-  CLI::App* bench_cmd = app.add_subcommand("bench", "time one f32 product, print GFLOP/s");
+  CLI::App* bench_cmd = app.add_subcommand("bench", "time one product, print GFLOP/s");
   bench_cmd->add_option(
                "--shape",
                [&](const CLI::results_t& r) { return parse_shape(r, &bench.m, &bench.n, &bench.k); },
                "M N K (default 1024 1024 1024)")
       ->expected(3);
   bench_cmd->add_option("--seconds", bench.seconds, "measuring time")->check(CLI::PositiveNumber);
+  bench_cmd->add_option("--type", bench.type, "element type")->check(CLI::IsMember({"f32", "f64"}));
 
   CLI11_PARSE(app, argc, argv);
   try {

@@ -50,6 +50,11 @@ INVAR_API invar_status invar_sgemm(invar_trans ta, invar_trans tb, int64_t m, in
                                    float alpha, const float *a, int64_t lda, const float *b,
                                    int64_t ldb, float beta, float *c, int64_t ldc);
 
+/* Double precision: the same arguments, the same chain over doubles. */
+INVAR_API invar_status invar_dgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                                   double alpha, const double *a, int64_t lda, const double *b,
+                                   int64_t ldb, double beta, double *c, int64_t ldc);
+
 /* Sets the thread count of the default context. 0 restores the default (INVAR_NUM_THREADS, or
  * the physical cores this process may use). Returns the count now in force. A negative n or one
  * above 1024 changes nothing and sets invar_last_error(); if the default context cannot be

@@ -156,6 +156,20 @@ inline void gemm(MatrixView<const float> a, MatrixView<const float> b, MatrixVie
   gemm(1.0f, Op::kNoTrans, a, Op::kNoTrans, b, 0.0f, c);
 }
 
+// The same in double precision: the same chain over doubles.
+INVAR_API void gemm(double alpha, Op op_a, MatrixView<const double> a, Op op_b,
+                    MatrixView<const double> b, double beta, MatrixView<double> c,
+                    Context& context);
+
+inline void gemm(double alpha, Op op_a, MatrixView<const double> a, Op op_b,
+                 MatrixView<const double> b, double beta, MatrixView<double> c) {
+  gemm(alpha, op_a, a, op_b, b, beta, c, Context::default_context());
+}
+
+inline void gemm(MatrixView<const double> a, MatrixView<const double> b, MatrixView<double> c) {
+  gemm(1.0, Op::kNoTrans, a, Op::kNoTrans, b, 0.0, c);
+}
+
 INVAR_API const char* version();
 
 }  // namespace invar

@@ -43,18 +43,16 @@ int raw_enum(const E& e) noexcept {
   return static_cast<int>(raw);
 }
 
-}  // namespace
-
-extern "C" {
-
-invar_status invar_sgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
-                         float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
-                         float beta, float* c, int64_t ldc) {
+// Both precisions: one validation, one engine.
+template <class T>
+invar_status gemm_entry(const char* function, invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                        int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
+                        T beta, T* c, int64_t ldc) {
   invar::api::clear_last_error();
   const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
-  return guarded("invar_sgemm", [&] {
-    invar::api::GemmCall<float> call;
-    call.function = "invar_sgemm";
+  return guarded(function, [&] {
+    invar::api::GemmCall<T> call;
+    call.function = function;
     call.trans_a = trans_a;
     call.trans_b = trans_b;
     call.m = m;
@@ -76,6 +74,22 @@ invar_status invar_sgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, i
     invar::api::execute(invar::Context::default_context().impl(), call);
     return INVAR_OK;
   });
+}
+
+}  // namespace
+
+extern "C" {
+
+invar_status invar_sgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                         float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
+                         float beta, float* c, int64_t ldc) {
+  return gemm_entry("invar_sgemm", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+invar_status invar_dgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                         double alpha, const double* a, int64_t lda, const double* b, int64_t ldb,
+                         double beta, double* c, int64_t ldc) {
+  return gemm_entry("invar_dgemm", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 int invar_set_num_threads(int n) {

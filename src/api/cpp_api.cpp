@@ -13,10 +13,9 @@ std::string dims(int64_t rows, int64_t cols) {
   return std::to_string(rows) + " x " + std::to_string(cols);
 }
 
-}  // namespace
-
-void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b, MatrixView<const float> b,
-          float beta, MatrixView<float> c, Context& context) {
+template <class T>
+void gemm_impl(T alpha, Op op_a, MatrixView<const T> a, Op op_b, MatrixView<const T> b, T beta,
+               MatrixView<T> c, Context& context) {
   const bool ta = op_a == Op::kTrans;
   const bool tb = op_b == Op::kTrans;
   if ((op_a != Op::kNoTrans && !ta) || (op_b != Op::kNoTrans && !tb))
@@ -29,7 +28,7 @@ void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b, MatrixView<c
     throw InvalidArgument("invar::gemm: op(A) is " + dims(m, k) + ", op(B) is " + dims(kb, n) +
                           " and C is " + dims(c.rows(), c.cols()));
 
-  api::GemmCall<float> call;
+  api::GemmCall<T> call;
   call.function = "invar::gemm";
   call.trans_a = ta;
   call.trans_b = tb;
@@ -51,6 +50,18 @@ void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b, MatrixView<c
   } catch (const std::bad_alloc&) {
     throw OutOfMemory("invar::gemm: out of memory for packing workspace");
   }
+}
+
+}  // namespace
+
+void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b, MatrixView<const float> b,
+          float beta, MatrixView<float> c, Context& context) {
+  gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
+}
+
+void gemm(double alpha, Op op_a, MatrixView<const double> a, Op op_b, MatrixView<const double> b,
+          double beta, MatrixView<double> c, Context& context) {
+  gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
 }
 
 const char* version() { return INVAR_VERSION_STRING; }

@@ -37,6 +37,11 @@ const kernels::GemmKernel& kernel_for<float>(const kernels::KernelSet& set) {
   return set.sgemm;
 }
 
+template <>
+const kernels::GemmKernel& kernel_for<double>(const kernels::KernelSet& set) {
+  return set.dgemm;
+}
+
 }  // namespace
 
 template <class T>
@@ -116,5 +121,7 @@ void execute(Context::Impl& context, const GemmCall<T>& call) {
 
 template std::string validate<float>(const GemmCall<float>&);
 template void execute<float>(Context::Impl&, const GemmCall<float>&);
+template std::string validate<double>(const GemmCall<double>&);
+template void execute<double>(Context::Impl&, const GemmCall<double>&);
 
 }  // namespace invar::api

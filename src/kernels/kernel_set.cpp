@@ -1,5 +1,7 @@
 #include "kernels/kernel_set.h"
 
+#include <type_traits>
+
 #include "arch/cpu_features.h"
 #include "kernels/generic/generic.h"
 #include "pack/pack.h"
@@ -19,67 +21,80 @@ namespace {
 
 // Type erasure happens here, in a baseline-flags translation unit: each wrapper is a direct call
 // into the typed function it names.
-template <SgemmUkernelFn F>
-void erased_sgemm_ukernel(int64_t kc, const void* a, const void* b, void* c, int64_t ldc,
-                          AccInit init, const void* beta) {
-  F(kc, static_cast<const float*>(a), static_cast<const float*>(b), static_cast<float*>(c), ldc,
-    init, *static_cast<const float*>(beta));
+template <class T>
+using UkernelFn = void (*)(int64_t, const T*, const T*, T*, int64_t, AccInit, T);
+template <class T>
+using DirectFn = void (*)(int64_t, int64_t, int64_t, T, const T*, int64_t, int64_t, const T*,
+                          int64_t, T*, int64_t, AccInit, T);
+static_assert(std::is_same_v<UkernelFn<float>, SgemmUkernelFn>);
+static_assert(std::is_same_v<UkernelFn<double>, DgemmUkernelFn>);
+static_assert(std::is_same_v<DirectFn<float>, SgemmDirectFn>);
+static_assert(std::is_same_v<DirectFn<double>, DgemmDirectFn>);
+
+template <class T, UkernelFn<T> F>
+void erased_ukernel(int64_t kc, const void* a, const void* b, void* c, int64_t ldc, AccInit init,
+                    const void* beta) {
+  F(kc, static_cast<const T*>(a), static_cast<const T*>(b), static_cast<T*>(c), ldc, init,
+    *static_cast<const T*>(beta));
 }
 
-template <SgemmDirectFn F>
-void erased_sgemm_direct(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a, int64_t a_rs,
-                         int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc,
-                         AccInit init, const void* beta) {
-  F(m, n, k, *static_cast<const float*>(alpha), static_cast<const float*>(a), a_rs, a_cs,
-    static_cast<const float*>(b), ldb, static_cast<float*>(c), ldc, init,
-    *static_cast<const float*>(beta));
+template <class T, DirectFn<T> F>
+void erased_direct(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a,
+                   int64_t a_rs, int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc,
+                   AccInit init, const void* beta) {
+  F(m, n, k, *static_cast<const T*>(alpha), static_cast<const T*>(a), a_rs, a_cs,
+    static_cast<const T*>(b), ldb, static_cast<T*>(c), ldc, init, *static_cast<const T*>(beta));
 }
 
-template <int NR, SgemmDirectFn F>
-constexpr GemmKernel with_direct(GemmKernel k) {
-  k.direct_nr = NR;
-  k.direct = &erased_sgemm_direct<F>;
-  return k;
+template <class T, int MR>
+void erased_pack_a(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
+                   const void* alpha, void* dst) {
+  pack::pack_a<T, MR>(mc, kc, static_cast<const T*>(src), rs, cs, *static_cast<const T*>(alpha),
+                      static_cast<T*>(dst));
 }
 
-template <int MR>
-void erased_pack_a_f32(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
-                       const void* alpha, void* dst) {
-  pack::pack_a_f32<MR>(mc, kc, static_cast<const float*>(src), rs, cs,
-                       *static_cast<const float*>(alpha), static_cast<float*>(dst));
+template <class T, int NR>
+void erased_pack_b(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs, void* dst) {
+  pack::pack_b<T, NR>(kc, nc, static_cast<const T*>(src), rs, cs, static_cast<T*>(dst));
 }
 
-template <int NR>
-void erased_pack_b_f32(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs,
-                       void* dst) {
-  pack::pack_b_f32<NR>(kc, nc, static_cast<const float*>(src), rs, cs, static_cast<float*>(dst));
-}
-
-template <int MR, int NR, SgemmUkernelFn F>
-constexpr GemmKernel make_sgemm(const char* name) {
+// A packed kernel over element type T (A, B, the packed panels and C all of type T).
+template <class T, int MR, int NR, UkernelFn<T> F>
+constexpr GemmKernel make_kernel(const char* name) {
   GemmKernel k;
   k.name = name;
   k.mr = MR;
   k.nr = NR;
-  k.a_in_bytes = k.b_in_bytes = k.a_packed_bytes = k.b_packed_bytes = k.c_bytes = 4;
-  k.pack_a = &erased_pack_a_f32<MR>;
-  k.pack_b = &erased_pack_b_f32<NR>;
-  k.ukernel = &erased_sgemm_ukernel<F>;
+  k.a_in_bytes = k.b_in_bytes = k.a_packed_bytes = k.b_packed_bytes = k.c_bytes = sizeof(T);
+  k.pack_a = &erased_pack_a<T, MR>;
+  k.pack_b = &erased_pack_b<T, NR>;
+  k.ukernel = &erased_ukernel<T, F>;
+  return k;
+}
+
+template <class T, int NR, DirectFn<T> F>
+constexpr GemmKernel with_direct(GemmKernel k) {
+  k.direct_nr = NR;
+  k.direct = &erased_direct<T, F>;
   return k;
 }
 
 const KernelSet kGenericSet = {
     Isa::kGeneric,
-    with_direct<generic::kSgemmNr, &generic::sgemm_generic_direct_8>(
-        make_sgemm<generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8>(
+    with_direct<float, generic::kSgemmNr, &generic::sgemm_generic_direct_8>(
+        make_kernel<float, generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8>(
             "sgemm_generic_4x8")),
+    make_kernel<double, generic::kDgemmMr, generic::kDgemmNr, &generic::dgemm_generic_4x4>(
+        "dgemm_generic_4x4"),
 };
 
 #if defined(INVAR_HAVE_AVX2)
 const KernelSet kAvx2Set = {
     Isa::kAvx2,
-    with_direct<avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
-        make_sgemm<avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16>("sgemm_avx2_6x16")),
+    with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
+        make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16>(
+            "sgemm_avx2_6x16")),
+    make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr, &avx2::dgemm_avx2_6x8>("dgemm_avx2_6x8"),
 };
 #endif
 
@@ -91,17 +106,21 @@ const KernelSet kAvx2Set = {
 #endif
 const KernelSet kAvx512Set = {
     Isa::kAvx512,
-    with_direct<avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
-        make_sgemm<avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32>(
+    with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
+        make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32>(
             "sgemm_avx512_12x32")),
+    make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr, &avx512::dgemm_avx512_12x16>(
+        "dgemm_avx512_12x16"),
 };
 #endif
 
 #if defined(INVAR_HAVE_NEON)
 const KernelSet kNeonSet = {
     Isa::kNeon,
-    with_direct<neon::kDirectNr, &neon::sgemm_neon_direct_16>(
-        make_sgemm<neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12>("sgemm_neon_8x12")),
+    with_direct<float, neon::kDirectNr, &neon::sgemm_neon_direct_16>(
+        make_kernel<float, neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12>(
+            "sgemm_neon_8x12")),
+    make_kernel<double, neon::kDgemmMr, neon::kDgemmNr, &neon::dgemm_neon_8x6>("dgemm_neon_8x6"),
 };
 #endif
 

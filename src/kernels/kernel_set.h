@@ -46,7 +46,8 @@ struct GemmKernel {
 
 struct KernelSet {
   Isa isa = Isa::kGeneric;
-  GemmKernel sgemm;
+  GemmKernel sgemm;  // f32
+  GemmKernel dgemm;  // f64 (no direct path yet: small and few-row products pack)
 };
 
 // The set for `isa`, or nullptr when that path was not compiled into this build.

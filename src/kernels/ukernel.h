@@ -54,6 +54,14 @@ using SgemmDirectFn = void (*)(int64_t m, int64_t n, int64_t k, float alpha, con
                                int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc,
                                AccInit init, float beta);
 
+// The f64 counterparts: the same layouts and chains over doubles. A B micro-panel of NR doubles
+// is aligned to gcd(64, NR * 8) bytes (64 for NR = 8 and 16, 16 for NR = 6).
+using DgemmUkernelFn = void (*)(int64_t kc, const double* a_panel, const double* b_panel,
+                                double* c, int64_t ldc, AccInit init, double beta);
+using DgemmDirectFn = void (*)(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
+                               int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
+                               int64_t ldc, AccInit init, double beta);
+
 }  // namespace invar::kernels
 
 #endif  // INVAR_KERNELS_UKERNEL_H_

@@ -8,15 +8,14 @@ namespace {
 
 // One A micro-panel of `rows` <= MR rows; ROWS is MR for whole panels (a compile-time trip count
 // the compiler unrolls and vectorizes) and 0 for the zero-padded edge panel.
-template <int MR, int ROWS>
-void pack_a_panel(int64_t rows, int64_t kc, const float* s, int64_t rs, int64_t cs, float alpha,
-                  float* dst) {
+template <class T, int MR, int ROWS>
+void pack_a_panel(int64_t rows, int64_t kc, const T* s, int64_t rs, int64_t cs, T alpha, T* dst) {
   const int64_t r = ROWS > 0 ? ROWS : rows;
-  if (ROWS == 0) std::memset(dst, 0, sizeof(float) * MR * kc);
-  const bool scale = alpha != 1.0f;
+  if (ROWS == 0) std::memset(dst, 0, sizeof(T) * MR * kc);
+  const bool scale = alpha != T(1);
   for (int64_t p = 0; p < kc; ++p) {
-    float* d = dst + p * MR;
-    const float* sp = s + p * cs;
+    T* d = dst + p * MR;
+    const T* sp = s + p * cs;
     if (scale) {
       for (int64_t i = 0; i < r; ++i) d[i] = alpha * sp[i * rs];
     } else {
@@ -25,13 +24,13 @@ void pack_a_panel(int64_t rows, int64_t kc, const float* s, int64_t rs, int64_t 
   }
 }
 
-template <int NR, int COLS>
-void pack_b_panel(int64_t cols, int64_t kc, const float* s, int64_t rs, int64_t cs, float* dst) {
+template <class T, int NR, int COLS>
+void pack_b_panel(int64_t cols, int64_t kc, const T* s, int64_t rs, int64_t cs, T* dst) {
   const int64_t n = COLS > 0 ? COLS : cols;
-  if (COLS == 0) std::memset(dst, 0, sizeof(float) * NR * kc);
+  if (COLS == 0) std::memset(dst, 0, sizeof(T) * NR * kc);
   for (int64_t p = 0; p < kc; ++p) {
-    float* d = dst + p * NR;
-    const float* sp = s + p * rs;
+    T* d = dst + p * NR;
+    const T* sp = s + p * rs;
     if (cs == 1) {
       for (int64_t j = 0; j < n; ++j) d[j] = sp[j];
     } else {
@@ -42,46 +41,59 @@ void pack_b_panel(int64_t cols, int64_t kc, const float* s, int64_t rs, int64_t 
 
 }  // namespace
 
-template <int MR>
-void pack_a_f32(int64_t mc, int64_t kc, const float* src, int64_t rs, int64_t cs, float alpha,
-                float* dst) {
+template <class T, int MR>
+void pack_a(int64_t mc, int64_t kc, const T* src, int64_t rs, int64_t cs, T alpha, T* dst) {
   int64_t r0 = 0;
   for (; r0 + MR <= mc; r0 += MR, dst += MR * kc)
-    pack_a_panel<MR, MR>(MR, kc, src + r0 * rs, rs, cs, alpha, dst);
-  if (r0 < mc) pack_a_panel<MR, 0>(mc - r0, kc, src + r0 * rs, rs, cs, alpha, dst);
+    pack_a_panel<T, MR, MR>(MR, kc, src + r0 * rs, rs, cs, alpha, dst);
+  if (r0 < mc) pack_a_panel<T, MR, 0>(mc - r0, kc, src + r0 * rs, rs, cs, alpha, dst);
 }
 
-template <int NR>
-void pack_b_f32(int64_t kc, int64_t nc, const float* src, int64_t rs, int64_t cs, float* dst) {
+template <class T, int NR>
+void pack_b(int64_t kc, int64_t nc, const T* src, int64_t rs, int64_t cs, T* dst) {
   const int64_t full = nc / NR;
   if (cs == 1) {
     // Row-major B: walk each source row once, left to right, dealing NR-wide pieces to the
     // panels. Panel by panel would read a strip NR wide down kc rows, a new page every row when
     // rows are long; this order reads memory sequentially, and each piece written is whole cache
-    // lines when NR * 4 is a multiple of 64.
+    // lines when NR * sizeof(T) is a multiple of 64.
     for (int64_t p = 0; p < kc; ++p) {
-      const float* row = src + p * rs;
-      float* d = dst + p * NR;
+      const T* row = src + p * rs;
+      T* d = dst + p * NR;
       for (int64_t s = 0; s < full; ++s) {
         for (int j = 0; j < NR; ++j) d[s * NR * kc + j] = row[s * NR + j];
       }
     }
   } else {
     for (int64_t s = 0; s < full; ++s)
-      pack_b_panel<NR, NR>(NR, kc, src + s * NR * cs, rs, cs, dst + s * NR * kc);
+      pack_b_panel<T, NR, NR>(NR, kc, src + s * NR * cs, rs, cs, dst + s * NR * kc);
   }
   const int64_t c0 = full * NR;
-  if (c0 < nc) pack_b_panel<NR, 0>(nc - c0, kc, src + c0 * cs, rs, cs, dst + full * NR * kc);
+  if (c0 < nc) pack_b_panel<T, NR, 0>(nc - c0, kc, src + c0 * cs, rs, cs, dst + full * NR * kc);
 }
 
 // The tile shapes of the compiled kernels (kernels/kernel_set.cpp).
-template void pack_a_f32<4>(int64_t, int64_t, const float*, int64_t, int64_t, float, float*);
-template void pack_a_f32<6>(int64_t, int64_t, const float*, int64_t, int64_t, float, float*);
-template void pack_a_f32<8>(int64_t, int64_t, const float*, int64_t, int64_t, float, float*);
-template void pack_a_f32<12>(int64_t, int64_t, const float*, int64_t, int64_t, float, float*);
-template void pack_b_f32<8>(int64_t, int64_t, const float*, int64_t, int64_t, float*);
-template void pack_b_f32<12>(int64_t, int64_t, const float*, int64_t, int64_t, float*);
-template void pack_b_f32<16>(int64_t, int64_t, const float*, int64_t, int64_t, float*);
-template void pack_b_f32<32>(int64_t, int64_t, const float*, int64_t, int64_t, float*);
+#define INVAR_PACK_A(T, MR) \
+  template void pack_a<T, MR>(int64_t, int64_t, const T*, int64_t, int64_t, T, T*);
+#define INVAR_PACK_B(T, NR) \
+  template void pack_b<T, NR>(int64_t, int64_t, const T*, int64_t, int64_t, T*);
+INVAR_PACK_A(float, 4)
+INVAR_PACK_A(float, 6)
+INVAR_PACK_A(float, 8)
+INVAR_PACK_A(float, 12)
+INVAR_PACK_B(float, 8)
+INVAR_PACK_B(float, 12)
+INVAR_PACK_B(float, 16)
+INVAR_PACK_B(float, 32)
+INVAR_PACK_A(double, 4)
+INVAR_PACK_A(double, 6)
+INVAR_PACK_A(double, 8)
+INVAR_PACK_A(double, 12)
+INVAR_PACK_B(double, 4)
+INVAR_PACK_B(double, 6)
+INVAR_PACK_B(double, 8)
+INVAR_PACK_B(double, 16)
+#undef INVAR_PACK_A
+#undef INVAR_PACK_B
 
 }  // namespace invar::pack

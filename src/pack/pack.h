@@ -26,12 +26,12 @@
 
 namespace invar::pack {
 
-template <int MR>
-void pack_a_f32(int64_t mc, int64_t kc, const float* src, int64_t rs, int64_t cs, float alpha,
-                float* dst);
+// T is float or double (the packed element is the caller's element).
+template <class T, int MR>
+void pack_a(int64_t mc, int64_t kc, const T* src, int64_t rs, int64_t cs, T alpha, T* dst);
 
-template <int NR>
-void pack_b_f32(int64_t kc, int64_t nc, const float* src, int64_t rs, int64_t cs, float* dst);
+template <class T, int NR>
+void pack_b(int64_t kc, int64_t nc, const T* src, int64_t rs, int64_t cs, T* dst);
 
 }  // namespace invar::pack
 

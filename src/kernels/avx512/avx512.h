@@ -15,6 +15,12 @@ inline constexpr int kSgemmNr = 32;
 void sgemm_avx512_12x32(int64_t kc, const float* a_panel, const float* b_panel, float* c,
                         int64_t ldc, AccInit init, float beta);
 
+// 12 x 16 doubles: the same register plan as the f32 tile, each zmm holding 8 doubles.
+inline constexpr int kDgemmMr = 12;
+inline constexpr int kDgemmNr = 16;
+void dgemm_avx512_12x16(int64_t kc, const double* a_panel, const double* b_panel, double* c,
+                        int64_t ldc, AccInit init, double beta);
+
 }  // namespace invar::kernels::avx512
 
 #endif  // INVAR_KERNELS_AVX512_AVX512_H_

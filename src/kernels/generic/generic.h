@@ -18,6 +18,12 @@ void sgemm_generic_direct_8(int64_t m, int64_t n, int64_t k, float alpha, const 
                             int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc,
                             AccInit init, float beta);
 
+inline constexpr int kDgemmMr = 4;
+inline constexpr int kDgemmNr = 4;
+
+void dgemm_generic_4x4(int64_t kc, const double* a_panel, const double* b_panel, double* c,
+                       int64_t ldc, AccInit init, double beta);
+
 }  // namespace invar::kernels::generic
 
 #endif  // INVAR_KERNELS_GENERIC_GENERIC_H_

@@ -20,6 +20,13 @@ void sgemm_neon_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const fl
                           int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                           int64_t ldc, AccInit init, float beta);
 
+// 8 x 6 doubles: 24 q-register accumulators (8 rows x 3 vectors of 2), A loaded as 4 vectors
+// and B as 3 per step (31 of the 32 registers), multiplied by lane.
+inline constexpr int kDgemmMr = 8;
+inline constexpr int kDgemmNr = 6;
+void dgemm_neon_8x6(int64_t kc, const double* a_panel, const double* b_panel, double* c,
+                    int64_t ldc, AccInit init, double beta);
+
 }  // namespace invar::kernels::neon
 
 #endif  // INVAR_KERNELS_NEON_NEON_H_
