@@ -24,6 +24,7 @@
 #ifndef INVAR_INVAR_H_
 #define INVAR_INVAR_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "invar/export.h"
@@ -54,6 +55,32 @@ INVAR_API invar_status invar_sgemm(invar_trans ta, invar_trans tb, int64_t m, in
 INVAR_API invar_status invar_dgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
                                    double alpha, const double *a, int64_t lda, const double *b,
                                    int64_t ldb, double beta, double *c, int64_t ldc);
+
+/*
+ * Prepacked B. invar_sgemm_pack_b packs op(B) (K x N; B stored N x K when tb == INVAR_TRANS) once
+ * into the default context's micro-kernel layout; invar_sgemm_packed then computes
+ * C <- alpha * op(A) * op(B) + beta * C for any M with exactly the bits of invar_sgemm on the
+ * unpacked B. Weights reused by every decode step (M = 1) and prefill (M = T) are packed once.
+ * The handle is immutable and may be shared by threads; it belongs to the instruction-set path
+ * that packed it (a later call on another path fails with INVAR_EINVAL). The d variants are the
+ * same in double precision; a handle of one precision is refused by the other.
+ */
+typedef struct invar_packed invar_packed;
+
+INVAR_API invar_status invar_sgemm_pack_b(invar_trans tb, int64_t k, int64_t n, const float *b,
+                                          int64_t ldb, invar_packed **out);
+INVAR_API invar_status invar_dgemm_pack_b(invar_trans tb, int64_t k, int64_t n, const double *b,
+                                          int64_t ldb, invar_packed **out);
+INVAR_API invar_status invar_sgemm_packed(invar_trans ta, int64_t m, float alpha, const float *a,
+                                          int64_t lda, const invar_packed *b, float beta, float *c,
+                                          int64_t ldc);
+INVAR_API invar_status invar_dgemm_packed(invar_trans ta, int64_t m, double alpha,
+                                          const double *a, int64_t lda, const invar_packed *b,
+                                          double beta, double *c, int64_t ldc);
+/* Bytes held by the packed panels (0 for NULL). */
+INVAR_API size_t invar_packed_bytes(const invar_packed *p);
+/* Frees a handle; NULL is ignored. */
+INVAR_API void invar_packed_free(invar_packed *p);
 
 /* Sets the thread count of the default context. 0 restores the default (INVAR_NUM_THREADS, or
  * the physical cores this process may use). Returns the count now in force. A negative n or one

@@ -13,6 +13,7 @@
 #ifndef INVAR_INVAR_HPP_
 #define INVAR_INVAR_HPP_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -168,6 +169,55 @@ inline void gemm(double alpha, Op op_a, MatrixView<const double> a, Op op_b,
 
 inline void gemm(MatrixView<const double> a, MatrixView<const double> b, MatrixView<double> c) {
   gemm(1.0, Op::kNoTrans, a, Op::kNoTrans, b, 0.0, c);
+}
+
+// ---- prepacked operands ----------------------------------------------------------------------
+
+// op(B) packed once, ahead of time, into the micro-kernel's panel layout: weights reused by many
+// products (M = 1 decode steps to M = 4096 prefills) skip packing on every call, and the bits
+// equal those of the unpacked call. A PackedB belongs to the kernel of the context that packed it
+// (the same instruction-set path); using it with a context on another path is an
+// InvalidArgument. Immutable once made: any number of threads may read it at once.
+class INVAR_API PackedB {
+ public:
+  PackedB(PackedB&&) noexcept;
+  PackedB& operator=(PackedB&&) noexcept;
+  ~PackedB();
+
+  int64_t k() const;          // rows of op(B)
+  int64_t n() const;          // columns of op(B)
+  std::size_t bytes() const;  // size of the packed panels
+  bool is_f64() const;
+
+  struct Impl;
+  const Impl& impl() const { return *impl_; }
+  explicit PackedB(std::unique_ptr<Impl> impl);
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+INVAR_API PackedB pack_b(Op op_b, MatrixView<const float> b, Context& context);
+INVAR_API PackedB pack_b(Op op_b, MatrixView<const double> b, Context& context);
+inline PackedB pack_b(Op op_b, MatrixView<const float> b) {
+  return pack_b(op_b, b, Context::default_context());
+}
+inline PackedB pack_b(Op op_b, MatrixView<const double> b) {
+  return pack_b(op_b, b, Context::default_context());
+}
+
+// C <- alpha * op(A) * B + beta * C with B prepacked: the same bits as the unpacked call.
+INVAR_API void gemm(float alpha, Op op_a, MatrixView<const float> a, const PackedB& b, float beta,
+                    MatrixView<float> c, Context& context);
+INVAR_API void gemm(double alpha, Op op_a, MatrixView<const double> a, const PackedB& b,
+                    double beta, MatrixView<double> c, Context& context);
+inline void gemm(float alpha, Op op_a, MatrixView<const float> a, const PackedB& b, float beta,
+                 MatrixView<float> c) {
+  gemm(alpha, op_a, a, b, beta, c, Context::default_context());
+}
+inline void gemm(double alpha, Op op_a, MatrixView<const double> a, const PackedB& b, double beta,
+                 MatrixView<double> c) {
+  gemm(alpha, op_a, a, b, beta, c, Context::default_context());
 }
 
 INVAR_API const char* version();

@@ -6,6 +6,7 @@
 
 #include "api/context_impl.h"
 #include "api/gemm_call.h"
+#include "api/packed.h"
 #include "api/last_error.h"
 #include "invar/invar.h"
 
@@ -47,7 +48,7 @@ int raw_enum(const E& e) noexcept {
 template <class T>
 invar_status gemm_entry(const char* function, invar_trans ta, invar_trans tb, int64_t m, int64_t n,
                         int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
-                        T beta, T* c, int64_t ldc) {
+                        T beta, T* c, int64_t ldc, const invar_packed* packed = nullptr) {
   invar::api::clear_last_error();
   const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
   return guarded(function, [&] {
@@ -66,6 +67,7 @@ invar_status gemm_entry(const char* function, invar_trans ta, invar_trans tb, in
     call.beta = beta;
     call.c = c;
     call.ldc = ldc;
+    if (packed != nullptr) call.packed_b = packed->impl.get();
     std::string error = invar::api::validate(call);
     if (!error.empty()) {
       invar::api::set_last_error(std::move(error));
@@ -74,6 +76,35 @@ invar_status gemm_entry(const char* function, invar_trans ta, invar_trans tb, in
     invar::api::execute(invar::Context::default_context().impl(), call);
     return INVAR_OK;
   });
+}
+
+template <class T>
+invar_status pack_b_entry(const char* function, invar_trans tb, int64_t k, int64_t n, const T* b,
+                          int64_t ldb, invar_packed** out) {
+  invar::api::clear_last_error();
+  const int trans_b = raw_enum(tb);
+  return guarded(function, [&] {
+    if (out == nullptr) {
+      invar::api::set_last_error(std::string(function) + ": out is NULL");
+      return INVAR_EINVAL;
+    }
+    auto impl = invar::api::pack_b(invar::Context::default_context().impl(), function, trans_b, k,
+                                   n, b, ldb);
+    *out = new invar_packed{std::move(impl)};
+    return INVAR_OK;
+  });
+}
+
+template <class T>
+invar_status packed_entry(const char* function, invar_trans ta, int64_t m, T alpha, const T* a,
+                          int64_t lda, const invar_packed* b, T beta, T* c, int64_t ldc) {
+  if (b == nullptr) {
+    invar::api::clear_last_error();
+    invar::api::set_last_error(std::string(function) + ": b is NULL");
+    return INVAR_EINVAL;
+  }
+  return gemm_entry(function, ta, INVAR_NO_TRANS, m, b->impl->n, b->impl->k, alpha, a, lda,
+                    static_cast<const T*>(nullptr), 0, beta, c, ldc, b);
 }
 
 }  // namespace
@@ -91,6 +122,32 @@ invar_status invar_dgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, i
                          double beta, double* c, int64_t ldc) {
   return gemm_entry("invar_dgemm", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
+
+invar_status invar_sgemm_pack_b(invar_trans tb, int64_t k, int64_t n, const float* b, int64_t ldb,
+                                invar_packed** out) {
+  return pack_b_entry("invar_sgemm_pack_b", tb, k, n, b, ldb, out);
+}
+
+invar_status invar_dgemm_pack_b(invar_trans tb, int64_t k, int64_t n, const double* b,
+                                int64_t ldb, invar_packed** out) {
+  return pack_b_entry("invar_dgemm_pack_b", tb, k, n, b, ldb, out);
+}
+
+invar_status invar_sgemm_packed(invar_trans ta, int64_t m, float alpha, const float* a,
+                                int64_t lda, const invar_packed* b, float beta, float* c,
+                                int64_t ldc) {
+  return packed_entry("invar_sgemm_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
+}
+
+invar_status invar_dgemm_packed(invar_trans ta, int64_t m, double alpha, const double* a,
+                                int64_t lda, const invar_packed* b, double beta, double* c,
+                                int64_t ldc) {
+  return packed_entry("invar_dgemm_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
+}
+
+size_t invar_packed_bytes(const invar_packed* p) { return p == nullptr ? 0 : p->impl->bytes; }
+
+void invar_packed_free(invar_packed* p) { delete p; }
 
 int invar_set_num_threads(int n) {
   invar::api::clear_last_error();

@@ -3,6 +3,7 @@
 
 #include "api/context_impl.h"
 #include "api/gemm_call.h"
+#include "api/packed.h"
 #include "invar/invar.hpp"
 #include "invar_version.h"
 
@@ -11,6 +12,17 @@ namespace {
 
 std::string dims(int64_t rows, int64_t cols) {
   return std::to_string(rows) + " x " + std::to_string(cols);
+}
+
+template <class T>
+void run(const api::GemmCall<T>& call, Context& context) {
+  const std::string error = api::validate(call);
+  if (!error.empty()) throw InvalidArgument(error);
+  try {
+    api::execute(context.impl(), call);
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemory("invar::gemm: out of memory for packing workspace");
+  }
 }
 
 template <class T>
@@ -43,12 +55,44 @@ void gemm_impl(T alpha, Op op_a, MatrixView<const T> a, Op op_b, MatrixView<cons
   call.beta = beta;
   call.c = c.data();
   call.ldc = c.ld();
-  const std::string error = api::validate(call);
-  if (!error.empty()) throw InvalidArgument(error);
+  run(call, context);
+}
+
+template <class T>
+void gemm_packed_impl(T alpha, Op op_a, MatrixView<const T> a, const PackedB& b, T beta,
+                      MatrixView<T> c, Context& context) {
+  const bool ta = op_a == Op::kTrans;
+  if (op_a != Op::kNoTrans && !ta) throw InvalidArgument("invar::gemm: invalid Op value");
+  const int64_t m = ta ? a.cols() : a.rows();
+  const int64_t k = ta ? a.rows() : a.cols();
+  if (k != b.k() || c.rows() != m || c.cols() != b.n())
+    throw InvalidArgument("invar::gemm: op(A) is " + dims(m, k) + ", the packed B is " +
+                          dims(b.k(), b.n()) + " and C is " + dims(c.rows(), c.cols()));
+  api::GemmCall<T> call;
+  call.function = "invar::gemm";
+  call.trans_a = ta;
+  call.m = m;
+  call.n = b.n();
+  call.k = k;
+  call.alpha = alpha;
+  call.a = a.data();
+  call.lda = a.ld();
+  call.beta = beta;
+  call.c = c.data();
+  call.ldc = c.ld();
+  call.packed_b = &b.impl();
+  run(call, context);
+}
+
+template <class T>
+PackedB pack_b_impl(Op op_b, MatrixView<const T> b, Context& context) {
+  const bool tb = op_b == Op::kTrans;
+  if (op_b != Op::kNoTrans && !tb) throw InvalidArgument("invar::pack_b: invalid Op value");
   try {
-    api::execute(context.impl(), call);
+    return PackedB(api::pack_b(context.impl(), "invar::pack_b", tb, tb ? b.cols() : b.rows(),
+                               tb ? b.rows() : b.cols(), b.data(), b.ld()));
   } catch (const std::bad_alloc&) {
-    throw OutOfMemory("invar::gemm: out of memory for packing workspace");
+    throw OutOfMemory("invar::pack_b: out of memory");
   }
 }
 
@@ -62,6 +106,24 @@ void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b, MatrixView<c
 void gemm(double alpha, Op op_a, MatrixView<const double> a, Op op_b, MatrixView<const double> b,
           double beta, MatrixView<double> c, Context& context) {
   gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
+}
+
+PackedB pack_b(Op op_b, MatrixView<const float> b, Context& context) {
+  return pack_b_impl(op_b, b, context);
+}
+
+PackedB pack_b(Op op_b, MatrixView<const double> b, Context& context) {
+  return pack_b_impl(op_b, b, context);
+}
+
+void gemm(float alpha, Op op_a, MatrixView<const float> a, const PackedB& b, float beta,
+          MatrixView<float> c, Context& context) {
+  gemm_packed_impl(alpha, op_a, a, b, beta, c, context);
+}
+
+void gemm(double alpha, Op op_a, MatrixView<const double> a, const PackedB& b, double beta,
+          MatrixView<double> c, Context& context) {
+  gemm_packed_impl(alpha, op_a, a, b, beta, c, context);
 }
 
 const char* version() { return INVAR_VERSION_STRING; }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "api/context_impl.h"
+#include "api/packed.h"
 #include "arch/cache_topology.h"
 #include "driver/gemm_driver.h"
 #include "runtime/fp_mode.h"
@@ -54,6 +55,9 @@ std::string validate(const GemmCall<T>& c) {
   if (c.m < 0) return arg(f, "m = " + std::to_string(c.m) + " is negative");
   if (c.n < 0) return arg(f, "n = " + std::to_string(c.n) + " is negative");
   if (c.k < 0) return arg(f, "k = " + std::to_string(c.k) + " is negative");
+  if (c.packed_b != nullptr && c.packed_b->elem_bytes != static_cast<int>(sizeof(T)))
+    return arg(f, std::string("b was packed in ") + (c.packed_b->elem_bytes == 4 ? "f32" : "f64") +
+                      ", not in " + (sizeof(T) == 4 ? "f32" : "f64"));
   if (c.m == 0 || c.n == 0) return "";
 
   if (c.ldc < c.n)
@@ -66,14 +70,14 @@ std::string validate(const GemmCall<T>& c) {
       return arg(f, "lda = " + std::to_string(c.lda) + " is smaller than " +
                         (c.trans_a ? "m = " : "k = ") + std::to_string(a_cols) +
                         (c.trans_a ? " (A is transposed, stored k x m)" : ""));
-    if (c.ldb < b_cols)
+    if (c.packed_b == nullptr && c.ldb < b_cols)
       return arg(f, "ldb = " + std::to_string(c.ldb) + " is smaller than " +
                         (c.trans_b ? "k = " : "n = ") + std::to_string(b_cols) +
                         (c.trans_b ? " (B is transposed, stored n x k)" : ""));
   }
   const bool reads_ab = c.k > 0 && !(c.alpha == T(0));
   if (reads_ab && c.a == nullptr) return arg(f, "a is NULL");
-  if (reads_ab && c.b == nullptr) return arg(f, "b is NULL");
+  if (reads_ab && c.b == nullptr && c.packed_b == nullptr) return arg(f, "b is NULL");
   if (c.c == nullptr) return arg(f, "c is NULL");
   return "";
 }
@@ -82,6 +86,10 @@ template <class T>
 void execute(Context::Impl& context, const GemmCall<T>& call) {
   const arch::EffectiveCacheTopology& caches = arch::cache_topology();
   if (!caches.error.empty()) throw InvalidArgument(caches.error);  // a bad INVAR_L1D/L2/L3
+  const kernels::GemmKernel& kernel = kernel_for<T>(*context.kernels);
+  if (call.packed_b != nullptr && call.packed_b->kernel != &kernel)
+    throw InvalidArgument(std::string(call.function) + ": b was packed for " +
+                          call.packed_b->kernel->name + ", but this context runs " + kernel.name);
   if (call.m == 0 || call.n == 0) return;
   // The whole call runs in invar's mode, so that not even the bookkeeping below (thread and
   // block counts in double) raises a flag in the caller's environment. Pool workers enter the
@@ -91,8 +99,6 @@ void execute(Context::Impl& context, const GemmCall<T>& call) {
     scale_c(call);
     return;
   }
-  const kernels::GemmKernel& kernel = kernel_for<T>(*context.kernels);
-
   driver::GemmProblem p;
   p.m = call.m;
   p.n = call.n;
@@ -103,6 +109,7 @@ void execute(Context::Impl& context, const GemmCall<T>& call) {
   p.b = call.b;
   p.b_rs = call.trans_b ? 1 : call.ldb;
   p.b_cs = call.trans_b ? call.ldb : 1;
+  p.b_panels = call.packed_b != nullptr ? call.packed_b->data.get() : nullptr;
   p.c = call.c;
   p.ldc = call.ldc;
   p.alpha = &call.alpha;

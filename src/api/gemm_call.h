@@ -25,6 +25,8 @@ struct GemmCall {
   T beta{};
   T* c = nullptr;
   int64_t ldc = 0;
+  // A prepacked op(B) instead of b, ldb and trans_b; k and n are then the handle's.
+  const PackedB::Impl* packed_b = nullptr;
 };
 
 // "" when the call is valid, else a message naming the function and the argument.

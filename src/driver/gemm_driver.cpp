@@ -58,11 +58,12 @@ void prefetch_tile(const char* c, int64_t ldc, int64_t rows, const GemmKernel& k
 // one band of MR rows. The other order (one B micro-panel in L1, A streaming) walks C down its
 // rows, a page apart for large N, and measured 3-8% slower on the Zen 3 machine at 1024^3-4096^3
 // (bench/invar_bench against OpenBLAS in the same run, 1 thread).
+// B micro-panels lie b_panel_bytes apart: kc * NR elements in a packed block, k * NR in a
+// prepacked operand.
 void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc, const char* a_packed,
-                  const char* b_packed, char* c, int64_t ldc, AccInit init, const void* beta,
-                  char* scratch) {
+                  const char* b_packed, int64_t b_panel_bytes, char* c, int64_t ldc, AccInit init,
+                  const void* beta, char* scratch) {
   const int64_t a_panel_bytes = kc * kern.mr * kern.a_packed_bytes;
-  const int64_t b_panel_bytes = kc * kern.nr * kern.b_packed_bytes;
   for (int64_t ir = 0; ir < mc; ir += kern.mr) {
     const int64_t rows = std::min<int64_t>(kern.mr, mc - ir);
     const char* a_panel = a_packed + (ir / kern.mr) * a_panel_bytes;
@@ -182,14 +183,60 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPoo
   }
 }
 
+// A few rows times a prepacked B (the decode step over prepacked weights): each K x NR panel is
+// itself a row-major matrix with NR columns, so the direct kernel streams it once, contiguously,
+// over all of K with its accumulators in registers. Members take contiguous runs of panels.
+void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPool* pool,
+                          int threads) {
+  const int64_t nr = kern.nr;
+  const int64_t panels = (p.n + nr - 1) / nr;
+  const int64_t panel_bytes = p.k * nr * kern.b_packed_bytes;
+  auto member = [&](int me, int members) {
+    runtime::FpModeGuard fp_mode;
+    int64_t lo = 0, hi = 0;
+    share(panels, me, members, &lo, &hi);
+    for (int64_t i = 0; i < p.m; i += kernels::kDirectMaxRows) {
+      const int64_t rows = std::min<int64_t>(kernels::kDirectMaxRows, p.m - i);
+      for (int64_t s = lo; s < hi; ++s) {
+        const int64_t cols = std::min(nr, p.n - s * nr);
+        kern.direct(rows, cols, p.k, p.alpha, at(p.a, i * p.a_rs, kern.a_in_bytes), p.a_rs,
+                    p.a_cs, static_cast<const char*>(p.b_panels) + s * panel_bytes, nr,
+                    static_cast<char*>(p.c) + (i * p.ldc + s * nr) * kern.c_bytes, p.ldc,
+                    p.first_init, p.beta);
+      }
+    }
+  };
+  if (threads <= 1 || pool == nullptr) {
+    member(0, 1);
+  } else {
+    pool->run(threads, [&](runtime::Team& team) { member(team.tid(), team.size()); });
+  }
+}
+
 }  // namespace
+
+std::size_t packed_b_bytes(const GemmKernel& kern, int64_t k, int64_t n) {
+  const int64_t panels = (n + kern.nr - 1) / kern.nr;
+  return align_up(static_cast<std::size_t>(panels * kern.nr * k) * kern.b_packed_bytes);
+}
+
+void pack_b_whole(const GemmKernel& kern, int64_t k, int64_t n, const void* b, int64_t b_rs,
+                  int64_t b_cs, void* dst) {
+  // One k-block of depth k: panel s lands at s * k * NR, the prepacked layout.
+  kern.pack_b(k, n, b, b_rs, b_cs, dst);
+}
 
 void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::BlockSizes& blocks,
               runtime::Workspace& workspace, runtime::ThreadPool* pool, int threads) {
   const double fmas =
       static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
   const bool small = fmas <= kSmallDirectFmas;
-  if (p.allow_direct && kern.direct != nullptr && p.b_cs == 1 &&
+  const bool prepacked = p.b_panels != nullptr;
+  if (p.allow_direct && kern.direct != nullptr && p.m <= kernels::kDirectMaxRows && prepacked) {
+    run_direct_prepacked(kern, p, pool, threads);
+    return;
+  }
+  if (p.allow_direct && kern.direct != nullptr && !prepacked && p.b_cs == 1 &&
       (p.m <= kernels::kDirectMaxRows || small)) {
     run_direct(kern, p, pool, threads, small);
     return;
@@ -206,7 +253,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
   const std::size_t a_bytes =
       align_up(static_cast<std::size_t>(mc_max * kc_max) * kern.a_packed_bytes);
   const std::size_t b_bytes =
-      align_up(static_cast<std::size_t>(nc_max * kc_max) * kern.b_packed_bytes);
+      prepacked ? 0 : align_up(static_cast<std::size_t>(nc_max * kc_max) * kern.b_packed_bytes);
   const std::size_t tile_bytes = align_up(static_cast<std::size_t>(mr * nr) * kern.c_bytes);
   char* base = static_cast<char*>(
       workspace.reserve(b_bytes + static_cast<std::size_t>(threads) * (a_bytes + tile_bytes)));
@@ -227,16 +274,25 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
       for (int64_t pc = 0; pc < p.k; pc += kc_max) {
         const int64_t kc = std::min(kc_max, p.k - pc);
         const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
-        // This member's share of the B block, panel-aligned; panels keep their kc_max stride
-        // only when kc == kc_max, so offsets use this block's kc.
-        int64_t lo = 0, hi = 0;
-        share(panels, me, members, &lo, &hi);
-        if (hi > lo) {
-          const int64_t cols = std::min(nc, hi * nr) - lo * nr;
-          kern.pack_b(kc, cols, at(p.b, pc * p.b_rs + (jc + lo * nr) * p.b_cs, kern.b_in_bytes),
-                      p.b_rs, p.b_cs, b_packed + lo * kc * nr * kern.b_packed_bytes);
+        // The B block's micro-panels: packed here, kc * NR apart (the members share the work;
+        // panels keep their kc_max stride only when kc == kc_max, so offsets use this block's
+        // kc), or rows pc.. of the prepacked panels, k * NR apart.
+        const char* b_block = b_packed;
+        int64_t b_panel_bytes = kc * nr * kern.b_packed_bytes;
+        if (prepacked) {
+          b_panel_bytes = p.k * nr * kern.b_packed_bytes;
+          b_block = static_cast<const char*>(p.b_panels) + (jc / nr) * b_panel_bytes +
+                    pc * nr * kern.b_packed_bytes;
+        } else {
+          int64_t lo = 0, hi = 0;
+          share(panels, me, members, &lo, &hi);
+          if (hi > lo) {
+            const int64_t cols = std::min(nc, hi * nr) - lo * nr;
+            kern.pack_b(kc, cols, at(p.b, pc * p.b_rs + (jc + lo * nr) * p.b_cs, kern.b_in_bytes),
+                        p.b_rs, p.b_cs, b_packed + lo * kc * nr * kern.b_packed_bytes);
+          }
+          barrier();  // the whole B block is packed
         }
-        barrier();  // the whole B block is packed
 
         int64_t col_lo = 0, col_hi = 0;
         share(panels, tj, part.tn, &col_lo, &col_hi);
@@ -247,11 +303,12 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
           kern.pack_a(mc, kc, at(p.a, ic * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs, p.a_cs,
                       p.alpha, a_packed);
           char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc + c0) * kern.c_bytes;
-          macro_kernel(kern, mc, ncols, kc, a_packed,
-                       b_packed + col_lo * kc * nr * kern.b_packed_bytes, c_block, p.ldc, init,
-                       p.beta, scratch);
+          macro_kernel(kern, mc, ncols, kc, a_packed, b_block + col_lo * b_panel_bytes,
+                       b_panel_bytes, c_block, p.ldc, init, p.beta, scratch);
         }
-        barrier();  // nobody reads the B block any more
+        // Nobody reads the B block any more. A prepacked B is never overwritten, and each
+        // member's cells of C are the same in every k-block, so its k-blocks need no barrier.
+        if (!prepacked) barrier();
       }
     }
   };

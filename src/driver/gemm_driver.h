@@ -21,6 +21,7 @@
 #ifndef INVAR_DRIVER_GEMM_DRIVER_H_
 #define INVAR_DRIVER_GEMM_DRIVER_H_
 
+#include <cstddef>
 #include <cstdint>
 
 #include "blocking/block_sizes.h"
@@ -47,7 +48,18 @@ struct GemmProblem {
   // Whether a product with at most kDirectMaxRows rows and a row-major B may skip packing and
   // use the kernel's direct path (the bits are the same either way).
   bool allow_direct = true;
+  // When set, op(B) was packed ahead of time (a prepacked operand) and b, b_rs, b_cs are not
+  // used: ceil(n / NR) micro-panels of the kernel's NR columns over all of K, panel s starting
+  // at element s * k * NR, 64-byte aligned. Rows pc..pc+kc of a panel are then exactly the kc x NR
+  // micro-panel the packer would have made for that k-block, so the bits are the same.
+  const void* b_panels = nullptr;
 };
+
+// Packs all of op(B) (k x n) into the prepacked layout of GemmProblem::b_panels; dst holds
+// packed_b_bytes(kernel, k, n) bytes, 64-byte aligned.
+std::size_t packed_b_bytes(const kernels::GemmKernel& kernel, int64_t k, int64_t n);
+void pack_b_whole(const kernels::GemmKernel& kernel, int64_t k, int64_t n, const void* b,
+                  int64_t b_rs, int64_t b_cs, void* dst);
 
 // Runs the product on up to `threads` threads of `pool` (the caller included; nullptr or 1: the
 // caller alone). The bits do not depend on the thread count: threads split M and N, never K.

@@ -1,0 +1,195 @@
+// Prepacked B: the same bits as the unpacked call (and so as the reference) for every M, both
+// layouts of B, tile and block edges and thread counts; the decode step over packed weights
+// equals the prefill row by row; and every misuse is an error that leaves C untouched.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "api/context_impl.h"
+#include "invar/invar.h"
+#include "invar/invar.hpp"
+#include "testing/reference.h"
+#include "testing/seeded_data.h"
+
+namespace invar::test {
+namespace {
+
+template <class T>
+class Packed : public ::testing::Test {};
+using ElementTypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(Packed, ElementTypes);
+
+template <class T>
+const kernels::GemmKernel& kernel_of(Context& context) {
+  if constexpr (sizeof(T) == sizeof(float)) return context.impl().kernels->sgemm;
+  else return context.impl().kernels->dgemm;
+}
+
+// C = alpha * op(A) * op(B) + beta * C through the packed operand, compared with the reference.
+template <class T>
+std::string check_packed(Context& context, bool ta, bool tb, int64_t m, int64_t n, int64_t k,
+                         T alpha, T beta, uint64_t seed) {
+  const int64_t lda = (ta ? m : k) + 1, ldb = (tb ? k : n) + 2, ldc = n + 3;
+  const auto a = random_values<T>((ta ? k : m) * lda, seed);
+  const auto b = random_values<T>((tb ? n : k) * ldb, seed + 1);
+  auto c = random_values<T>(m * ldc, seed + 2);
+  auto expected = c;
+  reference_gemm<T>(ta, tb, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta, expected.data(),
+                    ldc);
+  const PackedB packed =
+      pack_b(tb ? Op::kTrans : Op::kNoTrans,
+             MatrixView<const T>(b.data(), tb ? n : k, tb ? k : n, ldb), context);
+  if (packed.k() != k || packed.n() != n) return "packed shape";
+  gemm(alpha, ta ? Op::kTrans : Op::kNoTrans,
+       MatrixView<const T>(a.data(), ta ? k : m, ta ? m : k, lda), packed, beta,
+       MatrixView<T>(c.data(), m, n, ldc), context);
+  const int64_t at = first_difference(c.data(), expected.data(), c.size());
+  if (at < 0) return "";
+  return "m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k) +
+         " ta=" + std::to_string(ta) + " tb=" + std::to_string(tb) + ": first difference at " +
+         std::to_string(at);
+}
+
+TYPED_TEST(Packed, EqualsTheReferenceForEveryShape) {
+  using T = TypeParam;
+  Context base;
+  const auto& kern = kernel_of<T>(base);
+  const int64_t nr = kern.nr, mr = kern.mr;
+  uint64_t seed = 1;
+  for (int threads : {1, 2, 3}) {
+    ContextOptions o;
+    o.num_threads = threads;
+    Context context(o);
+    o.mc = 2 * mr;  // small blocks: several row, column and k-blocks over prepacked panels
+    o.kc = 7;
+    o.nc = 2 * nr;
+    Context blocked(o);
+    for (int64_t m : {int64_t{1}, int64_t{2}, int64_t{4}, int64_t{5}, mr + 1, 3 * mr + 2}) {
+      for (int64_t n : {int64_t{1}, nr - 1, nr + 1, 5 * nr + 3}) {
+        for (int64_t k : {1, 8, 29}) {
+          const bool ta = seed % 2, tb = seed % 3 == 0;
+          const T alpha = seed % 4 ? T(1) : T(-0.3), beta = seed % 5 ? T(0) : T(3.7);
+          ASSERT_EQ(check_packed<T>(context, ta, tb, m, n, k, alpha, beta, seed), "");
+          ASSERT_EQ(check_packed<T>(blocked, ta, tb, m, n, k, alpha, beta, seed + 7), "");
+          ++seed;
+        }
+      }
+    }
+  }
+}
+
+// Large enough that the API uses two threads: they split the panels (m <= 4) or the rows and
+// columns of the loop nest, without barriers between k-blocks.
+TYPED_TEST(Packed, TwoThreadsGiveTheSameBits) {
+  using T = TypeParam;
+  ContextOptions o;
+  o.num_threads = 2;
+  Context context(o);
+  for (int64_t m : {1, 3, 13}) {
+    ASSERT_EQ(check_packed<T>(context, false, m % 2 == 1, m, 2003, 2100, T(1), T(0), 40 + m), "");
+  }
+}
+
+// The decode step over packed weights: x * W^T for one row equals that row of the prefill.
+TYPED_TEST(Packed, DecodeRowEqualsPrefillRow) {
+  using T = TypeParam;
+  Context context;
+  const int64_t k = 257, n = 203, t = 19;
+  const auto w = random_values<T>(n * k, 11);  // n x k
+  const auto x = random_values<T>(t * k, 12);
+  const PackedB packed = pack_b(Op::kTrans, MatrixView<const T>(w.data(), n, k), context);
+  std::vector<T> prefill(t * n), unpacked(t * n), step(n);
+  gemm(T(1), Op::kNoTrans, MatrixView<const T>(x.data(), t, k), packed, T(0),
+       MatrixView<T>(prefill.data(), t, n), context);
+  gemm(T(1), Op::kNoTrans, MatrixView<const T>(x.data(), t, k), Op::kTrans,
+       MatrixView<const T>(w.data(), n, k), T(0), MatrixView<T>(unpacked.data(), t, n), context);
+  ASSERT_TRUE(same_bits(prefill, unpacked));
+  for (int64_t r = 0; r < t; ++r) {
+    gemm(T(1), Op::kNoTrans, MatrixView<const T>(x.data() + r * k, 1, k), packed, T(0),
+         MatrixView<T>(step.data(), 1, n), context);
+    ASSERT_EQ(std::memcmp(step.data(), prefill.data() + r * n, n * sizeof(T)), 0) << "row " << r;
+  }
+}
+
+TYPED_TEST(Packed, ReportsItsSize) {
+  using T = TypeParam;
+  Context context;
+  const int64_t nr = kernel_of<T>(context).nr;
+  const auto b = random_values<T>(300 * 41, 3);
+  const PackedB packed = pack_b(Op::kNoTrans, MatrixView<const T>(b.data(), 300, 41), context);
+  const std::size_t panels_bytes = ((41 + nr - 1) / nr) * nr * 300 * sizeof(T);
+  EXPECT_GE(packed.bytes(), panels_bytes);
+  EXPECT_LT(packed.bytes(), panels_bytes + 64);
+  EXPECT_EQ(packed.is_f64(), sizeof(T) == 8);
+}
+
+TEST(PackedErrors, MisuseIsAnErrorAndLeavesCUntouched) {
+  const auto b = random_floats(8 * 8, 1), a = random_floats(8 * 8, 2);
+  const auto c0 = random_floats(8 * 8, 3);
+  auto c = c0;
+  invar_packed* packed = nullptr;
+  // Packing.
+  EXPECT_EQ(invar_sgemm_pack_b(INVAR_NO_TRANS, -1, 8, b.data(), 8, &packed), INVAR_EINVAL);
+  EXPECT_NE(std::string(invar_last_error()).find("k = -1"), std::string::npos);
+  EXPECT_EQ(invar_sgemm_pack_b(INVAR_NO_TRANS, 8, 8, b.data(), 7, &packed), INVAR_EINVAL);
+  EXPECT_NE(std::string(invar_last_error()).find("ldb = 7"), std::string::npos);
+  EXPECT_EQ(invar_sgemm_pack_b(INVAR_NO_TRANS, 8, 8, nullptr, 8, &packed), INVAR_EINVAL);
+  EXPECT_EQ(invar_sgemm_pack_b(INVAR_NO_TRANS, 8, 8, b.data(), 8, nullptr), INVAR_EINVAL);
+  EXPECT_EQ(packed, nullptr);
+  // A good handle, then calls that misuse it.
+  ASSERT_EQ(invar_sgemm_pack_b(INVAR_NO_TRANS, 8, 8, b.data(), 8, &packed), INVAR_OK);
+  EXPECT_GE(invar_packed_bytes(packed), 8u * 8u * sizeof(float));
+  EXPECT_EQ(invar_packed_bytes(nullptr), 0u);
+  EXPECT_EQ(invar_sgemm_packed(INVAR_NO_TRANS, 8, 1.0f, a.data(), 8, nullptr, 0.0f, c.data(), 8),
+            INVAR_EINVAL);
+  EXPECT_EQ(invar_sgemm_packed(INVAR_NO_TRANS, 8, 1.0f, a.data(), 7, packed, 0.0f, c.data(), 8),
+            INVAR_EINVAL);
+  EXPECT_NE(std::string(invar_last_error()).find("lda = 7"), std::string::npos);
+  EXPECT_EQ(invar_sgemm_packed(INVAR_NO_TRANS, 8, 1.0f, a.data(), 8, packed, 0.0f, c.data(), 7),
+            INVAR_EINVAL);
+  std::vector<double> cd(64, 1.0);
+  const std::vector<double> ad(64, 1.0), cd0 = cd;
+  EXPECT_EQ(invar_dgemm_packed(INVAR_NO_TRANS, 8, 1.0, ad.data(), 8, packed, 0.0, cd.data(), 8),
+            INVAR_EINVAL);
+  EXPECT_NE(std::string(invar_last_error()).find("packed in f32"), std::string::npos);
+  EXPECT_TRUE(same_bits(c, c0));
+  EXPECT_TRUE(same_bits(cd, cd0));
+  // And a good call agrees with invar_sgemm.
+  auto expected = c0;
+  ASSERT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 8, 8, 8, 0.3f, a.data(), 8, b.data(), 8,
+                        -1.5f, expected.data(), 8),
+            INVAR_OK);
+  ASSERT_EQ(invar_sgemm_packed(INVAR_NO_TRANS, 8, 0.3f, a.data(), 8, packed, -1.5f, c.data(), 8),
+            INVAR_OK);
+  EXPECT_TRUE(same_bits(c, expected));
+  invar_packed_free(packed);
+  invar_packed_free(nullptr);
+}
+
+TEST(PackedErrors, HandleOfAnotherPathIsRefused) {
+  ContextOptions o;
+  o.isa = Isa::kGeneric;
+  Context generic(o);
+  Context best;
+  if (best.isa() == Isa::kGeneric) GTEST_SKIP() << "only the generic path on this machine";
+  const auto b = random_floats(16 * 16, 1), a = random_floats(16 * 16, 2);
+  const auto c0 = random_floats(16 * 16, 3);
+  auto c = c0;
+  const PackedB packed = pack_b(Op::kNoTrans, MatrixView<const float>(b.data(), 16, 16), generic);
+  try {
+    gemm(1.0f, Op::kNoTrans, MatrixView<const float>(a.data(), 16, 16), packed, 0.0f,
+         MatrixView<float>(c.data(), 16, 16), best);
+    FAIL() << "no exception";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("sgemm_generic"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(same_bits(c, c0));
+  EXPECT_THROW(gemm(1.0f, Op::kNoTrans, MatrixView<const float>(a.data(), 16, 15), packed, 0.0f,
+                    MatrixView<float>(c.data(), 16, 16), generic),
+               InvalidArgument);
+}
+
+}  // namespace
+}  // namespace invar::test
