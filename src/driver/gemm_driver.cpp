@@ -152,11 +152,15 @@ constexpr int64_t kDirectKc = 8;
 // the direct path ran 16^3-32^3 products 1.5x faster than OpenBLAS and 64^3 at 57 GFLOP/s.
 constexpr double kSmallDirectFmas = 262144.0;
 
+// With B stored transposed (x * W^T) the kernel is direct_t: each column of B is a contiguous row
+// of W, and one pass over all of K streams those rows once.
 void run_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPool* pool,
-                int threads, bool small) {
-  const int64_t width = kern.direct_nr;
+                int threads, bool small, bool transposed) {
+  const int64_t width = transposed ? kern.direct_t_nr : kern.direct_nr;
+  const auto fn = transposed ? kern.direct_t : kern.direct;
+  const int64_t ldb = transposed ? p.b_cs : p.b_rs;
   // A small product's B is in cache: one pass over all of K keeps the accumulators in registers.
-  const int64_t k_block = small ? std::max<int64_t>(p.k, 1) : kDirectKc;
+  const int64_t k_block = small || transposed ? std::max<int64_t>(p.k, 1) : kDirectKc;
   const int64_t groups = (p.n + width - 1) / width;
   auto member = [&](int me, int members) {
     runtime::FpModeGuard fp_mode;
@@ -170,9 +174,9 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPoo
       for (int64_t pc = 0; pc < p.k; pc += k_block) {
         const int64_t kc = std::min(k_block, p.k - pc);
         const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
-        kern.direct(rows, cols, kc, p.alpha, at(p.a, i * p.a_rs + pc * p.a_cs, kern.a_in_bytes),
-                    p.a_rs, p.a_cs, at(p.b, pc * p.b_rs + j * p.b_cs, kern.b_in_bytes), p.b_rs,
-                    static_cast<char*>(p.c) + (i * p.ldc + j) * kern.c_bytes, p.ldc, init, p.beta);
+        fn(rows, cols, kc, p.alpha, at(p.a, i * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs,
+           p.a_cs, at(p.b, pc * p.b_rs + j * p.b_cs, kern.b_in_bytes), ldb,
+           static_cast<char*>(p.c) + (i * p.ldc + j) * kern.c_bytes, p.ldc, init, p.beta);
       }
     }
   };
@@ -236,10 +240,15 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
     run_direct_prepacked(kern, p, pool, threads);
     return;
   }
-  if (p.allow_direct && kern.direct != nullptr && !prepacked && p.b_cs == 1 &&
-      (p.m <= kernels::kDirectMaxRows || small)) {
-    run_direct(kern, p, pool, threads, small);
-    return;
+  if (p.allow_direct && !prepacked && (p.m <= kernels::kDirectMaxRows || small)) {
+    if (kern.direct != nullptr && p.b_cs == 1) {
+      run_direct(kern, p, pool, threads, small, false);
+      return;
+    }
+    if (kern.direct_t != nullptr && p.b_rs == 1) {
+      run_direct(kern, p, pool, threads, small, true);
+      return;
+    }
   }
   const int64_t mr = kern.mr, nr = kern.nr;
   const int64_t mc_max = (blocks.mc + mr - 1) / mr * mr;

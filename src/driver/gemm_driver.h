@@ -14,8 +14,10 @@
 // cells of C (row blocks x column ranges), with a barrier around every k-block.
 //
 // Products of at most kDirectMaxRows rows (a decode step), or of at most ~64^3 multiply-adds,
-// with a row-major B skip packing when the kernel offers a direct path: B is read in place, in short k-blocks swept along j, the
-// members splitting the columns. Same chains, so the same bits as the loop nest.
+// skip packing when the kernel offers a direct path for B's layout: a row-major B is read in
+// place in short k-blocks swept along j; a transposed B (x * W^T) eight rows of W at a time,
+// transposed in registers. The members split the columns. Same chains, so the same bits as the
+// loop nest.
 // The loop nest never splits K between workers and never reorders k, so each element's chain is
 // the contract's chain whatever the block sizes are.
 #ifndef INVAR_DRIVER_GEMM_DRIVER_H_

@@ -79,11 +79,19 @@ constexpr GemmKernel with_direct(GemmKernel k) {
   return k;
 }
 
+template <class T, int NR, DirectFn<T> F>
+constexpr GemmKernel with_direct_t(GemmKernel k) {
+  k.direct_t_nr = NR;
+  k.direct_t = &erased_direct<T, F>;
+  return k;
+}
+
 const KernelSet kGenericSet = {
     Isa::kGeneric,
-    with_direct<float, generic::kSgemmNr, &generic::sgemm_generic_direct_8>(
-        make_kernel<float, generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8>(
-            "sgemm_generic_4x8")),
+    with_direct_t<float, generic::kSgemmNr, &generic::sgemm_generic_direct_t_8>(
+        with_direct<float, generic::kSgemmNr, &generic::sgemm_generic_direct_8>(
+            make_kernel<float, generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8>(
+                "sgemm_generic_4x8"))),
     make_kernel<double, generic::kDgemmMr, generic::kDgemmNr, &generic::dgemm_generic_4x4>(
         "dgemm_generic_4x4"),
 };
@@ -91,9 +99,10 @@ const KernelSet kGenericSet = {
 #if defined(INVAR_HAVE_AVX2)
 const KernelSet kAvx2Set = {
     Isa::kAvx2,
-    with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
-        make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16>(
-            "sgemm_avx2_6x16")),
+    with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
+        with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
+            make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16>(
+                "sgemm_avx2_6x16"))),
     make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr, &avx2::dgemm_avx2_6x8>("dgemm_avx2_6x8"),
 };
 #endif
@@ -106,9 +115,10 @@ const KernelSet kAvx2Set = {
 #endif
 const KernelSet kAvx512Set = {
     Isa::kAvx512,
-    with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
-        make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32>(
-            "sgemm_avx512_12x32")),
+    with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
+        with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
+            make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32>(
+                "sgemm_avx512_12x32"))),
     make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr, &avx512::dgemm_avx512_12x16>(
         "dgemm_avx512_12x16"),
 };

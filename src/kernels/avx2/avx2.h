@@ -20,6 +20,12 @@ void sgemm_avx2_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const fl
                           int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc,
                           AccInit init, float beta);
 
+// The same with B stored transposed (B[k][j] at b[j * ldb + k]), eight columns at a time.
+inline constexpr int kDirectTNr = 8;
+void sgemm_avx2_direct_t8(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                          int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
+                          int64_t ldc, AccInit init, float beta);
+
 // 6 x 8 doubles: the same register plan as the f32 tile, each ymm holding 4 doubles.
 inline constexpr int kDgemmMr = 6;
 inline constexpr int kDgemmNr = 8;
