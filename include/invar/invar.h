@@ -42,6 +42,14 @@ typedef enum {
 
 typedef enum { INVAR_NO_TRANS = 0, INVAR_TRANS = 1 } invar_trans;
 
+/* 16-bit floating-point elements as their bit patterns: bfloat16 and IEEE-754 binary16. */
+typedef struct invar_bf16 {
+  uint16_t bits;
+} invar_bf16;
+typedef struct invar_f16 {
+  uint16_t bits;
+} invar_f16;
+
 /*
  * Single precision. op(A) is M x K (A is stored K x M when ta == INVAR_TRANS), op(B) is K x N
  * (B is stored N x K when tb == INVAR_TRANS), C is M x N. Leading dimensions count elements
@@ -55,6 +63,30 @@ INVAR_API invar_status invar_sgemm(invar_trans ta, invar_trans tb, int64_t m, in
 INVAR_API invar_status invar_dgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
                                    double alpha, const double *a, int64_t lda, const double *b,
                                    int64_t ldb, double beta, double *c, int64_t ldc);
+
+/*
+ * 16-bit inputs, named by the types of A, B and C. Each element of A and B is widened exactly to
+ * f32 and the f32 chain runs: with an f32 C the result equals invar_sgemm on the widened operands,
+ * bit for bit. With a bf16 (f16) C, the chain starts from beta * C widened, stays in f32 across
+ * all of K, and each result is rounded once to nearest even into C. alpha and beta are f32.
+ */
+INVAR_API invar_status invar_gemm_bf16bf16f32(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                              int64_t k, float alpha, const invar_bf16 *a,
+                                              int64_t lda, const invar_bf16 *b, int64_t ldb,
+                                              float beta, float *c, int64_t ldc);
+INVAR_API invar_status invar_gemm_bf16bf16bf16(invar_trans ta, invar_trans tb, int64_t m,
+                                               int64_t n, int64_t k, float alpha,
+                                               const invar_bf16 *a, int64_t lda,
+                                               const invar_bf16 *b, int64_t ldb, float beta,
+                                               invar_bf16 *c, int64_t ldc);
+INVAR_API invar_status invar_gemm_f16f16f32(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                            int64_t k, float alpha, const invar_f16 *a,
+                                            int64_t lda, const invar_f16 *b, int64_t ldb,
+                                            float beta, float *c, int64_t ldc);
+INVAR_API invar_status invar_gemm_f16f16f16(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                            int64_t k, float alpha, const invar_f16 *a,
+                                            int64_t lda, const invar_f16 *b, int64_t ldb,
+                                            float beta, invar_f16 *c, int64_t ldc);
 
 /*
  * Prepacked B. invar_sgemm_pack_b packs op(B) (K x N; B stored N x K when tb == INVAR_TRANS) once

@@ -21,6 +21,7 @@
 #include <type_traits>
 
 #include "invar/export.h"
+#include "invar/invar.h"
 
 namespace invar {
 
@@ -58,6 +59,11 @@ class INVAR_API Unsupported : public Error {
 // ---- matrix views ----------------------------------------------------------------------------
 
 enum class Op { kNoTrans = 0, kTrans = 1 };
+
+// 16-bit floating-point elements, held as their bit patterns (the C API's types): bfloat16 (the
+// upper half of an f32) and IEEE-754 binary16. Products of them accumulate in f32.
+using bf16 = ::invar_bf16;
+using f16 = ::invar_f16;
 
 // A row-major rows x cols window into memory owned by the caller; ld is the distance in elements
 // between consecutive rows (ld >= cols). A view never owns or allocates.
@@ -218,6 +224,28 @@ inline void gemm(float alpha, Op op_a, MatrixView<const float> a, const PackedB&
 inline void gemm(double alpha, Op op_a, MatrixView<const double> a, const PackedB& b, double beta,
                  MatrixView<double> c) {
   gemm(alpha, op_a, a, b, beta, c, Context::default_context());
+}
+
+// ---- 16-bit inputs --------------------------------------------------------------------------
+
+// bf16 or f16 operands, each element widened exactly to f32, then the f32 chain: C in f32 equals
+// the f32 gemm on the widened operands bit for bit. With C in the 16-bit type, beta * C starts
+// from C widened, the chains run in f32 to the end, and each result is rounded once (to nearest
+// even) into C.
+INVAR_API void gemm(float alpha, Op op_a, MatrixView<const bf16> a, Op op_b,
+                    MatrixView<const bf16> b, float beta, MatrixView<float> c, Context& context);
+INVAR_API void gemm(float alpha, Op op_a, MatrixView<const bf16> a, Op op_b,
+                    MatrixView<const bf16> b, float beta, MatrixView<bf16> c, Context& context);
+INVAR_API void gemm(float alpha, Op op_a, MatrixView<const f16> a, Op op_b,
+                    MatrixView<const f16> b, float beta, MatrixView<float> c, Context& context);
+INVAR_API void gemm(float alpha, Op op_a, MatrixView<const f16> a, Op op_b,
+                    MatrixView<const f16> b, float beta, MatrixView<f16> c, Context& context);
+
+template <class In, class Out,
+          class = std::enable_if_t<(std::is_same_v<In, bf16> || std::is_same_v<In, f16>)>>
+void gemm(float alpha, Op op_a, MatrixView<const In> a, Op op_b, MatrixView<const In> b,
+          float beta, MatrixView<Out> c) {
+  gemm(alpha, op_a, a, op_b, b, beta, c, Context::default_context());
 }
 
 INVAR_API const char* version();

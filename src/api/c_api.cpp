@@ -45,14 +45,14 @@ int raw_enum(const E& e) noexcept {
 }
 
 // Both precisions: one validation, one engine.
-template <class T>
+template <class In, class Out, class Acc>
 invar_status gemm_entry(const char* function, invar_trans ta, invar_trans tb, int64_t m, int64_t n,
-                        int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
-                        T beta, T* c, int64_t ldc, const invar_packed* packed = nullptr) {
+                        int64_t k, Acc alpha, const In* a, int64_t lda, const In* b, int64_t ldb,
+                        Acc beta, Out* c, int64_t ldc, const invar_packed* packed = nullptr) {
   invar::api::clear_last_error();
   const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
   return guarded(function, [&] {
-    invar::api::GemmCall<T> call;
+    invar::api::GemmCall<In, Out> call;
     call.function = function;
     call.trans_a = trans_a;
     call.trans_b = trans_b;
@@ -121,6 +121,34 @@ invar_status invar_dgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, i
                          double alpha, const double* a, int64_t lda, const double* b, int64_t ldb,
                          double beta, double* c, int64_t ldc) {
   return gemm_entry("invar_dgemm", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+invar_status invar_gemm_bf16bf16f32(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                    int64_t k, float alpha, const invar_bf16* a, int64_t lda,
+                                    const invar_bf16* b, int64_t ldb, float beta, float* c,
+                                    int64_t ldc) {
+  return gemm_entry("invar_gemm_bf16bf16f32", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                    ldc);
+}
+
+invar_status invar_gemm_bf16bf16bf16(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                     int64_t k, float alpha, const invar_bf16* a, int64_t lda,
+                                     const invar_bf16* b, int64_t ldb, float beta, invar_bf16* c,
+                                     int64_t ldc) {
+  return gemm_entry("invar_gemm_bf16bf16bf16", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                    ldc);
+}
+
+invar_status invar_gemm_f16f16f32(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                                  float alpha, const invar_f16* a, int64_t lda, const invar_f16* b,
+                                  int64_t ldb, float beta, float* c, int64_t ldc) {
+  return gemm_entry("invar_gemm_f16f16f32", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+invar_status invar_gemm_f16f16f16(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                                  float alpha, const invar_f16* a, int64_t lda, const invar_f16* b,
+                                  int64_t ldb, float beta, invar_f16* c, int64_t ldc) {
+  return gemm_entry("invar_gemm_f16f16f16", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 invar_status invar_sgemm_pack_b(invar_trans tb, int64_t k, int64_t n, const float* b, int64_t ldb,

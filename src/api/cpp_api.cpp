@@ -14,8 +14,8 @@ std::string dims(int64_t rows, int64_t cols) {
   return std::to_string(rows) + " x " + std::to_string(cols);
 }
 
-template <class T>
-void run(const api::GemmCall<T>& call, Context& context) {
+template <class In, class Out>
+void run(const api::GemmCall<In, Out>& call, Context& context) {
   const std::string error = api::validate(call);
   if (!error.empty()) throw InvalidArgument(error);
   try {
@@ -25,9 +25,9 @@ void run(const api::GemmCall<T>& call, Context& context) {
   }
 }
 
-template <class T>
-void gemm_impl(T alpha, Op op_a, MatrixView<const T> a, Op op_b, MatrixView<const T> b, T beta,
-               MatrixView<T> c, Context& context) {
+template <class In, class Out, class Acc>
+void gemm_impl(Acc alpha, Op op_a, MatrixView<const In> a, Op op_b, MatrixView<const In> b,
+               Acc beta, MatrixView<Out> c, Context& context) {
   const bool ta = op_a == Op::kTrans;
   const bool tb = op_b == Op::kTrans;
   if ((op_a != Op::kNoTrans && !ta) || (op_b != Op::kNoTrans && !tb))
@@ -40,7 +40,7 @@ void gemm_impl(T alpha, Op op_a, MatrixView<const T> a, Op op_b, MatrixView<cons
     throw InvalidArgument("invar::gemm: op(A) is " + dims(m, k) + ", op(B) is " + dims(kb, n) +
                           " and C is " + dims(c.rows(), c.cols()));
 
-  api::GemmCall<T> call;
+  api::GemmCall<In, Out> call;
   call.function = "invar::gemm";
   call.trans_a = ta;
   call.trans_b = tb;
@@ -124,6 +124,26 @@ void gemm(float alpha, Op op_a, MatrixView<const float> a, const PackedB& b, flo
 void gemm(double alpha, Op op_a, MatrixView<const double> a, const PackedB& b, double beta,
           MatrixView<double> c, Context& context) {
   gemm_packed_impl(alpha, op_a, a, b, beta, c, context);
+}
+
+void gemm(float alpha, Op op_a, MatrixView<const bf16> a, Op op_b, MatrixView<const bf16> b,
+          float beta, MatrixView<float> c, Context& context) {
+  gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
+}
+
+void gemm(float alpha, Op op_a, MatrixView<const bf16> a, Op op_b, MatrixView<const bf16> b,
+          float beta, MatrixView<bf16> c, Context& context) {
+  gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
+}
+
+void gemm(float alpha, Op op_a, MatrixView<const f16> a, Op op_b, MatrixView<const f16> b,
+          float beta, MatrixView<float> c, Context& context) {
+  gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
+}
+
+void gemm(float alpha, Op op_a, MatrixView<const f16> a, Op op_b, MatrixView<const f16> b,
+          float beta, MatrixView<f16> c, Context& context) {
+  gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
 }
 
 const char* version() { return INVAR_VERSION_STRING; }

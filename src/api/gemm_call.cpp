@@ -1,11 +1,14 @@
 #include "api/gemm_call.h"
 
+#include <memory>
 #include <string>
+#include <type_traits>
 
 #include "api/context_impl.h"
 #include "api/packed.h"
 #include "arch/cache_topology.h"
 #include "driver/gemm_driver.h"
+#include "numeric/half.h"
 #include "runtime/fp_mode.h"
 
 namespace invar::api {
@@ -15,38 +18,50 @@ std::string arg(const char* function, const std::string& text) {
   return std::string(function) + ": " + text;
 }
 
+// An element of C as an accumulator, and back (exact for f32 and f64; bf16 and f16 widen
+// exactly and round once, to nearest even).
+inline float to_acc(float x) { return x; }
+inline double to_acc(double x) { return x; }
+inline float to_acc(bf16 x) { return numeric::widen(x); }
+inline float to_acc(f16 x) { return numeric::widen(x); }
+template <class Out, class Acc>
+Out from_acc(Acc x) {
+  if constexpr (std::is_same_v<Out, bf16>) return numeric::round_to_bf16(x);
+  else if constexpr (std::is_same_v<Out, f16>) return numeric::round_to_f16(x);
+  else return x;
+}
+
 // C <- beta * C, the whole of the contract when alpha == 0 or K == 0. beta == 0 writes +0 and
 // never reads C; beta == 1 leaves C untouched.
-template <class T>
-void scale_c(const GemmCall<T>& call) {
-  if (call.beta == T(1)) return;
+template <class In, class Out>
+void scale_c(const GemmCall<In, Out>& call) {
+  using Acc = typename GemmCall<In, Out>::Acc;
+  if (call.beta == Acc(1)) return;
   for (int64_t i = 0; i < call.m; ++i) {
-    T* row = call.c + i * call.ldc;
-    if (call.beta == T(0)) {
-      for (int64_t j = 0; j < call.n; ++j) row[j] = T(0);
+    Out* row = call.c + i * call.ldc;
+    if (call.beta == Acc(0)) {
+      for (int64_t j = 0; j < call.n; ++j) row[j] = from_acc<Out>(Acc(0));
     } else {
-      for (int64_t j = 0; j < call.n; ++j) row[j] = call.beta * row[j];
+      for (int64_t j = 0; j < call.n; ++j) row[j] = from_acc<Out>(call.beta * to_acc(row[j]));
     }
   }
 }
 
-template <class T>
-const kernels::GemmKernel& kernel_for(const kernels::KernelSet& set);
-
-template <>
-const kernels::GemmKernel& kernel_for<float>(const kernels::KernelSet& set) {
-  return set.sgemm;
+template <class In>
+const kernels::GemmKernel& kernel_for(const kernels::KernelSet& set) {
+  if constexpr (std::is_same_v<In, float>) return set.sgemm;
+  else if constexpr (std::is_same_v<In, double>) return set.dgemm;
+  else if constexpr (std::is_same_v<In, bf16>) return set.sbgemm;
+  else return set.shgemm;
 }
 
-template <>
-const kernels::GemmKernel& kernel_for<double>(const kernels::KernelSet& set) {
-  return set.dgemm;
-}
+const char* type_name(int bytes) { return bytes == 8 ? "f64" : "f32"; }
 
 }  // namespace
 
-template <class T>
-std::string validate(const GemmCall<T>& c) {
+template <class In, class Out>
+std::string validate(const GemmCall<In, Out>& c) {
+  using Acc = typename GemmCall<In, Out>::Acc;
   const char* f = c.function;
   if (c.trans_a != 0 && c.trans_a != 1)
     return arg(f, "ta = " + std::to_string(c.trans_a) + " is neither INVAR_NO_TRANS nor INVAR_TRANS");
@@ -55,9 +70,9 @@ std::string validate(const GemmCall<T>& c) {
   if (c.m < 0) return arg(f, "m = " + std::to_string(c.m) + " is negative");
   if (c.n < 0) return arg(f, "n = " + std::to_string(c.n) + " is negative");
   if (c.k < 0) return arg(f, "k = " + std::to_string(c.k) + " is negative");
-  if (c.packed_b != nullptr && c.packed_b->elem_bytes != static_cast<int>(sizeof(T)))
-    return arg(f, std::string("b was packed in ") + (c.packed_b->elem_bytes == 4 ? "f32" : "f64") +
-                      ", not in " + (sizeof(T) == 4 ? "f32" : "f64"));
+  if (c.packed_b != nullptr && c.packed_b->elem_bytes != static_cast<int>(sizeof(In)))
+    return arg(f, std::string("b was packed in ") + type_name(c.packed_b->elem_bytes) +
+                      ", not in " + type_name(sizeof(In)));
   if (c.m == 0 || c.n == 0) return "";
 
   if (c.ldc < c.n)
@@ -75,18 +90,19 @@ std::string validate(const GemmCall<T>& c) {
                         (c.trans_b ? "k = " : "n = ") + std::to_string(b_cols) +
                         (c.trans_b ? " (B is transposed, stored n x k)" : ""));
   }
-  const bool reads_ab = c.k > 0 && !(c.alpha == T(0));
+  const bool reads_ab = c.k > 0 && !(c.alpha == Acc(0));
   if (reads_ab && c.a == nullptr) return arg(f, "a is NULL");
   if (reads_ab && c.b == nullptr && c.packed_b == nullptr) return arg(f, "b is NULL");
   if (c.c == nullptr) return arg(f, "c is NULL");
   return "";
 }
 
-template <class T>
-void execute(Context::Impl& context, const GemmCall<T>& call) {
+template <class In, class Out>
+void execute(Context::Impl& context, const GemmCall<In, Out>& call) {
+  using Acc = typename GemmCall<In, Out>::Acc;
   const arch::EffectiveCacheTopology& caches = arch::cache_topology();
   if (!caches.error.empty()) throw InvalidArgument(caches.error);  // a bad INVAR_L1D/L2/L3
-  const kernels::GemmKernel& kernel = kernel_for<T>(*context.kernels);
+  const kernels::GemmKernel& kernel = kernel_for<In>(*context.kernels);
   if (call.packed_b != nullptr && call.packed_b->kernel != &kernel)
     throw InvalidArgument(std::string(call.function) + ": b was packed for " +
                           call.packed_b->kernel->name + ", but this context runs " + kernel.name);
@@ -95,7 +111,7 @@ void execute(Context::Impl& context, const GemmCall<T>& call) {
   // block counts in double) raises a flag in the caller's environment. Pool workers enter the
   // mode again in the driver; on the calling thread that second guard finds it already set.
   runtime::FpModeGuard fp_mode;
-  if (call.k == 0 || call.alpha == T(0)) {
+  if (call.k == 0 || call.alpha == Acc(0)) {
     scale_c(call);
     return;
   }
@@ -112,11 +128,24 @@ void execute(Context::Impl& context, const GemmCall<T>& call) {
   p.b_panels = call.packed_b != nullptr ? call.packed_b->data.get() : nullptr;
   p.c = call.c;
   p.ldc = call.ldc;
+  // A narrow C: the chains run on an f32 copy (beta * C widened exactly, or not read at all when
+  // beta == 0) and each result is rounded once into C at the end, never between k-blocks.
+  std::unique_ptr<Acc[]> wide;
+  constexpr bool kNarrowC = !std::is_same_v<Out, Acc>;
+  if constexpr (kNarrowC) {
+    wide.reset(new Acc[static_cast<std::size_t>(call.m) * static_cast<std::size_t>(call.n)]);
+    if (call.beta != Acc(0)) {
+      for (int64_t i = 0; i < call.m; ++i)
+        for (int64_t j = 0; j < call.n; ++j) wide[i * call.n + j] = to_acc(call.c[i * call.ldc + j]);
+    }
+    p.c = wide.get();
+    p.ldc = call.n;
+  }
   p.alpha = &call.alpha;
   p.beta = &call.beta;
-  p.first_init = call.beta == T(0)   ? kernels::AccInit::kZero
-                 : call.beta == T(1) ? kernels::AccInit::kLoad
-                                     : kernels::AccInit::kScale;
+  p.first_init = call.beta == Acc(0)   ? kernels::AccInit::kZero
+                 : call.beta == Acc(1) ? kernels::AccInit::kLoad
+                                       : kernels::AccInit::kScale;
 
   const blocking::BlockSizes blocks = blocking::choose_block_sizes(
       caches.topology, {kernel.mr, kernel.nr}, {kernel.a_packed_bytes, kernel.b_packed_bytes},
@@ -124,11 +153,22 @@ void execute(Context::Impl& context, const GemmCall<T>& call) {
   auto workspace = context.workspaces.lease();
   const int threads = driver::useful_threads(call.m, call.n, call.k, context.num_threads.load());
   driver::run_gemm(kernel, p, blocks, *workspace, &context.pool, threads);
+  if constexpr (kNarrowC) {
+    for (int64_t i = 0; i < call.m; ++i)
+      for (int64_t j = 0; j < call.n; ++j)
+        call.c[i * call.ldc + j] = from_acc<Out>(wide[i * call.n + j]);
+  }
 }
 
-template std::string validate<float>(const GemmCall<float>&);
-template void execute<float>(Context::Impl&, const GemmCall<float>&);
-template std::string validate<double>(const GemmCall<double>&);
-template void execute<double>(Context::Impl&, const GemmCall<double>&);
+#define INVAR_GEMM_CALL(In, Out)                                        \
+  template std::string validate<In, Out>(const GemmCall<In, Out>&); \
+  template void execute<In, Out>(Context::Impl&, const GemmCall<In, Out>&);
+INVAR_GEMM_CALL(float, float)
+INVAR_GEMM_CALL(double, double)
+INVAR_GEMM_CALL(bf16, float)
+INVAR_GEMM_CALL(bf16, bf16)
+INVAR_GEMM_CALL(f16, float)
+INVAR_GEMM_CALL(f16, f16)
+#undef INVAR_GEMM_CALL
 
 }  // namespace invar::api

@@ -11,31 +11,48 @@
 
 namespace invar::api {
 
-template <class T>
+// The accumulator type of an input element type: itself for f32 and f64, f32 for bf16 and f16.
+template <class In>
+struct AccOf {
+  using type = In;
+};
+template <>
+struct AccOf<bf16> {
+  using type = float;
+};
+template <>
+struct AccOf<f16> {
+  using type = float;
+};
+
+// A and B hold In; C holds Out, which is the accumulator type or, for bf16 and f16 inputs, the
+// input type (the f32 result rounded once, at the end). alpha and beta are accumulator scalars.
+template <class In, class Out = typename AccOf<In>::type>
 struct GemmCall {
+  using Acc = typename AccOf<In>::type;
   const char* function = "";  // named in error messages
   int trans_a = 0;            // 0 or 1; anything else is invalid
   int trans_b = 0;
   int64_t m = 0, n = 0, k = 0;
-  T alpha{};
-  const T* a = nullptr;
+  Acc alpha{};
+  const In* a = nullptr;
   int64_t lda = 0;
-  const T* b = nullptr;
+  const In* b = nullptr;
   int64_t ldb = 0;
-  T beta{};
-  T* c = nullptr;
+  Acc beta{};
+  Out* c = nullptr;
   int64_t ldc = 0;
   // A prepacked op(B) instead of b, ldb and trans_b; k and n are then the handle's.
   const PackedB::Impl* packed_b = nullptr;
 };
 
 // "" when the call is valid, else a message naming the function and the argument.
-template <class T>
-std::string validate(const GemmCall<T>& call);
+template <class In, class Out>
+std::string validate(const GemmCall<In, Out>& call);
 
 // Runs a validated call on the context. Throws std::bad_alloc when workspace runs out.
-template <class T>
-void execute(Context::Impl& context, const GemmCall<T>& call);
+template <class In, class Out>
+void execute(Context::Impl& context, const GemmCall<In, Out>& call);
 
 }  // namespace invar::api
 

@@ -46,28 +46,33 @@ void erased_direct(int64_t m, int64_t n, int64_t k, const void* alpha, const voi
     static_cast<const T*>(b), ldb, static_cast<T*>(c), ldc, init, *static_cast<const T*>(beta));
 }
 
-template <class T, int MR>
+template <class Src, int MR>
 void erased_pack_a(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
                    const void* alpha, void* dst) {
-  pack::pack_a<T, MR>(mc, kc, static_cast<const T*>(src), rs, cs, *static_cast<const T*>(alpha),
-                      static_cast<T*>(dst));
+  using T = pack::packed_t<Src>;
+  pack::pack_a<Src, MR>(mc, kc, static_cast<const Src*>(src), rs, cs,
+                        *static_cast<const T*>(alpha), static_cast<T*>(dst));
 }
 
-template <class T, int NR>
+template <class Src, int NR>
 void erased_pack_b(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs, void* dst) {
-  pack::pack_b<T, NR>(kc, nc, static_cast<const T*>(src), rs, cs, static_cast<T*>(dst));
+  pack::pack_b<Src, NR>(kc, nc, static_cast<const Src*>(src), rs, cs,
+                        static_cast<pack::packed_t<Src>*>(dst));
 }
 
-// A packed kernel over element type T (A, B, the packed panels and C all of type T).
-template <class T, int MR, int NR, UkernelFn<T> F>
+// A packed kernel whose callers hold A and B as Src (float, double, or bf16 and f16, widened to
+// f32 while packing); the panels, the accumulators and C are of type T.
+template <class T, int MR, int NR, UkernelFn<T> F, class Src = T>
 constexpr GemmKernel make_kernel(const char* name) {
+  static_assert(std::is_same_v<pack::packed_t<Src>, T>);
   GemmKernel k;
   k.name = name;
   k.mr = MR;
   k.nr = NR;
-  k.a_in_bytes = k.b_in_bytes = k.a_packed_bytes = k.b_packed_bytes = k.c_bytes = sizeof(T);
-  k.pack_a = &erased_pack_a<T, MR>;
-  k.pack_b = &erased_pack_b<T, NR>;
+  k.a_in_bytes = k.b_in_bytes = sizeof(Src);
+  k.a_packed_bytes = k.b_packed_bytes = k.c_bytes = sizeof(T);
+  k.pack_a = &erased_pack_a<Src, MR>;
+  k.pack_b = &erased_pack_b<Src, NR>;
   k.ukernel = &erased_ukernel<T, F>;
   return k;
 }
@@ -94,6 +99,10 @@ const KernelSet kGenericSet = {
                 "sgemm_generic_4x8"))),
     make_kernel<double, generic::kDgemmMr, generic::kDgemmNr, &generic::dgemm_generic_4x4>(
         "dgemm_generic_4x4"),
+    make_kernel<float, generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8, bf16>(
+        "sbgemm_generic_4x8"),
+    make_kernel<float, generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8, f16>(
+        "shgemm_generic_4x8"),
 };
 
 #if defined(INVAR_HAVE_AVX2)
@@ -104,6 +113,10 @@ const KernelSet kAvx2Set = {
             make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16>(
                 "sgemm_avx2_6x16"))),
     make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr, &avx2::dgemm_avx2_6x8>("dgemm_avx2_6x8"),
+    make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16, bf16>(
+        "sbgemm_avx2_6x16"),
+    make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16, f16>(
+        "shgemm_avx2_6x16"),
 };
 #endif
 
@@ -121,6 +134,10 @@ const KernelSet kAvx512Set = {
                 "sgemm_avx512_12x32"))),
     make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr, &avx512::dgemm_avx512_12x16>(
         "dgemm_avx512_12x16"),
+    make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32, bf16>(
+        "sbgemm_avx512_12x32"),
+    make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32, f16>(
+        "shgemm_avx512_12x32"),
 };
 #endif
 
@@ -131,6 +148,10 @@ const KernelSet kNeonSet = {
         make_kernel<float, neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12>(
             "sgemm_neon_8x12")),
     make_kernel<double, neon::kDgemmMr, neon::kDgemmNr, &neon::dgemm_neon_8x6>("dgemm_neon_8x6"),
+    make_kernel<float, neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12, bf16>(
+        "sbgemm_neon_8x12"),
+    make_kernel<float, neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12, f16>(
+        "shgemm_neon_8x12"),
 };
 #endif
 

@@ -2,55 +2,66 @@
 
 #include <cstring>
 
+#include "numeric/half.h"
+
 namespace invar::pack {
 
 namespace {
 
+inline float load(const float* p) { return *p; }
+inline double load(const double* p) { return *p; }
+inline float load(const bf16* p) { return numeric::widen(*p); }
+inline float load(const f16* p) { return numeric::widen(*p); }
+
 // One A micro-panel of `rows` <= MR rows; ROWS is MR for whole panels (a compile-time trip count
 // the compiler unrolls and vectorizes) and 0 for the zero-padded edge panel.
-template <class T, int MR, int ROWS>
-void pack_a_panel(int64_t rows, int64_t kc, const T* s, int64_t rs, int64_t cs, T alpha, T* dst) {
+template <class Src, int MR, int ROWS, class T = packed_t<Src>>
+void pack_a_panel(int64_t rows, int64_t kc, const Src* s, int64_t rs, int64_t cs, T alpha,
+                  T* dst) {
   const int64_t r = ROWS > 0 ? ROWS : rows;
   if (ROWS == 0) std::memset(dst, 0, sizeof(T) * MR * kc);
   const bool scale = alpha != T(1);
   for (int64_t p = 0; p < kc; ++p) {
     T* d = dst + p * MR;
-    const T* sp = s + p * cs;
+    const Src* sp = s + p * cs;
     if (scale) {
-      for (int64_t i = 0; i < r; ++i) d[i] = alpha * sp[i * rs];
+      for (int64_t i = 0; i < r; ++i) d[i] = alpha * load(sp + i * rs);
     } else {
-      for (int64_t i = 0; i < r; ++i) d[i] = sp[i * rs];
+      for (int64_t i = 0; i < r; ++i) d[i] = load(sp + i * rs);
     }
   }
 }
 
-template <class T, int NR, int COLS>
-void pack_b_panel(int64_t cols, int64_t kc, const T* s, int64_t rs, int64_t cs, T* dst) {
+template <class Src, int NR, int COLS, class T = packed_t<Src>>
+void pack_b_panel(int64_t cols, int64_t kc, const Src* s, int64_t rs, int64_t cs, T* dst) {
   const int64_t n = COLS > 0 ? COLS : cols;
   if (COLS == 0) std::memset(dst, 0, sizeof(T) * NR * kc);
   for (int64_t p = 0; p < kc; ++p) {
     T* d = dst + p * NR;
-    const T* sp = s + p * rs;
+    const Src* sp = s + p * rs;
     if (cs == 1) {
-      for (int64_t j = 0; j < n; ++j) d[j] = sp[j];
+      for (int64_t j = 0; j < n; ++j) d[j] = load(sp + j);
     } else {
-      for (int64_t j = 0; j < n; ++j) d[j] = sp[j * cs];
+      for (int64_t j = 0; j < n; ++j) d[j] = load(sp + j * cs);
     }
   }
 }
 
 }  // namespace
 
-template <class T, int MR>
-void pack_a(int64_t mc, int64_t kc, const T* src, int64_t rs, int64_t cs, T alpha, T* dst) {
+template <class Src, int MR>
+void pack_a(int64_t mc, int64_t kc, const Src* src, int64_t rs, int64_t cs, packed_t<Src> alpha,
+            packed_t<Src>* dst) {
   int64_t r0 = 0;
   for (; r0 + MR <= mc; r0 += MR, dst += MR * kc)
-    pack_a_panel<T, MR, MR>(MR, kc, src + r0 * rs, rs, cs, alpha, dst);
-  if (r0 < mc) pack_a_panel<T, MR, 0>(mc - r0, kc, src + r0 * rs, rs, cs, alpha, dst);
+    pack_a_panel<Src, MR, MR>(MR, kc, src + r0 * rs, rs, cs, alpha, dst);
+  if (r0 < mc) pack_a_panel<Src, MR, 0>(mc - r0, kc, src + r0 * rs, rs, cs, alpha, dst);
 }
 
-template <class T, int NR>
-void pack_b(int64_t kc, int64_t nc, const T* src, int64_t rs, int64_t cs, T* dst) {
+template <class Src, int NR>
+void pack_b(int64_t kc, int64_t nc, const Src* src, int64_t rs, int64_t cs,
+            packed_t<Src>* dst) {
+  using T = packed_t<Src>;
   const int64_t full = nc / NR;
   if (cs == 1) {
     // Row-major B: walk each source row once, left to right, dealing NR-wide pieces to the
@@ -58,25 +69,35 @@ void pack_b(int64_t kc, int64_t nc, const T* src, int64_t rs, int64_t cs, T* dst
     // rows are long; this order reads memory sequentially, and each piece written is whole cache
     // lines when NR * sizeof(T) is a multiple of 64.
     for (int64_t p = 0; p < kc; ++p) {
-      const T* row = src + p * rs;
+      const Src* row = src + p * rs;
       T* d = dst + p * NR;
       for (int64_t s = 0; s < full; ++s) {
-        for (int j = 0; j < NR; ++j) d[s * NR * kc + j] = row[s * NR + j];
+        for (int j = 0; j < NR; ++j) d[s * NR * kc + j] = load(row + s * NR + j);
       }
     }
   } else {
     for (int64_t s = 0; s < full; ++s)
-      pack_b_panel<T, NR, NR>(NR, kc, src + s * NR * cs, rs, cs, dst + s * NR * kc);
+      pack_b_panel<Src, NR, NR>(NR, kc, src + s * NR * cs, rs, cs, dst + s * NR * kc);
   }
   const int64_t c0 = full * NR;
-  if (c0 < nc) pack_b_panel<T, NR, 0>(nc - c0, kc, src + c0 * cs, rs, cs, dst + full * NR * kc);
+  if (c0 < nc) pack_b_panel<Src, NR, 0>(nc - c0, kc, src + c0 * cs, rs, cs, dst + full * NR * kc);
 }
 
 // The tile shapes of the compiled kernels (kernels/kernel_set.cpp).
-#define INVAR_PACK_A(T, MR) \
-  template void pack_a<T, MR>(int64_t, int64_t, const T*, int64_t, int64_t, T, T*);
+#define INVAR_PACK_A(T, MR)                                                          \
+  template void pack_a<T, MR>(int64_t, int64_t, const T*, int64_t, int64_t, packed_t<T>, \
+                              packed_t<T>*);
 #define INVAR_PACK_B(T, NR) \
-  template void pack_b<T, NR>(int64_t, int64_t, const T*, int64_t, int64_t, T*);
+  template void pack_b<T, NR>(int64_t, int64_t, const T*, int64_t, int64_t, packed_t<T>*);
+#define INVAR_PACK_NARROW(T) \
+  INVAR_PACK_A(T, 4)         \
+  INVAR_PACK_A(T, 6)         \
+  INVAR_PACK_A(T, 8)         \
+  INVAR_PACK_A(T, 12)        \
+  INVAR_PACK_B(T, 8)         \
+  INVAR_PACK_B(T, 12)        \
+  INVAR_PACK_B(T, 16)        \
+  INVAR_PACK_B(T, 32)
 INVAR_PACK_A(float, 4)
 INVAR_PACK_A(float, 6)
 INVAR_PACK_A(float, 8)
@@ -93,7 +114,10 @@ INVAR_PACK_B(double, 4)
 INVAR_PACK_B(double, 6)
 INVAR_PACK_B(double, 8)
 INVAR_PACK_B(double, 16)
+INVAR_PACK_NARROW(bf16)
+INVAR_PACK_NARROW(f16)
 #undef INVAR_PACK_A
 #undef INVAR_PACK_B
+#undef INVAR_PACK_NARROW
 
 }  // namespace invar::pack

@@ -24,14 +24,33 @@
 
 #include <cstdint>
 
+#include "invar/invar.hpp"
+
 namespace invar::pack {
 
-// T is float or double (the packed element is the caller's element).
-template <class T, int MR>
-void pack_a(int64_t mc, int64_t kc, const T* src, int64_t rs, int64_t cs, T alpha, T* dst);
+// Src is the caller's element type: float or double, packed as they are, or bf16 or f16,
+// widened exactly to f32 on the way (numeric/half.h), so the kernels only ever see f32 or f64.
+template <class Src>
+struct Packed {
+  using type = Src;
+};
+template <>
+struct Packed<bf16> {
+  using type = float;
+};
+template <>
+struct Packed<f16> {
+  using type = float;
+};
+template <class Src>
+using packed_t = typename Packed<Src>::type;
 
-template <class T, int NR>
-void pack_b(int64_t kc, int64_t nc, const T* src, int64_t rs, int64_t cs, T* dst);
+template <class Src, int MR>
+void pack_a(int64_t mc, int64_t kc, const Src* src, int64_t rs, int64_t cs, packed_t<Src> alpha,
+            packed_t<Src>* dst);
+
+template <class Src, int NR>
+void pack_b(int64_t kc, int64_t nc, const Src* src, int64_t rs, int64_t cs, packed_t<Src>* dst);
 
 }  // namespace invar::pack
 
