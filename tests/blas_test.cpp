@@ -89,18 +89,8 @@ void column_major_reference(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T
   }
 }
 
-template <class T>
-std::vector<T> random_values(std::size_t count, uint64_t seed) {
-  const std::vector<float> f = invar::test::random_floats(count, seed);
-  std::vector<T> v(count);
-  for (std::size_t i = 0; i < count; ++i) v[i] = static_cast<T>(f[i]);
-  return v;
-}
-
-template <class T>
-bool same_bits(const std::vector<T>& x, const std::vector<T>& y) {
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
-}
+using invar::test::random_values;
+using invar::test::same_bits;
 
 // ---- per element type ------------------------------------------------------------------------
 
@@ -127,13 +117,34 @@ struct Entry<float> {
   }
 };
 
+template <>
+struct Entry<double> {
+  static constexpr const char* kFortranName = "DGEMM ";
+  static constexpr const char* kCblasName = "cblas_dgemm";
+  static void fortran(const char* ta, const char* tb, FortranInt m, FortranInt n, FortranInt k,
+                      double alpha, const double* a, FortranInt lda, const double* b,
+                      FortranInt ldb, double beta, double* c, FortranInt ldc) {
+    dgemm_(ta, tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc);
+  }
+  static void cblas(int layout, int ta, int tb, int m, int n, int k, double alpha,
+                    const double* a, int lda, const double* b, int ldb, double beta, double* c,
+                    int ldc) {
+    cblas_dgemm(layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+  static invar_status engine(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                             double alpha, const double* a, int64_t lda, const double* b,
+                             int64_t ldb, double beta, double* c, int64_t ldc) {
+    return invar_dgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+};
+
 template <class T>
 class Blas : public testing::Test {
  protected:
   void SetUp() override { reset_reports(); }
 };
 
-using ElementTypes = testing::Types<float>;
+using ElementTypes = testing::Types<float, double>;
 TYPED_TEST_SUITE(Blas, ElementTypes);
 
 struct Shape {

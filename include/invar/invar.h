@@ -100,7 +100,7 @@ INVAR_API const char *invar_version(void);
 INVAR_API const char *invar_isa(void);
 
 /* One line describing the build and the default context, for bug reports and logs, e.g.
- * "invar 0.1.0; isa avx2 (<why>); kernel sgemm_avx2_6x16; threads 2; L1d 32 KiB 8-way;
+ * "invar 0.1.0; isa avx2 (<why>); kernels sgemm_avx2_6x16 dgemm_avx2_6x8; threads 2; L1d 32 KiB 8-way;
  * L2 512 KiB 8-way; L3 32 MiB 16-way (<where the sizes came from>)". When the default context cannot
  * be created (an invalid INVAR_* setting) the line says why, and invar_last_error() is set. The
  * pointer stays valid for the life of the process; the text reflects the settings at the time of

@@ -25,7 +25,7 @@ std::string describe_default_context() {
     invar::Context& context = invar::Context::default_context();
     const invar::Context::Impl& impl = context.impl();
     line += std::string("; isa ") + invar::isa_name(impl.isa) + " (" + impl.isa_reason + ")";
-    line += std::string("; kernel ") + impl.kernels->sgemm.name;
+    line += std::string("; kernels ") + impl.kernels->sgemm.name + " " + impl.kernels->dgemm.name;
     line += "; threads " + std::to_string(context.num_threads());
     const invar::arch::EffectiveCacheTopology& caches = invar::arch::cache_topology();
     if (!caches.error.empty()) throw invar::InvalidArgument(caches.error);

@@ -46,8 +46,16 @@ void sgemm_(const char* transa, const char* transb, const invar::blas::FortranIn
             const float* a, const invar::blas::FortranInt* lda, const float* b,
             const invar::blas::FortranInt* ldb, const float* beta, float* c,
             const invar::blas::FortranInt* ldc);
+void dgemm_(const char* transa, const char* transb, const invar::blas::FortranInt* m,
+            const invar::blas::FortranInt* n, const invar::blas::FortranInt* k, const double* alpha,
+            const double* a, const invar::blas::FortranInt* lda, const double* b,
+            const invar::blas::FortranInt* ldb, const double* beta, double* c,
+            const invar::blas::FortranInt* ldc);
 void cblas_sgemm(int layout, int transa, int transb, int m, int n, int k, float alpha,
                  const float* a, int lda, const float* b, int ldb, float beta, float* c, int ldc);
+void cblas_dgemm(int layout, int transa, int transb, int m, int n, int k, double alpha,
+                 const double* a, int lda, const double* b, int ldb, double beta, double* c,
+                 int ldc);
 void xerbla_(const char* name, const invar::blas::FortranInt* info, std::size_t name_length);
 void cblas_xerbla(int info, const char* rout, const char* form, ...);
 extern int RowMajorStrg;

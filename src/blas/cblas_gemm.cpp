@@ -77,4 +77,13 @@ __attribute__((visibility("default"))) void cblas_sgemm(int layout, int transa, 
                                  ldb, beta, c, ldc);
 }
 
+__attribute__((visibility("default"))) void cblas_dgemm(int layout, int transa, int transb, int m,
+                                                        int n, int k, double alpha,
+                                                        const double* a, int lda, const double* b,
+                                                        int ldb, double beta, double* c,
+                                                        int ldc) {
+  invar::blas::cblas_gemm<double>("cblas_dgemm", layout, transa, transb, m, n, k, alpha, a, lda,
+                                  b, ldb, beta, c, ldc);
+}
+
 }  // extern "C"

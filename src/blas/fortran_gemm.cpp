@@ -63,4 +63,14 @@ __attribute__((visibility("default"))) void sgemm_(
                                    ldb, beta, c, ldc);
 }
 
+__attribute__((visibility("default"))) void dgemm_(
+    const char* transa, const char* transb, const invar::blas::FortranInt* m,
+    const invar::blas::FortranInt* n, const invar::blas::FortranInt* k, const double* alpha,
+    const double* a, const invar::blas::FortranInt* lda, const double* b,
+    const invar::blas::FortranInt* ldb, const double* beta, double* c,
+    const invar::blas::FortranInt* ldc) {
+  invar::blas::fortran_gemm<double>("DGEMM ", "DGEMM", transa, transb, m, n, k, alpha, a, lda, b,
+                                    ldb, beta, c, ldc);
+}
+
 }  // extern "C"

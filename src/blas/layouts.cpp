@@ -21,6 +21,12 @@ invar_status engine(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_
   return invar_sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
+invar_status engine(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k, double alpha,
+                    const double* a, int64_t lda, const double* b, int64_t ldb, double beta,
+                    double* c, int64_t ldc) {
+  return invar_dgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 [[noreturn]] void engine_failed(const char* routine, const char* why) {
   std::fprintf(stderr, "invar_blas: %s cannot compute: %s\n", routine, why);
   std::abort();
@@ -95,8 +101,14 @@ void gemm_column_major(const char* routine, bool trans_a, bool trans_b, int64_t 
 template void gemm_row_major<float>(const char*, bool, bool, int64_t, int64_t, int64_t, float,
                                     const float*, int64_t, const float*, int64_t, float, float*,
                                     int64_t);
+template void gemm_row_major<double>(const char*, bool, bool, int64_t, int64_t, int64_t, double,
+                                     const double*, int64_t, const double*, int64_t, double,
+                                     double*, int64_t);
 template void gemm_column_major<float>(const char*, bool, bool, int64_t, int64_t, int64_t, float,
                                        const float*, int64_t, const float*, int64_t, float,
                                        float*, int64_t);
+template void gemm_column_major<double>(const char*, bool, bool, int64_t, int64_t, int64_t,
+                                        double, const double*, int64_t, const double*, int64_t,
+                                        double, double*, int64_t);
 
 }  // namespace invar::blas
