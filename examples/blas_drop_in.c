@@ -2,10 +2,9 @@
  * matrices gives the bits of invar's contract, here checked against invar_dgemm on the same
  * numbers (a column-major matrix read row-major is its transpose, so C^T = B^T A^T with alpha
  * folded into A beforehand, which is what the contract's first rounding is). */
+#include <invar/invar.h>
 #include <stdio.h>
 #include <string.h>
-
-#include <invar/invar.h>
 
 void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
             const double *alpha, const double *a, const int *lda, const double *b, const int *ldb,

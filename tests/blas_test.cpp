@@ -2,14 +2,14 @@
 // caller's logical matrices (memcmp-exact), the reference error exits, and the reference special
 // cases. This program replaces xerbla_ and cblas_xerbla (as the reference testers do) to see
 // every report instead of ending.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
@@ -67,15 +67,17 @@ namespace {
 // elements. With alpha_on_b the same loop multiplies op(B)'s elements instead: the chain a
 // careless mapping onto a row-major engine would compute.
 template <class T>
-void column_major_reference(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha,
-                            const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
-                            int64_t ldc, bool alpha_on_b = false) {
+void column_major_reference(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a,
+                            int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc,
+                            bool alpha_on_b = false) {
   for (int64_t j = 0; j < n; ++j) {
     for (int64_t i = 0; i < m; ++i) {
       T& cij = c[i + j * ldc];
       if (k == 0 || alpha == T(0)) {
-        if (beta == T(0)) cij = T(0);
-        else if (beta != T(1)) cij = beta * cij;
+        if (beta == T(0))
+          cij = T(0);
+        else if (beta != T(1))
+          cij = beta * cij;
         continue;
       }
       T acc = beta == T(0) ? T(0) : beta * cij;
@@ -111,8 +113,8 @@ struct Entry<float> {
     cblas_sgemm(layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
   static invar_status engine(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
-                             float alpha, const float* a, int64_t lda, const float* b,
-                             int64_t ldb, float beta, float* c, int64_t ldc) {
+                             float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
+                             float beta, float* c, int64_t ldc) {
     return invar_sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
 };
@@ -126,9 +128,8 @@ struct Entry<double> {
                       FortranInt ldb, double beta, double* c, FortranInt ldc) {
     dgemm_(ta, tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc);
   }
-  static void cblas(int layout, int ta, int tb, int m, int n, int k, double alpha,
-                    const double* a, int lda, const double* b, int ldb, double beta, double* c,
-                    int ldc) {
+  static void cblas(int layout, int ta, int tb, int m, int n, int k, double alpha, const double* a,
+                    int lda, const double* b, int ldb, double beta, double* c, int ldc) {
     cblas_dgemm(layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
   static invar_status engine(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
@@ -151,8 +152,8 @@ struct Shape {
   int64_t m, n, k;
 };
 // Direct-path sizes, tile edges, and products large enough for the packed loop nest.
-const Shape kShapes[] = {{1, 1, 1}, {3, 5, 7}, {4, 17, 33}, {13, 1, 40}, {1, 29, 64},
-                         {37, 23, 19}, {67, 45, 130}, {97, 41, 150}};
+const Shape kShapes[] = {{1, 1, 1},   {3, 5, 7},    {4, 17, 33},   {13, 1, 40},
+                         {1, 29, 64}, {37, 23, 19}, {67, 45, 130}, {97, 41, 150}};
 const float kAlphas[] = {0.7f, 3.7f, -1.3f, 1.0f, -1.0f, 0.0f};
 const float kBetas[] = {0.0f, 1.0f, -0.6f};
 
@@ -220,8 +221,7 @@ TYPED_TEST(Blas, ScalingBInsteadOfAWouldChangeTheBits) {
   using T = TypeParam;
   for (float alpha : {0.7f, 3.7f, -1.3f}) {
     ColumnMajorCase<T> x(false, false, {37, 23, 19}, 7);
-    EXPECT_FALSE(same_bits(x.expected(T(alpha), T(0)), x.expected(T(alpha), T(0), true)))
-        << alpha;
+    EXPECT_FALSE(same_bits(x.expected(T(alpha), T(0)), x.expected(T(alpha), T(0), true))) << alpha;
   }
 }
 
@@ -236,11 +236,11 @@ TYPED_TEST(Blas, CblasColumnMajorEqualsTheContract) {
         for (float alpha : {0.7f, -1.3f, 1.0f}) {
           for (float beta : kBetas) {
             std::vector<T> c = x.c;
-            Entry<T>::cblas(kCblasColMajor, ta, tb, s.m, s.n, s.k, T(alpha), x.pa(), x.lda,
-                            x.pb(), x.ldb, T(beta), c.data() + x.kOffset, x.ldc);
+            Entry<T>::cblas(kCblasColMajor, ta, tb, s.m, s.n, s.k, T(alpha), x.pa(), x.lda, x.pb(),
+                            x.ldb, T(beta), c.data() + x.kOffset, x.ldc);
             EXPECT_TRUE(same_bits(c, x.expected(T(alpha), T(beta))))
-                << ta << " " << tb << " " << s.m << "x" << s.n << "x" << s.k << " alpha "
-                << alpha << " beta " << beta;
+                << ta << " " << tb << " " << s.m << "x" << s.n << "x" << s.k << " alpha " << alpha
+                << " beta " << beta;
           }
         }
       }
@@ -268,12 +268,11 @@ TYPED_TEST(Blas, CblasRowMajorEqualsTheCApi) {
             Entry<T>::cblas(kCblasRowMajor, ta, tb, s.m, s.n, s.k, T(alpha), a.data(), lda,
                             b.data(), ldb, T(beta), c.data(), ldc);
             ASSERT_EQ(Entry<T>::engine(tra ? INVAR_TRANS : INVAR_NO_TRANS,
-                                       trb ? INVAR_TRANS : INVAR_NO_TRANS, s.m, s.n, s.k,
-                                       T(alpha), a.data(), lda, b.data(), ldb, T(beta),
-                                       expected.data(), ldc),
+                                       trb ? INVAR_TRANS : INVAR_NO_TRANS, s.m, s.n, s.k, T(alpha),
+                                       a.data(), lda, b.data(), ldb, T(beta), expected.data(), ldc),
                       INVAR_OK);
-            EXPECT_TRUE(same_bits(c, expected)) << ta << " " << tb << " " << s.m << "x" << s.n
-                                                << "x" << s.k << " alpha " << alpha;
+            EXPECT_TRUE(same_bits(c, expected))
+                << ta << " " << tb << " " << s.m << "x" << s.n << "x" << s.k << " alpha " << alpha;
           }
         }
       }
@@ -323,13 +322,15 @@ TYPED_TEST(Blas, AlphaZeroReadsNeitherAnorBAndBetaZeroOverwritesNan) {
   for (int64_t j = 0; j < 3; ++j) {
     for (int64_t i = 0; i < 4; ++i) {
       const T v = c[i + j * 4];
-      if (i < 3) EXPECT_TRUE(v == T(0) && !std::signbit(v)) << i << "," << j;
-      else EXPECT_TRUE(std::isnan(v)) << "row past M written";
+      if (i < 3)
+        EXPECT_TRUE(v == T(0) && !std::signbit(v)) << i << "," << j;
+      else
+        EXPECT_TRUE(std::isnan(v)) << "row past M written";
     }
   }
   std::vector<T> d(3 * 3, nan);
-  Entry<T>::cblas(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, 3, 3, 5, T(0), nullptr, 5,
-                  nullptr, 3, T(0), d.data(), 3);
+  Entry<T>::cblas(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, 3, 3, 5, T(0), nullptr, 5, nullptr,
+                  3, T(0), d.data(), 3);
   for (T v : d) EXPECT_TRUE(v == T(0) && !std::signbit(v));
   EXPECT_EQ(fortran_report.calls + cblas_report.calls, 0);
 }
@@ -360,8 +361,8 @@ TYPED_TEST(Blas, QuickReturnsTouchNothing) {
   // M == 0 or N == 0: C may be null. (alpha == 0 or K == 0) and beta == 1: C untouched.
   Entry<T>::fortran("N", "N", 0, 3, 4, T(0.7f), nullptr, 1, nullptr, 4, T(0.5f), nullptr, 1);
   Entry<T>::fortran("N", "N", 3, 0, 4, T(0.7f), nullptr, 3, nullptr, 4, T(0.5f), nullptr, 3);
-  Entry<T>::cblas(kCblasColMajor, kCblasNoTrans, kCblasNoTrans, 3, 3, 4, T(0), nullptr, 3,
-                  nullptr, 4, T(1), nullptr, 3);
+  Entry<T>::cblas(kCblasColMajor, kCblasNoTrans, kCblasNoTrans, 3, 3, 4, T(0), nullptr, 3, nullptr,
+                  4, T(1), nullptr, 3);
   const T nan = std::numeric_limits<T>::quiet_NaN();
   std::vector<T> c(9, nan);
   Entry<T>::fortran("N", "N", 3, 3, 0, T(0.7f), nullptr, 3, nullptr, 1, T(1), c.data(), 3);
@@ -421,7 +422,8 @@ TYPED_TEST(Blas, FortranNullArraysTheCallNeedsAreInvalid) {
     const T *a, *b;
     T* c;
     int info;
-  } cases[] = {{nullptr, b.data(), c.data(), 7}, {a.data(), nullptr, c.data(), 9},
+  } cases[] = {{nullptr, b.data(), c.data(), 7},
+               {a.data(), nullptr, c.data(), 9},
                {a.data(), b.data(), nullptr, 12}};
   for (const auto& x : cases) {
     reset_reports();
@@ -466,27 +468,27 @@ const CblasBad kCblasBad[] = {
     {"bad TransA, row-major", kCblasRowMajor, 114, kCblasNoTrans, 2, 2, 2, 2, 2, 2, 2, 1, 2},
     {"bad TransB, column-major", kCblasColMajor, kCblasTrans, -1, 2, 2, 2, 2, 2, 2, 3, 0, 3},
     {"bad TransB, row-major", kCblasRowMajor, kCblasTrans, 110, 2, 2, 2, 2, 2, 2, 3, 1, 3},
-    {"negative M, column-major", kCblasColMajor, kCblasNoTrans, kCblasNoTrans, -1, 2, 2, 2, 2, 2,
-     4, 0, 4},
-    {"negative N, column-major", kCblasColMajor, kCblasNoTrans, kCblasNoTrans, 2, -1, 2, 2, 2, 2,
-     5, 0, 5},
-    {"negative K, column-major", kCblasColMajor, kCblasNoTrans, kCblasNoTrans, 2, 2, -1, 2, 2, 2,
-     6, 0, 6},
-    {"lda < M, column-major", kCblasColMajor, kCblasNoTrans, kCblasNoTrans, 3, 2, 2, 2, 2, 3, 9,
-     0, 9},
-    {"ldb < N, column-major, B transposed", kCblasColMajor, kCblasNoTrans, kCblasConjTrans, 2, 3,
-     2, 2, 2, 2, 11, 0, 11},
-    {"ldc < M, column-major", kCblasColMajor, kCblasNoTrans, kCblasNoTrans, 3, 2, 2, 3, 2, 2, 14,
-     0, 14},
+    {"negative M, column-major", kCblasColMajor, kCblasNoTrans, kCblasNoTrans, -1, 2, 2, 2, 2, 2, 4,
+     0, 4},
+    {"negative N, column-major", kCblasColMajor, kCblasNoTrans, kCblasNoTrans, 2, -1, 2, 2, 2, 2, 5,
+     0, 5},
+    {"negative K, column-major", kCblasColMajor, kCblasNoTrans, kCblasNoTrans, 2, 2, -1, 2, 2, 2, 6,
+     0, 6},
+    {"lda < M, column-major", kCblasColMajor, kCblasNoTrans, kCblasNoTrans, 3, 2, 2, 2, 2, 3, 9, 0,
+     9},
+    {"ldb < N, column-major, B transposed", kCblasColMajor, kCblasNoTrans, kCblasConjTrans, 2, 3, 2,
+     2, 2, 2, 11, 0, 11},
+    {"ldc < M, column-major", kCblasColMajor, kCblasNoTrans, kCblasNoTrans, 3, 2, 2, 3, 2, 2, 14, 0,
+     14},
     // Row-major: the reference checks the column-major call for C^T (N, M, B, A exchanged).
-    {"negative M, row-major", kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, -1, 2, 2, 2, 2, 2, 5,
-     1, 4},
-    {"negative N, row-major", kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, 2, -1, 2, 2, 2, 2, 4,
-     1, 5},
+    {"negative M, row-major", kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, -1, 2, 2, 2, 2, 2, 5, 1,
+     4},
+    {"negative N, row-major", kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, 2, -1, 2, 2, 2, 2, 4, 1,
+     5},
     {"negative M and N, row-major: N first", kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, -1, -1,
      2, 2, 2, 2, 4, 1, 5},
-    {"negative K, row-major", kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, 2, 2, -1, 2, 2, 2, 6,
-     1, 6},
+    {"negative K, row-major", kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, 2, 2, -1, 2, 2, 2, 6, 1,
+     6},
     {"lda < K, row-major", kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, 2, 2, 3, 2, 2, 2, 11, 1,
      9},
     {"lda < M, row-major, A transposed", kCblasRowMajor, kCblasTrans, kCblasNoTrans, 3, 2, 2, 2, 2,
@@ -538,7 +540,8 @@ TYPED_TEST(Blas, CblasNullArraysNameTheCallersArgument) {
       const T *a, *b;
       T* c;
       int info;
-    } cases[] = {{nullptr, b.data(), c.data(), 8}, {a.data(), nullptr, c.data(), 10},
+    } cases[] = {{nullptr, b.data(), c.data(), 8},
+                 {a.data(), nullptr, c.data(), 10},
                  {a.data(), b.data(), nullptr, 13}};
     for (const auto& x : cases) {
       reset_reports();

@@ -1,9 +1,9 @@
 // invar_get_config(): one line naming the version, path, threads and caches, valid for the life
 // of the process.
+#include <gtest/gtest.h>
+
 #include <cstring>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "invar/invar.h"
 
@@ -29,11 +29,10 @@ TEST(Config, EarlierPointersStayValidWhenTheThreadCountChanges) {
   const int other = before == 1 ? 2 : 1;
   ASSERT_EQ(invar_set_num_threads(other), other);
   const char* second = invar_get_config();
-  EXPECT_NE(std::string(second).find("; threads " + std::to_string(other) + ";"),
-            std::string::npos)
+  EXPECT_NE(std::string(second).find("; threads " + std::to_string(other) + ";"), std::string::npos)
       << second;
   EXPECT_NE(first_text, second);
-  EXPECT_EQ(first_text, first);  // the first line is still there, unchanged
+  EXPECT_EQ(first_text, first);           // the first line is still there, unchanged
   EXPECT_EQ(invar_get_config(), second);  // the same settings give the same pointer
   invar_set_num_threads(0);
   EXPECT_EQ(invar_get_config(), first);

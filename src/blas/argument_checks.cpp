@@ -9,15 +9,12 @@ namespace invar::blas {
 Trans fortran_trans(char c) {
   switch (c) {
     case 'N':
-    case 'n':
-      return Trans::kNo;
+    case 'n': return Trans::kNo;
     case 'T':
     case 't':
     case 'C':
-    case 'c':
-      return Trans::kYes;
-    default:
-      return Trans::kInvalid;
+    case 'c': return Trans::kYes;
+    default: return Trans::kInvalid;
   }
 }
 

@@ -20,8 +20,8 @@ void report(bool row_major, int info, const char* rout, const char* form, Args..
 }
 
 template <class T>
-void cblas_gemm(const char* rout, int layout, int transa, int transb, int m, int n, int k,
-                T alpha, const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc) {
+void cblas_gemm(const char* rout, int layout, int transa, int transb, int m, int n, int k, T alpha,
+                const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc) {
   const bool row_major = layout == kCblasRowMajor;
   if (!row_major && layout != kCblasColMajor) {
     report(false, 1, rout, "layout = %d is neither CblasRowMajor nor CblasColMajor\n", layout);
@@ -57,8 +57,8 @@ void cblas_gemm(const char* rout, int layout, int transa, int transb, int m, int
     gemm_row_major<T>(rout, ta == Trans::kYes, tb == Trans::kYes, m, n, k, alpha, a, lda, b, ldb,
                       beta, c, ldc);
   } else {
-    gemm_column_major<T>(rout, ta == Trans::kYes, tb == Trans::kYes, m, n, k, alpha, a, lda, b,
-                         ldb, beta, c, ldc);
+    gemm_column_major<T>(rout, ta == Trans::kYes, tb == Trans::kYes, m, n, k, alpha, a, lda, b, ldb,
+                         beta, c, ldc);
   }
 }
 
@@ -78,12 +78,11 @@ __attribute__((visibility("default"))) void cblas_sgemm(int layout, int transa, 
 }
 
 __attribute__((visibility("default"))) void cblas_dgemm(int layout, int transa, int transb, int m,
-                                                        int n, int k, double alpha,
-                                                        const double* a, int lda, const double* b,
-                                                        int ldb, double beta, double* c,
-                                                        int ldc) {
-  invar::blas::cblas_gemm<double>("cblas_dgemm", layout, transa, transb, m, n, k, alpha, a, lda,
-                                  b, ldb, beta, c, ldc);
+                                                        int n, int k, double alpha, const double* a,
+                                                        int lda, const double* b, int ldb,
+                                                        double beta, double* c, int ldc) {
+  invar::blas::cblas_gemm<double>("cblas_dgemm", layout, transa, transb, m, n, k, alpha, a, lda, b,
+                                  ldb, beta, c, ldc);
 }
 
 }  // extern "C"

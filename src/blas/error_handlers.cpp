@@ -32,10 +32,13 @@ __attribute__((weak, visibility("default"))) void cblas_xerbla(int info, const c
   // A row-major GEMM reports the positions of the column-major call it maps to (blas_abi.h):
   // M and N, lda and ldb are exchanged there.
   if (RowMajorStrg != 0 && rout != nullptr && std::strstr(rout, "gemm") != nullptr) {
-    if (info == 4) info = 5;
-    else if (info == 5) info = 4;
-    else if (info == 9) info = 11;
-    else if (info == 11) info = 9;
+    switch (info) {
+      case 4: info = 5; break;
+      case 5: info = 4; break;
+      case 9: info = 11; break;
+      case 11: info = 9; break;
+      default: break;
+    }
   }
   if (info != 0)
     std::fprintf(stderr, "Parameter %d to routine %s was incorrect\n", info,

@@ -16,8 +16,8 @@ namespace {
 invar_trans to_invar(bool trans) { return trans ? INVAR_TRANS : INVAR_NO_TRANS; }
 
 invar_status engine(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k, float alpha,
-                    const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
-                    float* c, int64_t ldc) {
+                    const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+                    int64_t ldc) {
   return invar_sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
@@ -44,8 +44,8 @@ void run(const char* routine, invar_trans ta, invar_trans tb, int64_t m, int64_t
 // [i0, i0 + rows), stored k x rows; for a transposed A, op(A) is a row-major m x k matrix and
 // the band is its rows, stored rows x k. Either way the source is read in its memory order.
 template <class T>
-void scale_band(bool trans_a, int64_t i0, int64_t rows, int64_t k, T alpha, const T* a,
-                int64_t lda, T* dst) {
+void scale_band(bool trans_a, int64_t i0, int64_t rows, int64_t k, T alpha, const T* a, int64_t lda,
+                T* dst) {
   runtime::FpModeGuard fp_mode;  // the contract's rounding, whatever the caller's mode
   if (!trans_a) {
     for (int64_t p = 0; p < k; ++p) {
@@ -69,14 +69,13 @@ void gemm_row_major(const char* routine, bool trans_a, bool trans_b, int64_t m, 
                     int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
                     T* c, int64_t ldc) {
   if (quick_return(m, n, k, alpha, beta)) return;
-  run(routine, to_invar(trans_a), to_invar(trans_b), m, n, k, alpha, a, lda, b, ldb, beta, c,
-      ldc);
+  run(routine, to_invar(trans_a), to_invar(trans_b), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 template <class T>
 void gemm_column_major(const char* routine, bool trans_a, bool trans_b, int64_t m, int64_t n,
-                       int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
-                       T beta, T* c, int64_t ldc) {
+                       int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
+                       T* c, int64_t ldc) {
   if (quick_return(m, n, k, alpha, beta)) return;
   // The engine's problem: C^T (n x m, row-major, ldc) = op(B)^T * op(A)^T. A column-major
   // matrix read as row-major is its transpose, so op(B)^T is the caller's B with the caller's
@@ -93,8 +92,8 @@ void gemm_column_major(const char* routine, bool trans_a, bool trans_b, int64_t 
   for (int64_t i0 = 0; i0 < m; i0 += band) {
     const int64_t rows = std::min(band, m - i0);
     scale_band(trans_a, i0, rows, k, alpha, a, lda, scaled.get());
-    run(routine, ta_engine, tb_engine, n, rows, k, T(1), b, ldb, scaled.get(),
-        trans_a ? k : rows, beta, c + i0, ldc);
+    run(routine, ta_engine, tb_engine, n, rows, k, T(1), b, ldb, scaled.get(), trans_a ? k : rows,
+        beta, c + i0, ldc);
   }
 }
 
@@ -105,10 +104,10 @@ template void gemm_row_major<double>(const char*, bool, bool, int64_t, int64_t, 
                                      const double*, int64_t, const double*, int64_t, double,
                                      double*, int64_t);
 template void gemm_column_major<float>(const char*, bool, bool, int64_t, int64_t, int64_t, float,
-                                       const float*, int64_t, const float*, int64_t, float,
-                                       float*, int64_t);
-template void gemm_column_major<double>(const char*, bool, bool, int64_t, int64_t, int64_t,
-                                        double, const double*, int64_t, const double*, int64_t,
-                                        double, double*, int64_t);
+                                       const float*, int64_t, const float*, int64_t, float, float*,
+                                       int64_t);
+template void gemm_column_major<double>(const char*, bool, bool, int64_t, int64_t, int64_t, double,
+                                        const double*, int64_t, const double*, int64_t, double,
+                                        double*, int64_t);
 
 }  // namespace invar::blas

@@ -41,8 +41,8 @@ void gemm_row_major(const char* routine, bool trans_a, bool trans_b, int64_t m, 
 
 template <class T>
 void gemm_column_major(const char* routine, bool trans_a, bool trans_b, int64_t m, int64_t n,
-                       int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
-                       T beta, T* c, int64_t ldc);
+                       int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
+                       T* c, int64_t ldc);
 
 }  // namespace invar::blas
 
