@@ -41,7 +41,7 @@ run_tester() {
   cat "$dir"/stdout.txt "$dir"/*.out >"$report" 2>/dev/null
   local problems=()
   [[ $rc -eq 0 ]] || problems+=("exit status $rc")
-  if ! cat "$dir"/bindings.* | grep -q "to $preload.*symbol \`$symbol'"; then
+  if ! grep -qs "to $preload.*symbol \`$symbol'" "$dir"/bindings.*; then
     problems+=("$symbol did not bind to $preload")
   fi
   for line in "$@"; do
