@@ -5,7 +5,9 @@
 #   scripts/install-deps.sh --cross   also the aarch64 cross compiler and qemu-user
 set -euo pipefail
 
-packages=(cmake ninja-build g++ googletest libgtest-dev libcli11-dev libssl-dev libbenchmark-dev)
+# libblas-test and python3-numpy: the outside checks of libinvar_blas (scripts/check-blas.sh).
+packages=(cmake ninja-build g++ googletest libgtest-dev libcli11-dev libssl-dev libbenchmark-dev
+          libblas-test python3-numpy)
 if [[ "${1:-}" == "--cross" ]]; then
   packages+=(g++-aarch64-linux-gnu qemu-user)
 fi

@@ -3,7 +3,9 @@
 #   1. release build, whole suite once per instruction-set path (CTest);
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, and under
 #      ThreadSanitizer (thread pool, parallel driver, concurrent callers);
-#   3. install into a prefix and build/run examples/ against the installed package;
+#   3. install into a prefix and build/run examples/ against the installed package; the
+#      reference BLAS testers and numpy with the installed libinvar_blas preloaded, one count
+#      per checker (scripts/check-blas.sh);
 #   4. the aarch64 cross build, whole suite under qemu-user, fingerprint equal to x86-64's;
 # and ends with one line "tests: N passed, N failed" summing every CTest run.
 set -euo pipefail
@@ -65,13 +67,27 @@ rm -rf build/prefix build/examples
 cmake --install build/release --prefix build/prefix >/dev/null
 if cmake -S examples -B build/examples -G Ninja -DCMAKE_PREFIX_PATH="$root/build/prefix" >/dev/null &&
    cmake --build build/examples &&
-   build/examples/hello_c && build/examples/decode_equals_prefill &&
+   build/examples/hello_c && build/examples/decode_equals_prefill && build/examples/blas_drop_in &&
    build/prefix/bin/invar fingerprint; then
   passed=$((passed + 1))
 else
   echo "examples against the installed package: FAILED"
   failed=$((failed + 1))
 fi
+
+echo "== libinvar_blas from the outside: reference BLAS testers and numpy"
+blas_log=$(mktemp)
+set +e
+scripts/check-blas.sh build/prefix/lib 2>&1 | tee "$blas_log"
+blas_rc=${PIPESTATUS[0]}
+set -e
+passed=$((passed + $(grep -c '^ok ' "$blas_log" || true)))
+failed=$((failed + $(grep -c '^FAILED ' "$blas_log" || true)))
+if [[ $blas_rc -ne 0 ]] && ! grep -q '^FAILED ' "$blas_log"; then
+  echo "scripts/check-blas.sh exited $blas_rc without a failed check: counted as a failure"
+  failed=$((failed + 1))
+fi
+rm -f "$blas_log"
 
 echo "== aarch64"
 aarch64_log=$(mktemp)

@@ -4,6 +4,7 @@
 #include "arch/cache_topology.h"
 #include "arch/cpu_features.h"
 #include "blocking/block_sizes.h"
+#include "invar/invar.h"
 #include "tools/commands.h"
 
 namespace invar::tool {
@@ -73,6 +74,7 @@ int run_info(const InfoOptions& o) {
                   ? " (INVAR_MC/KC/NC overrides in force)"
                   : "");
   std::printf("threads:    %d\n", context.num_threads());
+  std::printf("config:     %s\n", invar_get_config());
   return 0;
 }
 

@@ -131,6 +131,14 @@ INVAR_API const char *invar_version(void);
  * "generic"), or NULL (with invar_last_error set) when INVAR_ISA asks for an unavailable one. */
 INVAR_API const char *invar_isa(void);
 
+/* One line describing the build and the default context, for bug reports and logs, e.g.
+ * "invar 0.1.0; isa avx2 (<why>); kernels sgemm_avx2_6x16 dgemm_avx2_6x8; threads 2; L1d 32 KiB 8-way;
+ * L2 512 KiB 8-way; L3 32 MiB 16-way (<where the sizes came from>)". When the default context cannot
+ * be created (an invalid INVAR_* setting) the line says why, and invar_last_error() is set. The
+ * pointer stays valid for the life of the process; the text reflects the settings at the time of
+ * the call (invar_set_num_threads changes the thread count it reports). */
+INVAR_API const char *invar_get_config(void);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -1,0 +1,56 @@
+// invar_get_config(): the build and the default context in one line, the way BLAS libraries
+// answer "what am I running on" (openblas_get_config). Each distinct line is kept for the life of
+// the process, so the pointer never dangles; the lines differ only when a setting changed (the
+// thread count), so the set stays small.
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "api/context_impl.h"
+#include "api/last_error.h"
+#include "arch/cache_topology.h"
+#include "invar/invar.h"
+
+namespace {
+
+std::string describe_cache(const char* label, const invar::arch::CacheLevel& level) {
+  std::string text = std::string("; ") + label + " ";
+  if (!level.present()) return text + "none";
+  return text + invar::arch::format_bytes(level.bytes) + " " + std::to_string(level.ways) + "-way";
+}
+
+std::string describe_default_context() {
+  std::string line = std::string("invar ") + invar::version();
+  try {
+    invar::Context& context = invar::Context::default_context();
+    const invar::Context::Impl& impl = context.impl();
+    line += std::string("; isa ") + invar::isa_name(impl.isa) + " (" + impl.isa_reason + ")";
+    line += std::string("; kernels ") + impl.kernels->sgemm.name + " " + impl.kernels->dgemm.name;
+    line += "; threads " + std::to_string(context.num_threads());
+    const invar::arch::EffectiveCacheTopology& caches = invar::arch::cache_topology();
+    if (!caches.error.empty()) throw invar::InvalidArgument(caches.error);
+    const invar::arch::CacheTopology& topo = caches.topology;
+    line += describe_cache("L1d", topo.l1d) + describe_cache("L2", topo.l2) +
+            describe_cache("L3", topo.l3) + " (" + topo.source + ")";
+  } catch (const std::exception& e) {
+    invar::api::set_last_error("invar_get_config", e.what());
+    line += std::string("; unusable: ") + e.what();
+  }
+  return line;
+}
+
+}  // namespace
+
+extern "C" const char* invar_get_config(void) {
+  invar::api::clear_last_error();
+  static std::mutex mutex;
+  static std::set<std::string>* lines = new std::set<std::string>;  // never freed: see above
+  try {
+    std::string line = describe_default_context();
+    std::lock_guard<std::mutex> lock(mutex);
+    return lines->insert(std::move(line)).first->c_str();
+  } catch (...) {  // out of memory building the line
+    invar::api::set_last_error("invar_get_config", "out of memory");
+    return "invar: configuration unavailable (out of memory)";
+  }
+}
