@@ -65,6 +65,36 @@ INVAR_API invar_status invar_dgemm(invar_trans ta, invar_trans tb, int64_t m, in
                                    int64_t ldb, double beta, double *c, int64_t ldc);
 
 /*
+ * Batches of products of one shape. Entry i multiplies the i-th A, B and C: at a + i * stride_a,
+ * b + i * stride_b and c + i * stride_c (strides in elements; a stride of 0 shares one A or B), or
+ * at a[i], b[i], c[i]. Every entry gets exactly the bits of the single call. Small products run
+ * in parallel across the batch, large ones one after another on all threads. Every entry is
+ * validated before any is computed; on an error no C is touched and the message names the
+ * entry. The C matrices must not overlap each other or any A or B (strided calls check C).
+ */
+INVAR_API invar_status invar_sgemm_batch_strided(invar_trans ta, invar_trans tb, int64_t m,
+                                                 int64_t n, int64_t k, float alpha, const float *a,
+                                                 int64_t lda, int64_t stride_a, const float *b,
+                                                 int64_t ldb, int64_t stride_b, float beta,
+                                                 float *c, int64_t ldc, int64_t stride_c,
+                                                 int64_t batch);
+INVAR_API invar_status invar_dgemm_batch_strided(invar_trans ta, invar_trans tb, int64_t m,
+                                                 int64_t n, int64_t k, double alpha,
+                                                 const double *a, int64_t lda, int64_t stride_a,
+                                                 const double *b, int64_t ldb, int64_t stride_b,
+                                                 double beta, double *c, int64_t ldc,
+                                                 int64_t stride_c, int64_t batch);
+INVAR_API invar_status invar_sgemm_batch(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                         int64_t k, float alpha, const float *const *a,
+                                         int64_t lda, const float *const *b, int64_t ldb,
+                                         float beta, float *const *c, int64_t ldc, int64_t batch);
+INVAR_API invar_status invar_dgemm_batch(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                         int64_t k, double alpha, const double *const *a,
+                                         int64_t lda, const double *const *b, int64_t ldb,
+                                         double beta, double *const *c, int64_t ldc,
+                                         int64_t batch);
+
+/*
  * 16-bit inputs, named by the types of A, B and C. Each element of A and B is widened exactly to
  * f32 and the f32 chain runs: with an f32 C the result equals invar_sgemm on the widened operands,
  * bit for bit. With a bf16 (f16) C, the chain starts from beta * C widened, stays in f32 across

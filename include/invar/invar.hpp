@@ -226,6 +226,19 @@ inline void gemm(double alpha, Op op_a, MatrixView<const double> a, const Packed
   gemm(alpha, op_a, a, b, beta, c, Context::default_context());
 }
 
+// ---- batches ---------------------------------------------------------------------------------
+
+// c[i] <- alpha * op(a[i]) * op(b[i]) + beta * c[i] for i < batch, every product of one shape
+// (leading dimensions may differ), each with exactly the bits of the single call: small products
+// in parallel across the batch, large ones one after another on all threads. Every entry is
+// checked before any is computed. The c[i] must not overlap each other or any a[i], b[i].
+INVAR_API void gemm_batch(float alpha, Op op_a, const MatrixView<const float>* a, Op op_b,
+                          const MatrixView<const float>* b, float beta,
+                          const MatrixView<float>* c, std::size_t batch, Context& context);
+INVAR_API void gemm_batch(double alpha, Op op_a, const MatrixView<const double>* a, Op op_b,
+                          const MatrixView<const double>* b, double beta,
+                          const MatrixView<double>* c, std::size_t batch, Context& context);
+
 // ---- 16-bit inputs --------------------------------------------------------------------------
 
 // bf16 or f16 operands, each element widened exactly to f32, then the f32 chain: C in f32 equals

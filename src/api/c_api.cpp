@@ -2,7 +2,9 @@
 // exception crosses this boundary.
 #include <cstring>
 #include <new>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include "api/context_impl.h"
 #include "api/gemm_call.h"
@@ -107,6 +109,98 @@ invar_status packed_entry(const char* function, invar_trans ta, int64_t m, T alp
                     static_cast<const T*>(nullptr), 0, beta, c, ldc, b);
 }
 
+// One entry of a batch: the shared arguments with this entry's matrices.
+template <class T>
+invar::api::GemmCall<T> batch_call(const char* function, int trans_a, int trans_b, int64_t m,
+                                   int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
+                                   const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+  invar::api::GemmCall<T> call;
+  call.function = function;
+  call.trans_a = trans_a;
+  call.trans_b = trans_b;
+  call.m = m;
+  call.n = n;
+  call.k = k;
+  call.alpha = alpha;
+  call.a = a;
+  call.lda = lda;
+  call.b = b;
+  call.ldb = ldb;
+  call.beta = beta;
+  call.c = c;
+  call.ldc = ldc;
+  return call;
+}
+
+// Validates every entry before any is computed, so that on an error no C is touched. `entry(i)`
+// returns the i-th call.
+template <class T, class Entry>
+invar_status run_batch(const char* function, int64_t batch, Entry&& entry) {
+  if (batch < 0) {
+    invar::api::set_last_error(std::string(function) + ": batch = " + std::to_string(batch) +
+                               " is negative");
+    return INVAR_EINVAL;
+  }
+  std::vector<invar::api::GemmCall<T>> calls;
+  calls.reserve(static_cast<std::size_t>(batch));
+  for (int64_t i = 0; i < batch; ++i) {
+    calls.push_back(entry(i));
+    std::string error = invar::api::validate(calls.back());
+    if (!error.empty()) {
+      invar::api::set_last_error(error + " (batch entry " + std::to_string(i) + ")");
+      return INVAR_EINVAL;
+    }
+  }
+  invar::api::execute_batch(invar::Context::default_context().impl(), calls.data(), batch);
+  return INVAR_OK;
+}
+
+template <class T>
+invar_status batch_strided_entry(const char* function, invar_trans ta, invar_trans tb, int64_t m,
+                                 int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
+                                 int64_t stride_a, const T* b, int64_t ldb, int64_t stride_b,
+                                 T beta, T* c, int64_t ldc, int64_t stride_c, int64_t batch) {
+  invar::api::clear_last_error();
+  const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
+  return guarded(function, [&] {
+    // Entries may share A or B (a stride of 0) but never write the same C.
+    const int64_t c_span = m > 0 && n > 0 ? (m - 1) * ldc + n : 0;
+    if (batch > 1 && c_span > 0 && (stride_c < 0 ? -stride_c : stride_c) < c_span) {
+      invar::api::set_last_error(std::string(function) + ": stride_c = " +
+                                 std::to_string(stride_c) + " makes the C matrices overlap (one C spans " +
+                                 std::to_string(c_span) + " elements)");
+      return INVAR_EINVAL;
+    }
+    // The i-th matrices; pointers are only formed for entries whose matrices are read.
+    auto at = [](auto* base, int64_t stride, int64_t i) {
+      return base == nullptr ? base : base + stride * i;
+    };
+    return run_batch<T>(function, batch, [&](int64_t i) {
+      return batch_call<T>(function, trans_a, trans_b, m, n, k, alpha, at(a, stride_a, i), lda,
+                           at(b, stride_b, i), ldb, beta, at(c, stride_c, i), ldc);
+    });
+  });
+}
+
+template <class T>
+invar_status batch_entry(const char* function, invar_trans ta, invar_trans tb, int64_t m,
+                         int64_t n, int64_t k, T alpha, const T* const* a, int64_t lda,
+                         const T* const* b, int64_t ldb, T beta, T* const* c, int64_t ldc,
+                         int64_t batch) {
+  invar::api::clear_last_error();
+  const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
+  return guarded(function, [&] {
+    if (batch > 0 && (a == nullptr || b == nullptr || c == nullptr)) {
+      invar::api::set_last_error(std::string(function) + ": an array of matrix pointers is NULL");
+      return INVAR_EINVAL;
+    }
+    return run_batch<T>(function, batch, [&](int64_t i) {
+      return batch_call<T>(function, trans_a, trans_b, m, n, k, alpha, a[i], lda, b[i], ldb, beta,
+                           c[i], ldc);
+    });
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -121,6 +215,40 @@ invar_status invar_dgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, i
                          double alpha, const double* a, int64_t lda, const double* b, int64_t ldb,
                          double beta, double* c, int64_t ldc) {
   return gemm_entry("invar_dgemm", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+invar_status invar_sgemm_batch_strided(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                      int64_t k, float alpha, const float* a, int64_t lda,
+                                      int64_t stride_a, const float* b, int64_t ldb,
+                                      int64_t stride_b, float beta, float* c, int64_t ldc,
+                                      int64_t stride_c, int64_t batch) {
+  return batch_strided_entry("invar_sgemm_batch_strided", ta, tb, m, n, k, alpha, a, lda,
+                             stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch);
+}
+
+invar_status invar_dgemm_batch_strided(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                      int64_t k, double alpha, const double* a, int64_t lda,
+                                      int64_t stride_a, const double* b, int64_t ldb,
+                                      int64_t stride_b, double beta, double* c, int64_t ldc,
+                                      int64_t stride_c, int64_t batch) {
+  return batch_strided_entry("invar_dgemm_batch_strided", ta, tb, m, n, k, alpha, a, lda,
+                             stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch);
+}
+
+invar_status invar_sgemm_batch(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                               float alpha, const float* const* a, int64_t lda,
+                               const float* const* b, int64_t ldb, float beta, float* const* c,
+                               int64_t ldc, int64_t batch) {
+  return batch_entry("invar_sgemm_batch", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                     batch);
+}
+
+invar_status invar_dgemm_batch(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                               double alpha, const double* const* a, int64_t lda,
+                               const double* const* b, int64_t ldb, double beta,
+                               double* const* c, int64_t ldc, int64_t batch) {
+  return batch_entry("invar_dgemm_batch", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                     batch);
 }
 
 invar_status invar_gemm_bf16bf16f32(invar_trans ta, invar_trans tb, int64_t m, int64_t n,

@@ -1,5 +1,6 @@
 #include <new>
 #include <string>
+#include <vector>
 
 #include "api/context_impl.h"
 #include "api/gemm_call.h"
@@ -25,9 +26,10 @@ void run(const api::GemmCall<In, Out>& call, Context& context) {
   }
 }
 
+// The GemmCall of one product, its shapes checked against each other.
 template <class In, class Out, class Acc>
-void gemm_impl(Acc alpha, Op op_a, MatrixView<const In> a, Op op_b, MatrixView<const In> b,
-               Acc beta, MatrixView<Out> c, Context& context) {
+api::GemmCall<In, Out> make_call(Acc alpha, Op op_a, MatrixView<const In> a, Op op_b,
+                                 MatrixView<const In> b, Acc beta, MatrixView<Out> c) {
   const bool ta = op_a == Op::kTrans;
   const bool tb = op_b == Op::kTrans;
   if ((op_a != Op::kNoTrans && !ta) || (op_b != Op::kNoTrans && !tb))
@@ -55,7 +57,38 @@ void gemm_impl(Acc alpha, Op op_a, MatrixView<const In> a, Op op_b, MatrixView<c
   call.beta = beta;
   call.c = c.data();
   call.ldc = c.ld();
-  run(call, context);
+  return call;
+}
+
+template <class In, class Out, class Acc>
+void gemm_impl(Acc alpha, Op op_a, MatrixView<const In> a, Op op_b, MatrixView<const In> b,
+               Acc beta, MatrixView<Out> c, Context& context) {
+  run(make_call(alpha, op_a, a, op_b, b, beta, c), context);
+}
+
+template <class T>
+void gemm_batch_impl(T alpha, Op op_a, const MatrixView<const T>* a, Op op_b,
+                     const MatrixView<const T>* b, T beta, const MatrixView<T>* c,
+                     std::size_t batch, Context& context) {
+  if (batch == 0) return;
+  if (a == nullptr || b == nullptr || c == nullptr)
+    throw InvalidArgument("invar::gemm_batch: an array of views is null");
+  std::vector<api::GemmCall<T>> calls;
+  calls.reserve(batch);
+  for (std::size_t i = 0; i < batch; ++i) {
+    calls.push_back(make_call(alpha, op_a, a[i], op_b, b[i], beta, c[i]));
+    const api::GemmCall<T>& call = calls.back();
+    if (call.m != calls[0].m || call.n != calls[0].n || call.k != calls[0].k)
+      throw InvalidArgument("invar::gemm_batch: entry " + std::to_string(i) +
+                            " differs in shape from entry 0");
+    const std::string error = api::validate(call);
+    if (!error.empty()) throw InvalidArgument(error + " (batch entry " + std::to_string(i) + ")");
+  }
+  try {
+    api::execute_batch(context.impl(), calls.data(), static_cast<int64_t>(batch));
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemory("invar::gemm_batch: out of memory for packing workspace");
+  }
 }
 
 template <class T>
@@ -144,6 +177,18 @@ void gemm(float alpha, Op op_a, MatrixView<const f16> a, Op op_b, MatrixView<con
 void gemm(float alpha, Op op_a, MatrixView<const f16> a, Op op_b, MatrixView<const f16> b,
           float beta, MatrixView<f16> c, Context& context) {
   gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
+}
+
+void gemm_batch(float alpha, Op op_a, const MatrixView<const float>* a, Op op_b,
+                const MatrixView<const float>* b, float beta, const MatrixView<float>* c,
+                std::size_t batch, Context& context) {
+  gemm_batch_impl(alpha, op_a, a, op_b, b, beta, c, batch, context);
+}
+
+void gemm_batch(double alpha, Op op_a, const MatrixView<const double>* a, Op op_b,
+                const MatrixView<const double>* b, double beta, const MatrixView<double>* c,
+                std::size_t batch, Context& context) {
+  gemm_batch_impl(alpha, op_a, a, op_b, b, beta, c, batch, context);
 }
 
 const char* version() { return INVAR_VERSION_STRING; }

@@ -1,5 +1,6 @@
 #include "api/gemm_call.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -160,9 +161,29 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call) {
   }
 }
 
-#define INVAR_GEMM_CALL(In, Out)                                        \
-  template std::string validate<In, Out>(const GemmCall<In, Out>&); \
-  template void execute<In, Out>(Context::Impl&, const GemmCall<In, Out>&);
+template <class In, class Out>
+void execute_batch(Context::Impl& context, const GemmCall<In, Out>* calls, int64_t count) {
+  if (count <= 0) return;
+  const int threads = context.num_threads.load();
+  const GemmCall<In, Out>& first = calls[0];
+  const int per_product = driver::useful_threads(first.m, first.n, first.k, threads);
+  if (count == 1 || per_product >= threads) {
+    for (int64_t i = 0; i < count; ++i) execute(context, calls[i]);
+    return;
+  }
+  // A call from inside a pool task runs on its caller alone, so each member's products are
+  // single-threaded here.
+  const int members = static_cast<int>(std::min<int64_t>(threads, count));
+  context.pool.run(members, [&](runtime::Team& team) {
+    for (int64_t i = team.tid(); i < count; i += team.size()) execute(context, calls[i]);
+  });
+}
+
+#define INVAR_GEMM_CALL(In, Out)                                                     \
+  template std::string validate<In, Out>(const GemmCall<In, Out>&);              \
+  template void execute<In, Out>(Context::Impl&, const GemmCall<In, Out>&);      \
+  template void execute_batch<In, Out>(Context::Impl&, const GemmCall<In, Out>*, \
+                                       int64_t);
 INVAR_GEMM_CALL(float, float)
 INVAR_GEMM_CALL(double, double)
 INVAR_GEMM_CALL(bf16, float)

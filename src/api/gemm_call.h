@@ -5,6 +5,7 @@
 #define INVAR_API_GEMM_CALL_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "invar/invar.hpp"
@@ -53,6 +54,12 @@ std::string validate(const GemmCall<In, Out>& call);
 // Runs a validated call on the context. Throws std::bad_alloc when workspace runs out.
 template <class In, class Out>
 void execute(Context::Impl& context, const GemmCall<In, Out>& call);
+
+// Runs `count` validated calls: one after another, each on all of the context's threads, when
+// one product is enough to occupy them; otherwise the products are dealt round-robin to the
+// threads, each running its products alone. Either way every product has its single-call bits.
+template <class In, class Out>
+void execute_batch(Context::Impl& context, const GemmCall<In, Out>* calls, int64_t count);
 
 }  // namespace invar::api
 
