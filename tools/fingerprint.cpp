@@ -1,6 +1,6 @@
-// `invar fingerprint`: a SHA-256 over the outputs of fixed seeded problems, in f32 then f64. The inputs are built
-// from integers (testing/seeded_data.h), so they are the same bits everywhere; by the numeric
-// contract so are the outputs, whatever the ISA, thread count, blocking or machine. Two machines
+// `invar fingerprint`: a SHA-256 over the outputs of fixed seeded problems, in f32 then f64,
+// then fused epilogues in both. The inputs are built from integers (testing/seeded_data.h), so
+// they are the same bits everywhere; by the numeric contract so are the outputs, whatever the ISA, thread count, blocking or machine. Two machines
 // that print different strings disagree on at least one bit of at least one product.
 #include <openssl/evp.h>
 
@@ -100,12 +100,39 @@ void hash_products(Sha256& all, bool verbose, const char* type) {
   }
 }
 
+// Fused epilogues: a column bias and each activation, so the exp, tanh and division sequences
+// are compared across machines too.
+template <class T>
+void hash_epilogues(Sha256& all, bool verbose, const char* type) {
+  const int64_t m = 37, n = 45, k = 129;
+  const auto a = test::random_values<T>(m * k, 1001);
+  auto b = test::random_values<T>(k * n, 1002);
+  for (T& x : b) x = x * T(4);  // results spread over the activations' interesting range
+  const auto bias = test::random_values<T>(n, 1003);
+  for (Activation act : {Activation::kRelu, Activation::kGeluTanh, Activation::kSilu}) {
+    std::vector<T> c(m * n);
+    gemm(T(1), Op::kNoTrans, MatrixView<const T>(a.data(), m, k), Op::kNoTrans,
+         MatrixView<const T>(b.data(), k, n), T(0), MatrixView<T>(c.data(), m, n),
+         Epilogue<T>{Bias::kPerColumn, bias.data(), act}, Context::default_context());
+    all.update(c.data(), c.size() * sizeof(T));
+    if (verbose) {
+      Sha256 one;
+      one.update(c.data(), c.size() * sizeof(T));
+      std::printf("%s NN %4lld x %4lld x %4lld column bias, activation %d %s\n", type,
+                  static_cast<long long>(m), static_cast<long long>(n),
+                  static_cast<long long>(k), static_cast<int>(act), one.finish().c_str());
+    }
+  }
+}
+
 }  // namespace
 
 int run_fingerprint(const FingerprintOptions& options) {
   Sha256 all;
   hash_products<float>(all, options.verbose, "f32");
   hash_products<double>(all, options.verbose, "f64");
+  hash_epilogues<float>(all, options.verbose, "f32");
+  hash_epilogues<double>(all, options.verbose, "f64");
   std::printf("%s\n", all.finish().c_str());
   return 0;
 }

@@ -65,6 +65,36 @@ INVAR_API invar_status invar_dgemm(invar_trans ta, invar_trans tb, int64_t m, in
                                    int64_t ldb, double beta, double *c, int64_t ldc);
 
 /*
+ * Fused epilogues: once an element's chain has ended, C[i][j] = act(acc + bias), with bias[i]
+ * (INVAR_BIAS_ROW, m values), bias[j] (INVAR_BIAS_COLUMN, n values) or no bias, the addition one
+ * rounded add, then the activation. The activations are invar's own fixed sequences of IEEE
+ * operations, no math library, so they give the same bits on every machine:
+ *   relu(x) = x < 0 ? +0 : x;  silu(x) = x / (1 + exp(-x));
+ *   gelu_tanh(x) = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+ * A fused call equals the plain call followed by the epilogue, bit for bit; with alpha == 0 or
+ * K == 0 the epilogue applies to beta * C.
+ */
+typedef enum { INVAR_BIAS_NONE = 0, INVAR_BIAS_ROW = 1, INVAR_BIAS_COLUMN = 2 } invar_bias;
+typedef enum {
+  INVAR_ACT_NONE = 0,
+  INVAR_ACT_RELU = 1,
+  INVAR_ACT_GELU_TANH = 2,
+  INVAR_ACT_SILU = 3
+} invar_activation;
+
+INVAR_API invar_status invar_sgemm_epilogue(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                            int64_t k, float alpha, const float *a, int64_t lda,
+                                            const float *b, int64_t ldb, float beta, float *c,
+                                            int64_t ldc, invar_bias bias, const float *bias_values,
+                                            invar_activation activation);
+INVAR_API invar_status invar_dgemm_epilogue(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                            int64_t k, double alpha, const double *a, int64_t lda,
+                                            const double *b, int64_t ldb, double beta, double *c,
+                                            int64_t ldc, invar_bias bias,
+                                            const double *bias_values,
+                                            invar_activation activation);
+
+/*
  * Batches of products of one shape. Entry i multiplies the i-th A, B and C: at a + i * stride_a,
  * b + i * stride_b and c + i * stride_c (strides in elements; a stride of 0 shares one A or B), or
  * at a[i], b[i], c[i]. Every entry gets exactly the bits of the single call. Small products run

@@ -177,6 +177,29 @@ inline void gemm(MatrixView<const double> a, MatrixView<const double> b, MatrixV
   gemm(1.0, Op::kNoTrans, a, Op::kNoTrans, b, 0.0, c);
 }
 
+// ---- fused epilogues --------------------------------------------------------------------------
+
+// Applied to each element once its chain has ended: C[i][j] = act(acc + bias), bias per row
+// (bias_values[i]), per column (bias_values[j]) or none; the activations are invar's own fixed
+// IEEE sequences (see invar_sgemm_epilogue in invar.h), the same bits on every machine. A fused
+// call equals the plain call followed by the epilogue, bit for bit.
+enum class Bias { kNone = 0, kPerRow = 1, kPerColumn = 2 };
+enum class Activation { kNone = 0, kRelu = 1, kGeluTanh = 2, kSilu = 3 };
+
+template <class T>
+struct Epilogue {
+  Bias bias = Bias::kNone;
+  const T* bias_values = nullptr;  // m values per row, n per column
+  Activation activation = Activation::kNone;
+};
+
+INVAR_API void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b,
+                    MatrixView<const float> b, float beta, MatrixView<float> c,
+                    const Epilogue<float>& epilogue, Context& context);
+INVAR_API void gemm(double alpha, Op op_a, MatrixView<const double> a, Op op_b,
+                    MatrixView<const double> b, double beta, MatrixView<double> c,
+                    const Epilogue<double>& epilogue, Context& context);
+
 // ---- prepacked operands ----------------------------------------------------------------------
 
 // op(B) packed once, ahead of time, into the micro-kernel's panel layout: weights reused by many
@@ -225,6 +248,12 @@ inline void gemm(double alpha, Op op_a, MatrixView<const double> a, const Packed
                  MatrixView<double> c) {
   gemm(alpha, op_a, a, b, beta, c, Context::default_context());
 }
+// With an epilogue: x * W^T + bias, activated, over prepacked weights.
+INVAR_API void gemm(float alpha, Op op_a, MatrixView<const float> a, const PackedB& b, float beta,
+                    MatrixView<float> c, const Epilogue<float>& epilogue, Context& context);
+INVAR_API void gemm(double alpha, Op op_a, MatrixView<const double> a, const PackedB& b,
+                    double beta, MatrixView<double> c, const Epilogue<double>& epilogue,
+                    Context& context);
 
 // ---- batches ---------------------------------------------------------------------------------
 

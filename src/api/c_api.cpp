@@ -50,7 +50,8 @@ int raw_enum(const E& e) noexcept {
 template <class In, class Out, class Acc>
 invar_status gemm_entry(const char* function, invar_trans ta, invar_trans tb, int64_t m, int64_t n,
                         int64_t k, Acc alpha, const In* a, int64_t lda, const In* b, int64_t ldb,
-                        Acc beta, Out* c, int64_t ldc, const invar_packed* packed = nullptr) {
+                        Acc beta, Out* c, int64_t ldc, const invar_packed* packed = nullptr,
+                        int bias = 0, const Acc* bias_values = nullptr, int activation = 0) {
   invar::api::clear_last_error();
   const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
   return guarded(function, [&] {
@@ -70,6 +71,9 @@ invar_status gemm_entry(const char* function, invar_trans ta, invar_trans tb, in
     call.c = c;
     call.ldc = ldc;
     if (packed != nullptr) call.packed_b = packed->impl.get();
+    call.bias = bias;
+    call.bias_values = bias_values;
+    call.activation = activation;
     std::string error = invar::api::validate(call);
     if (!error.empty()) {
       invar::api::set_last_error(std::move(error));
@@ -215,6 +219,25 @@ invar_status invar_dgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, i
                          double alpha, const double* a, int64_t lda, const double* b, int64_t ldb,
                          double beta, double* c, int64_t ldc) {
   return gemm_entry("invar_dgemm", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+invar_status invar_sgemm_epilogue(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                                  float alpha, const float* a, int64_t lda, const float* b,
+                                  int64_t ldb, float beta, float* c, int64_t ldc, invar_bias bias,
+                                  const float* bias_values, invar_activation activation) {
+  return gemm_entry("invar_sgemm_epilogue", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                    static_cast<const invar_packed*>(nullptr), raw_enum(bias), bias_values,
+                    raw_enum(activation));
+}
+
+invar_status invar_dgemm_epilogue(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                                  double alpha, const double* a, int64_t lda, const double* b,
+                                  int64_t ldb, double beta, double* c, int64_t ldc,
+                                  invar_bias bias, const double* bias_values,
+                                  invar_activation activation) {
+  return gemm_entry("invar_dgemm_epilogue", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                    static_cast<const invar_packed*>(nullptr), raw_enum(bias), bias_values,
+                    raw_enum(activation));
 }
 
 invar_status invar_sgemm_batch_strided(invar_trans ta, invar_trans tb, int64_t m, int64_t n,

@@ -92,8 +92,15 @@ void gemm_batch_impl(T alpha, Op op_a, const MatrixView<const T>* a, Op op_b,
 }
 
 template <class T>
+void set_epilogue(api::GemmCall<T>& call, const Epilogue<T>& e) {
+  call.bias = static_cast<int>(e.bias);
+  call.bias_values = e.bias_values;
+  call.activation = static_cast<int>(e.activation);
+}
+
+template <class T>
 void gemm_packed_impl(T alpha, Op op_a, MatrixView<const T> a, const PackedB& b, T beta,
-                      MatrixView<T> c, Context& context) {
+                      MatrixView<T> c, Context& context, const Epilogue<T>& epilogue = {}) {
   const bool ta = op_a == Op::kTrans;
   if (op_a != Op::kNoTrans && !ta) throw InvalidArgument("invar::gemm: invalid Op value");
   const int64_t m = ta ? a.cols() : a.rows();
@@ -114,6 +121,7 @@ void gemm_packed_impl(T alpha, Op op_a, MatrixView<const T> a, const PackedB& b,
   call.c = c.data();
   call.ldc = c.ld();
   call.packed_b = &b.impl();
+  set_epilogue(call, epilogue);
   run(call, context);
 }
 
@@ -189,6 +197,30 @@ void gemm_batch(double alpha, Op op_a, const MatrixView<const double>* a, Op op_
                 const MatrixView<const double>* b, double beta, const MatrixView<double>* c,
                 std::size_t batch, Context& context) {
   gemm_batch_impl(alpha, op_a, a, op_b, b, beta, c, batch, context);
+}
+
+void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b, MatrixView<const float> b,
+          float beta, MatrixView<float> c, const Epilogue<float>& epilogue, Context& context) {
+  auto call = make_call(alpha, op_a, a, op_b, b, beta, c);
+  set_epilogue(call, epilogue);
+  run(call, context);
+}
+
+void gemm(double alpha, Op op_a, MatrixView<const double> a, Op op_b, MatrixView<const double> b,
+          double beta, MatrixView<double> c, const Epilogue<double>& epilogue, Context& context) {
+  auto call = make_call(alpha, op_a, a, op_b, b, beta, c);
+  set_epilogue(call, epilogue);
+  run(call, context);
+}
+
+void gemm(float alpha, Op op_a, MatrixView<const float> a, const PackedB& b, float beta,
+          MatrixView<float> c, const Epilogue<float>& epilogue, Context& context) {
+  gemm_packed_impl(alpha, op_a, a, b, beta, c, context, epilogue);
+}
+
+void gemm(double alpha, Op op_a, MatrixView<const double> a, const PackedB& b, double beta,
+          MatrixView<double> c, const Epilogue<double>& epilogue, Context& context) {
+  gemm_packed_impl(alpha, op_a, a, b, beta, c, context, epilogue);
 }
 
 const char* version() { return INVAR_VERSION_STRING; }

@@ -9,6 +9,7 @@
 #include "api/packed.h"
 #include "arch/cache_topology.h"
 #include "driver/gemm_driver.h"
+#include "numeric/epilogue.h"
 #include "numeric/half.h"
 #include "runtime/fp_mode.h"
 
@@ -58,6 +59,36 @@ const kernels::GemmKernel& kernel_for(const kernels::KernelSet& set) {
 
 const char* type_name(int bytes) { return bytes == 8 ? "f64" : "f32"; }
 
+template <class In, class Out>
+numeric::Epilogue epilogue_of(const GemmCall<In, Out>& call) {
+  numeric::Epilogue e;
+  e.bias = static_cast<numeric::Bias>(call.bias);
+  e.bias_values = call.bias_values;
+  e.activation = static_cast<numeric::Activation>(call.activation);
+  e.elem_bytes = sizeof(typename GemmCall<In, Out>::Acc);
+  return e;
+}
+
+// The whole of the contract when alpha == 0 or K == 0 and there is an epilogue: each element is
+// act(beta * C + bias), computed in the accumulator type, then stored (rounded once if C is
+// narrower).
+template <class In, class Out>
+void scale_c_with_epilogue(const GemmCall<In, Out>& call) {
+  using Acc = typename GemmCall<In, Out>::Acc;
+  const numeric::Epilogue e = epilogue_of(call);
+  std::unique_ptr<Acc[]> row(new Acc[static_cast<std::size_t>(call.n)]);
+  for (int64_t i = 0; i < call.m; ++i) {
+    Out* c = call.c + i * call.ldc;
+    for (int64_t j = 0; j < call.n; ++j) {
+      row[j] = call.beta == Acc(0)   ? Acc(0)
+               : call.beta == Acc(1) ? to_acc(c[j])
+                                     : call.beta * to_acc(c[j]);
+    }
+    numeric::apply_epilogue(e, row.get(), call.n, 1, call.n, i, 0);
+    for (int64_t j = 0; j < call.n; ++j) c[j] = from_acc<Out>(row[j]);
+  }
+}
+
 }  // namespace
 
 template <class In, class Out>
@@ -74,7 +105,13 @@ std::string validate(const GemmCall<In, Out>& c) {
   if (c.packed_b != nullptr && c.packed_b->elem_bytes != static_cast<int>(sizeof(In)))
     return arg(f, std::string("b was packed in ") + type_name(c.packed_b->elem_bytes) +
                       ", not in " + type_name(sizeof(In)));
+  if (c.bias < 0 || c.bias > 2)
+    return arg(f, "bias = " + std::to_string(c.bias) +
+                      " is none of INVAR_BIAS_NONE, INVAR_BIAS_ROW, INVAR_BIAS_COLUMN");
+  if (c.activation < 0 || c.activation > 3)
+    return arg(f, "activation = " + std::to_string(c.activation) + " is not an invar_activation");
   if (c.m == 0 || c.n == 0) return "";
+  if (c.bias != 0 && c.bias_values == nullptr) return arg(f, "bias values are NULL");
 
   if (c.ldc < c.n)
     return arg(f, "ldc = " + std::to_string(c.ldc) + " is smaller than n = " + std::to_string(c.n));
@@ -113,7 +150,8 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call) {
   // mode again in the driver; on the calling thread that second guard finds it already set.
   runtime::FpModeGuard fp_mode;
   if (call.k == 0 || call.alpha == Acc(0)) {
-    scale_c(call);
+    if (call.bias == 0 && call.activation == 0) scale_c(call);
+    else scale_c_with_epilogue(call);
     return;
   }
   driver::GemmProblem p;
@@ -127,6 +165,7 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call) {
   p.b_rs = call.trans_b ? 1 : call.ldb;
   p.b_cs = call.trans_b ? call.ldb : 1;
   p.b_panels = call.packed_b != nullptr ? call.packed_b->data.get() : nullptr;
+  p.epilogue = epilogue_of(call);
   p.c = call.c;
   p.ldc = call.ldc;
   // A narrow C: the chains run on an f32 copy (beta * C widened exactly, or not read at all when

@@ -45,6 +45,11 @@ struct GemmCall {
   int64_t ldc = 0;
   // A prepacked op(B) instead of b, ldb and trans_b; k and n are then the handle's.
   const PackedB::Impl* packed_b = nullptr;
+  // Bias and activation applied to each result (numeric/epilogue.h); bias values are of type
+  // Acc. bias and activation hold the caller's raw enum values until validated.
+  int bias = 0;
+  const Acc* bias_values = nullptr;
+  int activation = 0;
 };
 
 // "" when the call is valid, else a message naming the function and the argument.

@@ -178,6 +178,8 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPoo
            p.a_cs, at(p.b, pc * p.b_rs + j * p.b_cs, kern.b_in_bytes), ldb,
            static_cast<char*>(p.c) + (i * p.ldc + j) * kern.c_bytes, p.ldc, init, p.beta);
       }
+      numeric::apply_epilogue(p.epilogue, static_cast<char*>(p.c) + (i * p.ldc + j) * kern.c_bytes,
+                              p.ldc, rows, cols, i, j);
     }
   };
   if (threads <= 1 || pool == nullptr) {
@@ -207,6 +209,9 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime:
                     p.a_cs, static_cast<const char*>(p.b_panels) + s * panel_bytes, nr,
                     static_cast<char*>(p.c) + (i * p.ldc + s * nr) * kern.c_bytes, p.ldc,
                     p.first_init, p.beta);
+        numeric::apply_epilogue(p.epilogue,
+                                static_cast<char*>(p.c) + (i * p.ldc + s * nr) * kern.c_bytes,
+                                p.ldc, rows, cols, i, s * nr);
       }
     }
   };
@@ -314,6 +319,9 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
           char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc + c0) * kern.c_bytes;
           macro_kernel(kern, mc, ncols, kc, a_packed, b_block + col_lo * b_panel_bytes,
                        b_panel_bytes, c_block, p.ldc, init, p.beta, scratch);
+          // The block's chains end with the last k-block: its epilogue runs while it is in cache.
+          if (pc + kc == p.k)
+            numeric::apply_epilogue(p.epilogue, c_block, p.ldc, mc, ncols, ic, jc + c0);
         }
         // Nobody reads the B block any more. A prepacked B is never overwritten, and each
         // member's cells of C are the same in every k-block, so its k-blocks need no barrier.

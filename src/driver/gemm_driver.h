@@ -28,6 +28,7 @@
 
 #include "blocking/block_sizes.h"
 #include "kernels/kernel_set.h"
+#include "numeric/epilogue.h"
 #include "runtime/thread_pool.h"
 #include "runtime/workspace.h"
 
@@ -55,6 +56,8 @@ struct GemmProblem {
   // at element s * k * NR, 64-byte aligned. Rows pc..pc+kc of a panel are then exactly the kc x NR
   // micro-panel the packer would have made for that k-block, so the bits are the same.
   const void* b_panels = nullptr;
+  // Applied to each element once its chain has ended (numeric/epilogue.h).
+  numeric::Epilogue epilogue;
 };
 
 // Packs all of op(B) (k x n) into the prepacked layout of GemmProblem::b_panels; dst holds
