@@ -1,9 +1,11 @@
 // Threads never change a bit: the product on 1..16 threads equals the reference, with partitions
 // whose last cell is partial; concurrent user threads, nested calls and fork() are safe.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -154,6 +156,44 @@ TEST(Parallel, NestedCallFromAPoolTaskRunsSerially) {
   });
   EXPECT_EQ(results[0], "");
   EXPECT_EQ(results[1], "");
+}
+
+// A process that cannot start threads (here: an address-space limit too small for a thread's
+// stack) still multiplies, on the calling thread alone, with the same bits. In a child process,
+// so the limit stays there.
+TEST(Parallel, CallRunsOnTheCallerWhenThreadsCannotStart) {
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "the sanitizers' shadow memory does not fit under an address-space limit";
+#endif
+  GemmCase g;
+  g.m = 150;
+  g.n = 160;
+  g.k = 200;
+  g.seed = 900;
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ContextOptions o;
+    o.num_threads = 4;
+    Context context(o);
+    // Room for the product's buffers and workspace, not for an 8 MiB thread stack.
+    long pages = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+      std::fclose(f);
+    }
+    if (pages <= 0) _exit(3);
+    const rlim_t limit = static_cast<rlim_t>(pages) * sysconf(_SC_PAGESIZE) + (4u << 20);
+    const rlimit lim{limit, limit};
+    if (setrlimit(RLIMIT_AS, &lim) != 0) _exit(4);
+    if (!check_case(g, context).empty()) _exit(1);
+    // The pool really could not start a thread.
+    _exit(context.impl().pool.started_threads() == 0 ? 0 : 2);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 TEST(Parallel, ChildCanMultiplyAfterFork) {
