@@ -1,6 +1,7 @@
 // Threads never change a bit: the product on 1..16 threads equals the reference, with partitions
 // whose last cell is partial; concurrent user threads, nested calls and fork() are safe.
 #include <gtest/gtest.h>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -176,7 +177,12 @@ TEST(Parallel, CallRunsOnTheCallerWhenThreadsCannotStart) {
     ContextOptions o;
     o.num_threads = 4;
     Context context(o);
-    // Room for the product's buffers and workspace, not for an 8 MiB thread stack.
+    // Room for the product's buffers and workspace, not for a thread's stack: new threads ask
+    // for 1 GiB stacks (so that none of the stacks glibc keeps from earlier threads fits).
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0 || pthread_attr_setstacksize(&attr, size_t{1} << 30) != 0 ||
+        pthread_setattr_default_np(&attr) != 0)
+      _exit(5);
     long pages = 0;
     if (FILE* f = std::fopen("/proc/self/statm", "r")) {
       if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
