@@ -97,8 +97,10 @@ const KernelSet kGenericSet = {
         with_direct<float, generic::kSgemmNr, &generic::sgemm_generic_direct_8>(
             make_kernel<float, generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8>(
                 "sgemm_generic_4x8"))),
-    make_kernel<double, generic::kDgemmMr, generic::kDgemmNr, &generic::dgemm_generic_4x4>(
-        "dgemm_generic_4x4"),
+    with_direct_t<double, generic::kDgemmNr, &generic::dgemm_generic_direct_t_4>(
+        with_direct<double, generic::kDgemmNr, &generic::dgemm_generic_direct_4>(
+            make_kernel<double, generic::kDgemmMr, generic::kDgemmNr, &generic::dgemm_generic_4x4>(
+                "dgemm_generic_4x4"))),
     make_kernel<float, generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8, bf16>(
         "sbgemm_generic_4x8"),
     make_kernel<float, generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8, f16>(
@@ -112,7 +114,9 @@ const KernelSet kAvx2Set = {
         with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
             make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16>(
                 "sgemm_avx2_6x16"))),
-    make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr, &avx2::dgemm_avx2_6x8>("dgemm_avx2_6x8"),
+    with_direct<double, 8, &avx2::dgemm_avx2_direct_8>(
+        make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr, &avx2::dgemm_avx2_6x8>(
+            "dgemm_avx2_6x8")),
     make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16, bf16>(
         "sbgemm_avx2_6x16"),
     make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16, f16>(
@@ -132,8 +136,9 @@ const KernelSet kAvx512Set = {
         with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
             make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32>(
                 "sgemm_avx512_12x32"))),
-    make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr, &avx512::dgemm_avx512_12x16>(
-        "dgemm_avx512_12x16"),
+    with_direct<double, 8, &avx2::dgemm_avx2_direct_8>(
+        make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr, &avx512::dgemm_avx512_12x16>(
+            "dgemm_avx512_12x16")),
     make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32, bf16>(
         "sbgemm_avx512_12x32"),
     make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32, f16>(

@@ -53,7 +53,7 @@ struct GemmKernel {
 struct KernelSet {
   Isa isa = Isa::kGeneric;
   GemmKernel sgemm;  // f32
-  GemmKernel dgemm;  // f64 (no direct path yet: small and few-row products pack)
+  GemmKernel dgemm;  // f64
   // bf16 and f16 operands, widened exactly to f32 while packing, then the f32 micro-kernel:
   // the bits of sgemm on the widened operands (no direct path: every product packs).
   GemmKernel sbgemm;

@@ -32,6 +32,11 @@ inline constexpr int kDgemmNr = 8;
 void dgemm_avx2_6x8(int64_t kc, const double* a_panel, const double* b_panel, double* c,
                     int64_t ldc, AccInit init, double beta);
 
+// m <= kDirectMaxRows rows x n columns of f64 from unpacked operands, B row-major.
+void dgemm_avx2_direct_8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
+                         int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
+                         int64_t ldc, AccInit init, double beta);
+
 }  // namespace invar::kernels::avx2
 
 #endif  // INVAR_KERNELS_AVX2_AVX2_H_

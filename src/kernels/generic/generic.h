@@ -29,6 +29,14 @@ inline constexpr int kDgemmNr = 4;
 void dgemm_generic_4x4(int64_t kc, const double* a_panel, const double* b_panel, double* c,
                        int64_t ldc, AccInit init, double beta);
 
+// The f64 direct kernels, B row-major and B stored transposed.
+void dgemm_generic_direct_4(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
+                            int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
+                            int64_t ldc, AccInit init, double beta);
+void dgemm_generic_direct_t_4(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
+                              int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
+                              int64_t ldc, AccInit init, double beta);
+
 }  // namespace invar::kernels::generic
 
 #endif  // INVAR_KERNELS_GENERIC_GENERIC_H_
