@@ -25,7 +25,7 @@ found at run time, next to the core's measured FMA peak and memory read bandwidt
   --shapes LIST         general shapes MxNxK, e.g. 1x4096x4096,64x4096x4096 (added to --sizes)
   --small-sizes LIST    small squares reported in calls per second, at the first thread count
                         only (default 4,8,16,32,64); many calls per timed sample
-  --seconds S           time spent per row, shape and thread count (default 1.2, quick 0.5)
+  --seconds S           time spent per row, shape and thread count (default 1, quick 0.5)
   --rounds R            rows take turns R times per shape (default 3)
   --threads LIST        thread counts every row runs at, e.g. 1,2 (default 1 and the cores
                         this process may use); each library is set to the row's count before

@@ -33,7 +33,7 @@ struct PeerPaths {
 struct Options {
   bool quick = false;
   std::vector<Shape> shapes;
-  double seconds_per_cell = 1.2;  // per row and shape, spread over `rounds`
+  double seconds_per_cell = 1.0;  // per row and shape, spread over `rounds`
   int rounds = 3;                 // the rows take turns this many times per shape
   int min_reps = 3;
   // Every row runs at each of these thread counts (small squares at the first only); the
