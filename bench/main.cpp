@@ -1,8 +1,9 @@
 // invar_bench: f32 GEMM throughput of invar's instruction-set paths against the BLAS libraries
-// found on this machine, in one process and one run, next to the core's measured FMA peak and
-// memory bandwidth, with the optimization ladder (plain loops up to invar on every thread) as
-// rows of the same run. For each shape every row is checked (see check.h), then timed in turns
-// (see timing.h: warm operands, only the call timed, median and best). Optionally the
+// found on this machine (and numpy, in a process of its own), in one run, next to the core's
+// measured FMA peak and memory bandwidth, with the optimization ladder (plain loops up to invar
+// on every thread) as rows of the same run. For each shape and thread count every row of that
+// count is checked (see check.h), then timed in turns (see timing.h: warm operands, only the
+// calls timed, median and best). Optionally the
 // cache-blocking sweep follows (blocking_sweep.h). Results go to results/<timestamp>/ (report.h).
 #include <algorithm>
 #include <cstdio>
