@@ -67,7 +67,6 @@ std::vector<GemmRow> build_rows(const Options& o, const Machine& machine, SkipNo
   std::vector<GemmRow> rows;
   if (o.sweep_only) return rows;
   add_invar_rows(o.threads, o.generic_max, o.ladder, &rows, skips);
-  const bool one_thread = std::find(o.threads.begin(), o.threads.end(), 1) != o.threads.end();
   if (o.ladder) add_ladder_rows(&rows);
   if (o.peers) {
     const std::set<std::string> only(o.only.begin(), o.only.end());
@@ -80,11 +79,8 @@ std::vector<GemmRow> build_rows(const Options& o, const Machine& machine, SkipNo
       add_openblas("openblas-current", p.openblas_current, true, o.threads, &rows, skips);
     if (wanted("blis")) add_blis(p.blis, o.threads, &rows, skips);
     if (wanted("onednn")) add_onednn(p.onednn, o.threads, &rows, skips);
-    if (wanted("eigen") || wanted("eigen-avx512")) {
-      if (one_thread) add_eigen(machine, p.eigen_dir, &rows, skips);
-      if (!one_thread || o.threads.size() > 1)
-        skips->push_back("eigen: 1 thread only (built without OpenMP), no rows at more threads");
-    }
+    if (wanted("eigen") || wanted("eigen-avx512"))
+      add_eigen(machine, p.eigen_dir, o.threads, &rows, skips);
     if (wanted("numpy"))
       add_numpy(p.numpy, p.numpy_script.empty() ? INVAR_BENCH_NUMPY_SCRIPT : p.numpy_script,
                 o.threads, &rows, skips);

@@ -43,9 +43,10 @@ void add_onednn(const std::string& path, const std::vector<int>& threads,
 void add_mkl(const std::string& path, const std::vector<int>& threads, std::vector<GemmRow>* rows,
              SkipNotes* skips);
 
-// Eigen, built into one module per vector width next to the binary (or in `dir`); 1 thread only.
-void add_eigen(const Machine& machine, const std::string& dir, std::vector<GemmRow>* rows,
-               SkipNotes* skips);
+// Eigen, built into one module per vector width next to the binary (or in `dir`); above 1 thread
+// only when the module was built with OpenMP.
+void add_eigen(const Machine& machine, const std::string& dir, const std::vector<int>& threads,
+               std::vector<GemmRow>* rows, SkipNotes* skips);
 
 // numpy.matmul, timed by `script` (scripts/bench_numpy.py) under `python` in one process per
 // thread count, started with OPENBLAS_NUM_THREADS / OMP_NUM_THREADS set to it.
