@@ -447,20 +447,38 @@ std::string summary_markdown(const Run& run) {
   const auto names = ratio_names(run);
   if (names.empty()) return md.str();
   const std::string& invar_name = names.front();
-  md << "| shape | threads | " << invar_name << " GFLOP/s | best peer | its GFLOP/s | "
-     << invar_name << " ÷ best peer |\n|---|---:|---:|---|---:|---:|\n";
-  for (const auto& line : lines_in_order(run, false)) {
-    const Measurement* m = find(run, line, invar_name);
-    const Measurement* peer = best_peer(run, line);
-    if (!usable(m) || peer == nullptr) continue;
-    md << "| " << line.label() << (m->memory_bound() ? " (memory-bound)" : "") << " | "
-       << line.threads << " | " << fmt("%.1f", m->gflops_median()) << " | "
-       << run.rows[peer->row].name << " | " << fmt("%.1f", peer->gflops_median()) << " | **"
-       << fmt("%.2f", m->gflops_median() / peer->gflops_median()) << "** |\n";
+  const std::vector<int>& counts = run.options.threads;
+  // One line per shape; per thread count: invar, the best peer, the ratio.
+  md << "| shape |";
+  for (int t : counts)
+    md << " " << t << (t > 1 ? " threads: " : " thread: ") << invar_name
+       << " GFLOP/s | best peer | " << invar_name << " ÷ best peer |";
+  md << "\n|---|";
+  for (size_t i = 0; i < counts.size(); ++i) md << "---:|---|---:|";
+  md << "\n";
+  for (const Shape& shape : shapes_in_order(run)) {
+    if (shape.small) continue;
+    const Measurement* any = nullptr;
+    std::ostringstream cells;
+    for (int t : counts) {
+      const Line line{shape, t};
+      const Measurement* m = find(run, line, invar_name);
+      const Measurement* peer = best_peer(run, line);
+      if (!usable(m) || peer == nullptr) {
+        cells << " — | — | — |";
+        continue;
+      }
+      if (any == nullptr) any = m;
+      cells << " " << fmt("%.1f", m->gflops_median()) << " | " << run.rows[peer->row].name << " "
+            << fmt("%.1f", peer->gflops_median()) << " | **"
+            << fmt("%.2f", m->gflops_median() / peer->gflops_median()) << "** |";
+    }
+    if (any == nullptr) continue;
+    md << "| " << shape.label() << (any->memory_bound() ? " (memory-bound)" : "") << " |"
+       << cells.str() << "\n";
   }
   // How undisturbed the timed calls were, per thread count: the median over the measurements of
   // the calling thread's CPU time / wall time.
-  std::vector<int> counts = run.options.threads;
   std::string shares;
   for (int t : counts) {
     std::vector<double> v;
