@@ -3,8 +3,8 @@
 // measured FMA peak and memory bandwidth, with the optimization ladder (plain loops up to invar
 // on every thread) as rows of the same run. For each shape and thread count every row of that
 // count is checked (see check.h), then timed in turns (see timing.h: warm operands, only the
-// calls timed, median and best). Optionally the
-// cache-blocking sweep follows (blocking_sweep.h). Results go to results/<timestamp>/ (report.h).
+// calls timed, median and best). Optionally the cache-blocking sweep follows (blocking_sweep.h).
+// Results go to results/<timestamp>/ (report.h).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
