@@ -435,6 +435,26 @@ std::string markdown_report(const Run& run) {
   return md.str();
 }
 
+namespace {
+
+// Below this median CPU share of a line's rows, the line was measured on a busy machine.
+constexpr double kBusyShare = 0.8;
+
+// The median over a line's peer-table rows (numpy aside: another process) of the calling
+// thread's CPU time / wall time during the timed calls.
+double line_cpu_share(const Run& run, const Line& line) {
+  std::vector<double> v;
+  for (const auto& m : run.results)
+    if (same_shape(m.shape, line.shape) && run.rows[m.row].requested_threads == line.threads &&
+        run.rows[m.row].peer_table && !run.rows[m.row].remote_turn && usable(&m))
+      v.push_back(m.timing.cpu_share());
+  if (v.empty()) return 1;
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
 std::string summary_markdown(const Run& run) {
   std::ostringstream md;
   const Machine& mc = run.machine;
@@ -448,6 +468,7 @@ std::string summary_markdown(const Run& run) {
   if (names.empty()) return md.str();
   const std::string& invar_name = names.front();
   const std::vector<int>& counts = run.options.threads;
+  bool shared_lines = false;
   // One line per shape; per thread count: invar, the best peer, the ratio.
   md << "| shape |";
   for (int t : counts)
@@ -469,14 +490,22 @@ std::string summary_markdown(const Run& run) {
         continue;
       }
       if (any == nullptr) any = m;
+      const bool busy = line_cpu_share(run, line) < kBusyShare;
+      shared_lines |= busy;
       cells << " " << fmt("%.1f", m->gflops_median()) << " | " << run.rows[peer->row].name << " "
             << fmt("%.1f", peer->gflops_median()) << " | **"
-            << fmt("%.2f", m->gflops_median() / peer->gflops_median()) << "** |";
+            << fmt("%.2f", m->gflops_median() / peer->gflops_median()) << "**"
+            << (busy ? " †" : "") << " |";
     }
     if (any == nullptr) continue;
     md << "| " << shape.label() << (any->memory_bound() ? " (memory-bound)" : "") << " |"
        << cells.str() << "\n";
   }
+  if (shared_lines)
+    md << "\n† Other work shared the machine during these measurements (the median CPU share of "
+          "the rows' calling threads was below "
+       << fmt("%.1f", kBusyShare)
+       << "): their absolute numbers are low; the ratio still compares rows that took turns.\n";
   // How undisturbed the timed calls were, per thread count: the median over the measurements of
   // the calling thread's CPU time / wall time.
   std::string shares;
