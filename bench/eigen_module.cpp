@@ -2,8 +2,9 @@
 // width (-O3 with -mavx2 -mfma, or -mavx512f): Eigen picks its kernels at compile time, so the
 // width is fixed by the build flags, and each module is loaded only on a CPU that has that width.
 // Symbols are hidden except the two entry points, so the variants' Eigen instantiations cannot
-// mix. Eigen uses one thread here (no OpenMP). It allocates its blocking workspace inside each
-// product, as it does for any caller.
+// mix. Built with OpenMP when the compiler has it: Eigen then splits a large product over
+// Eigen::setNbThreads threads (set by invar_bench_eigen_set_threads); without it, one thread. It
+// allocates its blocking workspace inside each product, as it does for any caller.
 #include <Eigen/Core>
 #include <cstdint>
 #include <string>
@@ -22,6 +23,12 @@ extern "C" __attribute__((visibility("default"))) void invar_bench_eigen_sgemm(
   mc.noalias() = ma * mb;
 }
 
+// Sets the threads Eigen's products use; returns the count in force (1 without OpenMP).
+extern "C" __attribute__((visibility("default"))) int invar_bench_eigen_set_threads(int n) {
+  Eigen::setNbThreads(n);
+  return Eigen::nbThreads();
+}
+
 // "Eigen 3.4.0; 8-float packets, FMA; AVX SSE, SSE2, ..." (valid for the life of the module).
 extern "C" __attribute__((visibility("default"))) const char* invar_bench_eigen_info() {
 #ifdef EIGEN_VECTORIZE_FMA
@@ -33,6 +40,10 @@ extern "C" __attribute__((visibility("default"))) const char* invar_bench_eigen_
                                   std::to_string(EIGEN_MAJOR_VERSION) + "." +
                                   std::to_string(EIGEN_MINOR_VERSION) + "; " +
                                   std::to_string(Eigen::internal::packet_traits<float>::size) +
-                                  "-float packets" + fma + "; " + Eigen::SimdInstructionSetsInUse();
+                                  "-float packets" + fma +
+#ifdef _OPENMP
+                                  ", OpenMP" +
+#endif
+                                  "; " + Eigen::SimdInstructionSetsInUse();
   return info.c_str();
 }

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "timing.h"
+
 namespace invar_bench {
 
 // Which measured FMA peak a row's GFLOP/s is compared with.
@@ -20,6 +22,7 @@ struct GemmRow {
   std::string kernel;   // the code path it reports: micro-kernel, corename, ISA
   std::string path;     // the shared object it came from ("" when linked in)
   int threads = 1;      // the thread count it reports after being set
+  int requested_threads = 1;  // the thread count it was asked for: the table line it belongs to
   bool is_invar = false;
   PeakRef peak = PeakRef::kBest;
   int64_t max_dim = 0;  // skip shapes with any dimension above this; 0 = no limit
@@ -32,6 +35,16 @@ struct GemmRow {
   std::function<bool(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c,
                      std::string* error)>
       sgemm;
+  // Run before each turn of this row, untimed (e.g. sets the library to the row's thread count,
+  // since rows of one library at several thread counts share its state). May be empty.
+  std::function<void()> activate;
+  // A row computed in another process (numpy) times itself and has no `sgemm`: `remote_start`
+  // prepares a shape there (operands, a first call, a check of its result: sets *check_ok and
+  // *check_text, or returns false with *error), then `remote_turn` times one turn, as Turn does.
+  std::function<bool(int64_t m, int64_t n, int64_t k, bool* check_ok, std::string* check_text,
+                     std::string* error)>
+      remote_start;
+  Turn remote_turn;
 };
 
 // Rows that could not be set up, with the reason, for the report ("mkl: libmkl_rt.so.3 not found").

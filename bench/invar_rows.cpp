@@ -1,7 +1,7 @@
-// invar's rows: one Context per instruction-set path (ContextOptions::isa), each with its own
-// workspaces, so a path is measured exactly as a caller who forced it would run it. With the
-// ladder on, one more row runs the best SIMD path with the default thread count
-// (ContextOptions::num_threads = 0), and the portable and best SIMD rows are marked as ladder steps.
+// invar's rows: one Context per instruction-set path (ContextOptions::isa) and thread count, each
+// with its own workspaces, so a path is measured exactly as a caller who forced it would run it.
+// With the ladder on, the portable and best SIMD rows are marked as ladder steps (see rows.h).
+#include <algorithm>
 #include <memory>
 
 #include "api/context_impl.h"
@@ -54,29 +54,35 @@ bool make_invar_row(const std::string& name, const invar::ContextOptions& option
 
 }  // namespace
 
-void add_invar_rows(int threads, int64_t generic_max, bool ladder, std::vector<GemmRow>* rows,
-                    SkipNotes* skips) {
+void add_invar_rows(const std::vector<int>& threads, int64_t generic_max, bool ladder,
+                    std::vector<GemmRow>* rows, SkipNotes* skips) {
   using invar::Isa;
+  const int most = *std::max_element(threads.begin(), threads.end());
   Isa best_simd = Isa::kGeneric;
-  for (Isa isa : {Isa::kAvx512, Isa::kAvx2, Isa::kNeon, Isa::kGeneric}) {
-    if (invar::kernels::compiled_kernel_set(isa) == nullptr) continue;  // not this architecture
-    invar::ContextOptions options;
-    options.num_threads = threads;
-    options.isa = isa;
-    GemmRow row;
-    if (!make_invar_row(std::string("invar-") + invar::isa_name(isa), options, &row, skips))
-      continue;
-    if (isa == Isa::kGeneric) {
-      row.max_dim = generic_max;
-      row.ladder_step = kStepGeneric;
-    } else if (best_simd == Isa::kGeneric) {
-      best_simd = isa;
-      row.ladder_step = kStepSimd;
+  for (int t : threads) {
+    for (Isa isa : {Isa::kAvx512, Isa::kAvx2, Isa::kNeon, Isa::kGeneric}) {
+      if (invar::kernels::compiled_kernel_set(isa) == nullptr) continue;  // not this architecture
+      if (isa == Isa::kGeneric && t != threads.front()) continue;
+      invar::ContextOptions options;
+      options.num_threads = t;
+      options.isa = isa;
+      GemmRow row;
+      if (!make_invar_row(std::string("invar-") + invar::isa_name(isa), options, &row, skips))
+        continue;
+      row.requested_threads = t;
+      if (isa == Isa::kGeneric) {
+        row.max_dim = generic_max;
+        if (t == 1) row.ladder_step = kStepGeneric;
+      } else if (best_simd == Isa::kGeneric || best_simd == isa) {
+        best_simd = isa;
+        if (t == 1) row.ladder_step = kStepSimd;
+        if (t == most && most > 1) row.ladder_step = kStepThreaded;
+      }
+      if (!ladder) row.ladder_step = 0;
+      rows->push_back(std::move(row));
     }
-    if (!ladder) row.ladder_step = 0;
-    rows->push_back(std::move(row));
   }
-  if (!ladder || best_simd == Isa::kGeneric) return;
+  if (!ladder || best_simd == Isa::kGeneric || most > 1) return;
   invar::ContextOptions options;
   options.num_threads = 0;  // INVAR_NUM_THREADS, else the physical cores
   options.isa = best_simd;

@@ -9,6 +9,10 @@
 #include <chrono>
 #include <fstream>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #include "arch/cpu_features.h"
 #include "peak_fma.h"
 
@@ -85,6 +89,15 @@ Machine probe_machine(double peak_seconds, int64_t membw_mib) {
   m.brand = f.brand;
   m.avx2_fma = f.avx2_fma;
   m.avx512f = f.avx512f;
+#if defined(__x86_64__)
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
+    const int base_family = (eax >> 8) & 0xf, base_model = (eax >> 4) & 0xf;
+    m.family = base_family == 0xf ? base_family + int((eax >> 20) & 0xff) : base_family;
+    m.model = base_family == 0xf || base_family == 6 ? base_model + int(((eax >> 16) & 0xf) << 4)
+                                                     : base_model;
+  }
+#endif
   m.llc_bytes = read_llc_bytes();
   measure_peaks(m, peak_seconds, &m.peak_avx2, &m.peak_avx512);
   m.membw_mib = membw_mib;

@@ -13,8 +13,9 @@ namespace invar_bench {
 struct Machine {
   std::string vendor, brand;
   bool avx2_fma = false, avx512f = false;
-  int64_t llc_bytes = 0;  // last-level cache of cpu0 (sysfs), 0 if unknown
-  double peak_avx2 = 0;   // GFLOP/s of one core, 0 = not supported or not measured
+  int family = 0, model = 0;  // x86 CPUID display family and model, 0 elsewhere
+  int64_t llc_bytes = 0;      // last-level cache of cpu0 (sysfs), 0 if unknown
+  double peak_avx2 = 0;       // GFLOP/s of one core, 0 = not supported or not measured
   double peak_avx512 = 0;
   double peak_avx2_end = 0;  // the same, measured again after the GEMMs (drift check)
   double peak_avx512_end = 0;

@@ -1,9 +1,11 @@
 // invar_bench: f32 GEMM throughput of invar's instruction-set paths against the BLAS libraries
-// found on this machine, in one process and one run, next to the core's measured FMA peak and
-// memory bandwidth, with the optimization ladder (plain loops up to invar on every thread) as
-// rows of the same run. For each shape every row is checked (see check.h), then timed in turns
-// (see timing.h: warm operands, only the call timed, median and best). Optionally the
-// cache-blocking sweep follows (blocking_sweep.h). Results go to results/<timestamp>/ (report.h).
+// found on this machine (and numpy, in a process of its own), in one run, next to the core's
+// measured FMA peak and memory bandwidth, with the optimization ladder (plain loops up to invar
+// on every thread) as rows of the same run. For each shape and thread count every row of that
+// count is checked (see check.h), then timed in turns (see timing.h: warm operands, only the
+// calls timed, median and best). Optionally the cache-blocking sweep follows (blocking_sweep.h).
+// Results go to results/<timestamp>/ (report.h).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -38,10 +40,10 @@ constexpr const char* kSteering[] = {"OPENBLAS_NUM_THREADS",
                                      "INVAR_KC",
                                      "INVAR_NC"};
 
-// Every library is asked for the same thread count; the ones that read it at load time get it
-// through their variable, before anything is loaded.
-void set_thread_variables(int threads) {
-  const std::string n = std::to_string(threads);
+// The libraries that read a thread count at load time get the largest one through their variable,
+// before anything is loaded; each row then sets its own count through the library's API.
+void set_thread_variables(const std::vector<int>& threads) {
+  const std::string n = std::to_string(*std::max_element(threads.begin(), threads.end()));
   for (const char* name :
        {"OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS"})
     setenv(name, n.c_str(), 1);
@@ -77,17 +79,12 @@ std::vector<GemmRow> build_rows(const Options& o, const Machine& machine, SkipNo
       add_openblas("openblas-current", p.openblas_current, true, o.threads, &rows, skips);
     if (wanted("blis")) add_blis(p.blis, o.threads, &rows, skips);
     if (wanted("onednn")) add_onednn(p.onednn, o.threads, &rows, skips);
-    if (wanted("eigen") || wanted("eigen-avx512")) {
-      if (o.threads != 1)
-        skips->push_back("eigen: runs on 1 thread only (built without OpenMP)");
-      else
-        add_eigen(machine, p.eigen_dir, &rows, skips);
-    }
+    if (wanted("eigen") || wanted("eigen-avx512"))
+      add_eigen(machine, p.eigen_dir, o.threads, &rows, skips);
+    if (wanted("numpy"))
+      add_numpy(p.numpy, p.numpy_script.empty() ? INVAR_BENCH_NUMPY_SCRIPT : p.numpy_script,
+                o.threads, &rows, skips);
     if (wanted("mkl")) add_mkl(p.mkl, o.threads, &rows, skips);
-    if (only.empty())
-      skips->push_back(
-          "numpy: not measured; its wheels bundle a scipy-openblas build, the same "
-          "code as the openblas-current row");
   } else {
     skips->push_back("peers: not run (--no-peers)");
   }
@@ -98,7 +95,17 @@ std::vector<GemmRow> build_rows(const Options& o, const Machine& machine, SkipNo
       if (only.count(row.name)) kept.push_back(std::move(row));
     rows = std::move(kept);
   }
+  SkipNotes unique;  // one note per reason, however many thread counts gave it
+  for (auto& note : *skips)
+    if (std::find(unique.begin(), unique.end(), note) == unique.end()) unique.push_back(note);
+  *skips = std::move(unique);
   return rows;
+}
+
+// The roof of a shape: the roofline from memory bandwidth, except for small squares, whose
+// operands stay in L1 between calls and so are held to the FMA peak.
+double shape_roof(const Shape& s, double peak, const Machine& machine) {
+  return s.small ? peak : roofline_gflops(s, peak, machine.bandwidth());
 }
 
 // Where a shape's rows are compared: the first row's C, and whether it came from invar.
@@ -112,6 +119,12 @@ struct Reference {
 void first_call_and_check(const GemmRow& row, const Shape& s, const std::vector<float>& a,
                           const std::vector<float>& b, std::vector<float>& c, Reference& ref,
                           Measurement& m) {
+  if (row.remote_start) {
+    if (!row.remote_start(s.m, s.n, s.k, &m.check.ok, &m.check.text, &m.timing.error) &&
+        m.timing.error.empty())
+      m.timing.error = "call failed";
+    return;
+  }
   std::fill(c.begin(), c.end(), std::numeric_limits<float>::quiet_NaN());
   if (!row.sgemm(s.m, s.n, s.k, a.data(), b.data(), c.data(), &m.timing.error)) {
     if (m.timing.error.empty()) m.timing.error = "call failed";
@@ -129,37 +142,42 @@ void first_call_and_check(const GemmRow& row, const Shape& s, const std::vector<
   }
 }
 
-// Checks every row on this shape, then times them in turns.
-void measure_shape(Run& run, const Shape& s, bool* all_ok) {
+// Checks every row of this thread count on this shape, then times them in turns. `ref` carries the
+// first row's C from one thread count to the next: invar's rows must give the same bits at all.
+void measure_shape(Run& run, const Shape& s, int threads, const std::vector<float>& a,
+                   const std::vector<float>& b, Reference& ref, bool* all_ok) {
   const Options& o = run.options;
-  std::printf("%s:\n", s.label().c_str());
+  std::printf("%s, %d thread(s):\n", s.label().c_str(), threads);
   std::fflush(stdout);
-  const auto a = invar::test::random_floats(size_t(s.m * s.k), 1);
-  const auto b = invar::test::random_floats(size_t(s.k * s.n), 2);
   std::vector<float> c(size_t(s.m * s.n));
-  Reference ref;
   std::vector<Measurement> results;
-  std::vector<TimedCall> calls;
+  std::vector<Turn> turns;
   for (size_t r = 0; r < run.rows.size(); ++r) {
     const GemmRow& row = run.rows[r];
+    if (row.requested_threads != threads) continue;
     if (row.max_dim > 0 && (s.m > row.max_dim || s.n > row.max_dim || s.k > row.max_dim)) continue;
     Measurement m;
     m.shape = s;
     m.row = r;
     m.peak = row_peak(run.machine, row);
-    m.roof = roofline_gflops(s, m.peak, run.machine.bandwidth());
+    m.roof = shape_roof(s, m.peak, run.machine);
+    if (row.activate) row.activate();
     first_call_and_check(row, s, a, b, c, ref, m);
     *all_ok &= m.check.ok;
     if (m.timing.error.empty()) {
-      const auto* sgemm = &row.sgemm;
-      float* cp = c.data();
-      calls.push_back([sgemm, s, &a, &b, cp](std::string* error) {
-        return (*sgemm)(s.m, s.n, s.k, a.data(), b.data(), cp, error);
-      });
+      if (row.remote_turn) {
+        turns.push_back(row.remote_turn);
+      } else {
+        const auto* sgemm = &row.sgemm;
+        float* cp = c.data();
+        turns.push_back(local_turn(row.activate, [sgemm, s, &a, &b, cp](std::string* error) {
+          return (*sgemm)(s.m, s.n, s.k, a.data(), b.data(), cp, error);
+        }));
+      }
     }
     results.push_back(std::move(m));
   }
-  const auto timings = time_in_turns(calls, o.seconds_per_cell, o.rounds, o.min_reps);
+  const auto timings = time_in_turns(turns, o.seconds_per_cell, o.rounds, o.min_reps);
   size_t t = 0;
   for (auto& m : results) {
     if (m.timing.error.empty()) m.timing = timings[t++];
@@ -170,11 +188,12 @@ void measure_shape(Run& run, const Shape& s, bool* all_ok) {
       *all_ok = false;
     } else {
       std::printf(
-          "  %-12s %-18s %6.1f GFLOP/s median %6.1f best %5.1f%% of %s %5zu calls cpu %3.0f%%  "
-          "%s\n",
-          s.label().c_str(), row.name.c_str(), m.gflops_median(), m.gflops_best(),
+          "  %-12s %d thr %-18s %6.1f GFLOP/s median %6.1f best %5.1f%% of %s %7lld calls "
+          "cpu %3.0f%%  %s\n",
+          s.label().c_str(), threads, row.name.c_str(), m.gflops_median(), m.gflops_best(),
           100 * m.gflops_median() / m.roof, m.memory_bound() ? "roof" : "peak",
-          m.timing.seconds.size(), 100 * m.timing.cpu_share(), m.check.text.c_str());
+          static_cast<long long>(m.timing.calls()), 100 * m.timing.cpu_share(),
+          m.check.text.c_str());
     }
     std::fflush(stdout);
     run.results.push_back(std::move(m));
@@ -203,13 +222,21 @@ int run_bench(int argc, char** argv) {
   run.rows = build_rows(o, run.machine, &run.skips);
   if (!run.rows.empty()) std::printf("rows:\n");
   for (const auto& row : run.rows)
-    std::printf("  %-18s %s | %s | %d thread(s)\n", row.name.c_str(), row.library.c_str(),
-                row.kernel.c_str(), row.threads);
+    std::printf("  %-18s %s | %s | %d thread(s), %d reported\n", row.name.c_str(),
+                row.library.c_str(), row.kernel.c_str(), row.requested_threads, row.threads);
   for (const auto& skip : run.skips) std::printf("  skipped: %s\n", skip.c_str());
   std::fflush(stdout);
 
   bool all_ok = true;
-  for (const Shape& s : o.shapes) measure_shape(run, s, &all_ok);
+  for (const Shape& s : o.shapes) {
+    const auto a = invar::test::random_floats(size_t(s.m * s.k), 1);
+    const auto b = invar::test::random_floats(size_t(s.k * s.n), 2);
+    Reference ref;
+    for (int threads : o.threads) {
+      measure_shape(run, s, threads, a, b, ref, &all_ok);
+      if (s.small) break;  // small squares: the first thread count only
+    }
+  }
   if (o.sweep_blocking) {
     run.sweep = run_blocking_sweep(o.quick);
     for (const auto& s : run.sweep.sizes) all_ok &= s.error.empty();
@@ -219,7 +246,7 @@ int run_bench(int argc, char** argv) {
   remeasure(run.machine, o.peak_seconds);
   for (auto& m : run.results) {
     m.peak = row_peak(run.machine, run.rows[m.row]);
-    m.roof = roofline_gflops(m.shape, m.peak, run.machine.bandwidth());
+    m.roof = shape_roof(m.shape, m.peak, run.machine);
   }
 
   const std::string dir = o.out_dir.empty() ? "results/" + run.timestamp : o.out_dir;

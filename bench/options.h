@@ -11,6 +11,9 @@ namespace invar_bench {
 
 struct Shape {
   int64_t m = 0, n = 0, k = 0;
+  // A small square (--small-sizes): reported in calls per second as well, measured at the first
+  // thread count only.
+  bool small = false;
   std::string label() const;  // "1024^3" for squares, else "MxNxK"
   double flop() const { return 2.0 * double(m) * double(n) * double(k); }
 };
@@ -21,17 +24,21 @@ struct PeerPaths {
   std::string openblas_current;  // a current OpenBLAS (e.g. the scipy-openblas32 wheel)
   std::string blis = "libblis.so.4";
   std::string onednn = "libdnnl.so.2";
-  std::string mkl;        // libmkl_rt.so.N
-  std::string eigen_dir;  // where the Eigen modules are; "" = next to the binary
+  std::string mkl;           // libmkl_rt.so.N
+  std::string numpy;         // a Python with numpy and threadpoolctl; "" = no numpy row
+  std::string numpy_script;  // scripts/bench_numpy.py
+  std::string eigen_dir;     // where the Eigen modules are; "" = next to the binary
 };
 
 struct Options {
   bool quick = false;
   std::vector<Shape> shapes;
-  double seconds_per_cell = 4.0;  // per row and shape, spread over `rounds`
-  int rounds = 4;                 // the rows take turns this many times per shape
+  double seconds_per_cell = 1.0;  // per row and shape, spread over `rounds`
+  int rounds = 3;                 // the rows take turns this many times per shape
   int min_reps = 3;
-  int threads = 1;
+  // Every row runs at each of these thread counts (small squares at the first only); the
+  // default is 1 and the cores this process may run on.
+  std::vector<int> threads;
   int64_t generic_max = 512;      // invar's portable path only runs shapes up to this size
   bool ladder = true;             // the optimization-ladder rows (plain loops, invar threaded)
   bool sweep_blocking = false;    // the cache-blocking sweep after the shapes (blocking_sweep.h)

@@ -1,6 +1,7 @@
 // BLIS row, through its CBLAS layer. Reports the configuration BLIS's run-time dispatch picked
 // (bli_arch_string of bli_arch_query_id): a distribution build can fall back to "generic" on a
-// CPU its dispatch does not recognize, which explains a slow row.
+// CPU its dispatch does not recognize, which explains a slow row. Threads: the global count of
+// bli_thread_set_num_threads, set before each turn of the row.
 #include <cstdint>
 
 #include "cblas_call.h"
@@ -9,7 +10,8 @@
 
 namespace invar_bench {
 
-void add_blis(const std::string& path, int threads, std::vector<GemmRow>* rows, SkipNotes* skips) {
+void add_blis(const std::string& path, const std::vector<int>& threads, std::vector<GemmRow>* rows,
+              SkipNotes* skips) {
   const std::string name = "blis";
   void* lib = dl_open_peer(name, {path}, "", skips);
   if (lib == nullptr) return;
@@ -24,15 +26,19 @@ void add_blis(const std::string& path, int threads, std::vector<GemmRow>* rows, 
     skips->push_back(name + ": " + path + " has no cblas_sgemm / bli_arch_* symbols");
     return;
   }
-  if (set_threads != nullptr) set_threads(threads);
-  GemmRow row;
-  row.name = name;
-  row.library = std::string("BLIS ") + (version != nullptr ? version() : "?");
-  row.kernel = std::string("config ") + arch_string(arch_id());
-  row.path = dl_file_of(reinterpret_cast<const void*>(sgemm));
-  row.threads = get_threads != nullptr ? static_cast<int>(get_threads()) : threads;
-  row.sgemm = cblas_row_call(sgemm);
-  rows->push_back(std::move(row));
+  for (int t : threads) {
+    if (set_threads != nullptr) set_threads(t);
+    GemmRow row;
+    row.name = name;
+    row.library = std::string("BLIS ") + (version != nullptr ? version() : "?");
+    row.kernel = std::string("config ") + arch_string(arch_id());
+    row.path = dl_file_of(reinterpret_cast<const void*>(sgemm));
+    row.requested_threads = t;
+    row.threads = get_threads != nullptr ? static_cast<int>(get_threads()) : t;
+    if (set_threads != nullptr) row.activate = [set_threads, t] { set_threads(t); };
+    row.sgemm = cblas_row_call(sgemm);
+    rows->push_back(std::move(row));
+  }
 }
 
 }  // namespace invar_bench

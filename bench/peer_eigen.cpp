@@ -1,6 +1,7 @@
 // Eigen rows: the modules built from eigen_module.cpp, one per vector width, loaded from the
 // binary's folder only when the CPU supports that width (CPUID + XGETBV through invar's
-// detection); a CPU without AVX2 gets a note instead of a row.
+// detection); a CPU without AVX2 gets a note instead of a row. One row per thread count the
+// module can run (Eigen::setNbThreads before each turn; a module built without OpenMP runs 1).
 #include <cstdint>
 
 #include "dl.h"
@@ -12,7 +13,7 @@ namespace {
 using EigenSgemm = void (*)(int64_t, int64_t, int64_t, const float*, const float*, float*);
 
 void add_module(const std::string& name, const std::string& file, PeakRef peak,
-                std::vector<GemmRow>* rows, SkipNotes* skips) {
+                const std::vector<int>& threads, std::vector<GemmRow>* rows, SkipNotes* skips) {
   std::string error;
   void* lib = dl_open(file, &error);
   if (lib == nullptr) {
@@ -21,43 +22,56 @@ void add_module(const std::string& name, const std::string& file, PeakRef peak,
   }
   auto sgemm = dl_sym<EigenSgemm>(lib, "invar_bench_eigen_sgemm");
   auto info = dl_sym<const char* (*)()>(lib, "invar_bench_eigen_info");
-  if (sgemm == nullptr || info == nullptr) {
+  auto set_threads = dl_sym<int (*)(int)>(lib, "invar_bench_eigen_set_threads");
+  if (sgemm == nullptr || info == nullptr || set_threads == nullptr) {
     skips->push_back(name + ": " + file + " lacks the entry points");
     return;
   }
-  GemmRow row;
-  row.name = name;
   const std::string text = info();
   const auto split = text.find("; ");
-  row.library = text.substr(0, split);
-  row.kernel = split == std::string::npos ? "?" : text.substr(split + 2);
-  row.path = dl_file_of(reinterpret_cast<const void*>(sgemm));
-  row.threads = 1;
-  row.peak = peak;
-  row.sgemm = [sgemm](int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c,
-                      std::string*) {
-    sgemm(m, n, k, a, b, c);
-    return true;
-  };
-  rows->push_back(std::move(row));
+  for (int t : threads) {
+    const int actual = set_threads(t);
+    if (actual != t) {
+      skips->push_back(name + ": no rows at " + std::to_string(t) +
+                       " threads (module built without OpenMP)");
+      continue;
+    }
+    GemmRow row;
+    row.name = name;
+    row.library = text.substr(0, split);
+    row.kernel = split == std::string::npos ? "?" : text.substr(split + 2);
+    row.path = dl_file_of(reinterpret_cast<const void*>(sgemm));
+    row.requested_threads = t;
+    row.threads = actual;
+    row.peak = peak;
+    row.activate = [set_threads, t] { set_threads(t); };
+    row.sgemm = [sgemm](int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c,
+                        std::string*) {
+      sgemm(m, n, k, a, b, c);
+      return true;
+    };
+    rows->push_back(std::move(row));
+  }
 }
 
 }  // namespace
 
-void add_eigen(const Machine& machine, const std::string& dir, std::vector<GemmRow>* rows,
-               SkipNotes* skips) {
+void add_eigen(const Machine& machine, const std::string& dir, const std::vector<int>& threads,
+               std::vector<GemmRow>* rows, SkipNotes* skips) {
   const std::string folder = dir.empty() ? executable_dir() : dir;
 #if defined(__x86_64__)
   if (machine.avx2_fma)
-    add_module("eigen", folder + "/invar_bench_eigen_avx2.so", PeakRef::kAvx2, rows, skips);
+    add_module("eigen", folder + "/invar_bench_eigen_avx2.so", PeakRef::kAvx2, threads, rows,
+               skips);
   else
     skips->push_back("eigen: this CPU lacks AVX2+FMA, the width the Eigen module is built for");
   if (machine.avx512f)
-    add_module("eigen-avx512", folder + "/invar_bench_eigen_avx512.so", PeakRef::kAvx512, rows,
-               skips);
+    add_module("eigen-avx512", folder + "/invar_bench_eigen_avx512.so", PeakRef::kAvx512, threads,
+               rows, skips);
 #else
   (void)machine;
-  add_module("eigen", folder + "/invar_bench_eigen_native.so", PeakRef::kBest, rows, skips);
+  add_module("eigen", folder + "/invar_bench_eigen_native.so", PeakRef::kBest, threads, rows,
+             skips);
 #endif
 }
 

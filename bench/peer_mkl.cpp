@@ -1,9 +1,9 @@
-// MKL row, through libmkl_rt (the single dynamic library, e.g. from the `mkl` wheel). With one
-// thread the sequential threading layer is selected before any other MKL call; otherwise the
-// Intel OpenMP layer with MKL_Set_Num_Threads. Reports MKL's version and which of its per-CPU
-// kernel libraries its dispatch loaded (libmkl_def, _avx2, _avx512, ...), read from
-// /proc/self/maps after one small product: on AMD CPUs that choice is MKL's own, since
-// MKL_DEBUG_CPU_TYPE is ignored by MKL 2020.1 and later.
+// MKL rows, through libmkl_rt (the single dynamic library, e.g. from the `mkl` wheel). When every
+// row runs on one thread the sequential threading layer is selected before any other MKL call;
+// otherwise the Intel OpenMP layer, with MKL_Set_Num_Threads before each turn of a row. Reports
+// MKL's version and which of its per-CPU kernel libraries its dispatch loaded (libmkl_def, _avx2,
+// _avx512, ...), read from /proc/self/maps after one small product: on AMD CPUs that choice is
+// MKL's own, since MKL_DEBUG_CPU_TYPE is ignored by MKL 2020.1 and later.
 //
 // Loaded after every other peer: libmkl_rt opens its own component libraries, and loading it
 // last guarantees no earlier peer could have bound a BLAS symbol to MKL's.
@@ -36,7 +36,8 @@ std::string loaded_cpu_libraries() {
 
 }  // namespace
 
-void add_mkl(const std::string& path, int threads, std::vector<GemmRow>* rows, SkipNotes* skips) {
+void add_mkl(const std::string& path, const std::vector<int>& threads, std::vector<GemmRow>* rows,
+             SkipNotes* skips) {
   const std::string name = "mkl";
   void* lib = dl_open_peer(name, {path}, " (--mkl PATH to libmkl_rt.so.N)", skips);
   if (lib == nullptr) return;
@@ -51,27 +52,35 @@ void add_mkl(const std::string& path, int threads, std::vector<GemmRow>* rows, S
     return;
   }
   if (set_interface != nullptr) set_interface(kInterfaceLp64);
-  set_layer(threads == 1 ? kThreadingSequential : kThreadingIntel);
-  set_threads(threads);
-  GemmRow row;
-  row.name = name;
-  row.library = "MKL";
+  const bool sequential = threads.size() == 1 && threads.front() == 1;
+  set_layer(sequential ? kThreadingSequential : kThreadingIntel);
+  std::string library = "MKL";
   if (version != nullptr) {
     char text[256] = {};
     version(text, sizeof text - 1);
-    row.library = text;
-    while (!row.library.empty() && row.library.back() == ' ') row.library.pop_back();
+    library = text;
+    while (!library.empty() && library.back() == ' ') library.pop_back();
   }
+  set_threads(threads.front());
   float a[64] = {}, c[64];  // one small product makes MKL pick its kernel library
   sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, 8, 8, 8, 1.0f, a, 8, a, 8, 0.0f, c, 8);
-  row.kernel = "kernels " + loaded_cpu_libraries() +
-               (threads == 1 ? ", sequential layer" : ", intel threading layer");
+  std::string kernel = "kernels " + loaded_cpu_libraries() +
+                       (sequential ? ", sequential layer" : ", intel threading layer");
   if (const char* debug = std::getenv("MKL_DEBUG_CPU_TYPE"))
-    row.kernel += std::string(", MKL_DEBUG_CPU_TYPE=") + debug + " (ignored since MKL 2020.1)";
-  row.path = dl_file_of(reinterpret_cast<const void*>(sgemm));
-  row.threads = max_threads != nullptr ? max_threads() : threads;
-  row.sgemm = cblas_row_call(sgemm);
-  rows->push_back(std::move(row));
+    kernel += std::string(", MKL_DEBUG_CPU_TYPE=") + debug + " (ignored since MKL 2020.1)";
+  for (int t : threads) {
+    set_threads(t);
+    GemmRow row;
+    row.name = name;
+    row.library = library;
+    row.kernel = kernel;
+    row.path = dl_file_of(reinterpret_cast<const void*>(sgemm));
+    row.requested_threads = t;
+    row.threads = max_threads != nullptr ? max_threads() : t;
+    row.activate = [set_threads, t] { set_threads(t); };
+    row.sgemm = cblas_row_call(sgemm);
+    rows->push_back(std::move(row));
+  }
 }
 
 }  // namespace invar_bench

@@ -1,7 +1,7 @@
 // oneDNN row: dnnl_sgemm, oneDNN's row-major BLAS-like entry point with 'N'/'T' character flags
 // and 64-bit dimensions. Reports the instruction set its JIT targets (dnnl_get_effective_cpu_isa).
 // The thread count of an OpenMP build is set on the calling thread through the OpenMP runtime
-// oneDNN itself loaded.
+// oneDNN itself loaded (omp_set_num_threads, before each turn of the row).
 #include <dlfcn.h>
 
 #include <cstdint>
@@ -40,8 +40,8 @@ std::string isa_name(int isa) {
 
 }  // namespace
 
-void add_onednn(const std::string& path, int threads, std::vector<GemmRow>* rows,
-                SkipNotes* skips) {
+void add_onednn(const std::string& path, const std::vector<int>& threads,
+                std::vector<GemmRow>* rows, SkipNotes* skips) {
   const std::string name = "onednn";
   // A bare soname also tries the next major version's.
   std::vector<std::string> paths{path};
@@ -55,31 +55,35 @@ void add_onednn(const std::string& path, int threads, std::vector<GemmRow>* rows
     skips->push_back(name + ": " + path + " has no dnnl_sgemm");
     return;
   }
-  int actual_threads = threads;
+  void (*set)(int) = nullptr;
+  int (*get)() = nullptr;
   if (void* omp = dlopen("libgomp.so.1", RTLD_NOW | RTLD_NOLOAD)) {  // only if oneDNN uses it
-    auto set = dl_sym<void (*)(int)>(omp, "omp_set_num_threads");
-    auto get = dl_sym<int (*)()>(omp, "omp_get_max_threads");
-    if (set != nullptr) set(threads);
-    if (get != nullptr) actual_threads = get();
+    set = dl_sym<void (*)(int)>(omp, "omp_set_num_threads");
+    get = dl_sym<int (*)()>(omp, "omp_get_max_threads");
   }
-  GemmRow row;
-  row.name = name;
-  row.library = "oneDNN";
-  if (version != nullptr) {
-    const DnnlVersion* v = version();
-    row.library += " " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
-                   std::to_string(v->patch);
+  for (int t : threads) {
+    if (set != nullptr) set(t);
+    GemmRow row;
+    row.name = name;
+    row.library = "oneDNN";
+    if (version != nullptr) {
+      const DnnlVersion* v = version();
+      row.library += " " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
+                     std::to_string(v->patch);
+    }
+    row.kernel = effective_isa != nullptr ? "jit " + isa_name(effective_isa()) : "?";
+    row.path = dl_file_of(reinterpret_cast<const void*>(sgemm));
+    row.requested_threads = t;
+    row.threads = get != nullptr ? get() : t;
+    if (set != nullptr) row.activate = [set, t] { set(t); };
+    row.sgemm = [sgemm](int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c,
+                        std::string* error) {
+      const int status = sgemm('N', 'N', m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
+      if (status != 0) *error = "dnnl_sgemm returned status " + std::to_string(status);
+      return status == 0;
+    };
+    rows->push_back(std::move(row));
   }
-  row.kernel = effective_isa != nullptr ? "jit " + isa_name(effective_isa()) : "?";
-  row.path = dl_file_of(reinterpret_cast<const void*>(sgemm));
-  row.threads = actual_threads;
-  row.sgemm = [sgemm](int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c,
-                      std::string* error) {
-    const int status = sgemm('N', 'N', m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
-    if (status != 0) *error = "dnnl_sgemm returned status " + std::to_string(status);
-    return status == 0;
-  };
-  rows->push_back(std::move(row));
 }
 
 }  // namespace invar_bench

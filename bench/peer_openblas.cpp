@@ -1,14 +1,15 @@
 // OpenBLAS rows: the distribution's build and a current one (e.g. the scipy-openblas32 wheel,
 // whose symbols carry a "scipy_" prefix). Reports openblas_get_config() and the core name its
-// DYNAMIC_ARCH dispatch selected, after setting the thread count.
+// DYNAMIC_ARCH dispatch selected, after setting the thread count
+// (openblas_set_num_threads, again before each turn of the row).
 #include "cblas_call.h"
 #include "dl.h"
 #include "rows.h"
 
 namespace invar_bench {
 
-void add_openblas(const std::string& name, const std::string& path, bool current_build, int threads,
-                  std::vector<GemmRow>* rows, SkipNotes* skips) {
+void add_openblas(const std::string& name, const std::string& path, bool current_build,
+                  const std::vector<int>& threads, std::vector<GemmRow>* rows, SkipNotes* skips) {
   if (path.empty()) {
     skips->push_back(name + ": no library given");
     return;
@@ -38,18 +39,22 @@ void add_openblas(const std::string& name, const std::string& path, bool current
     skips->push_back(name + ": " + path + " has no OpenBLAS cblas_sgemm/openblas_* symbols");
     return;
   }
-  set_threads(threads);
-  GemmRow row;
-  row.name = name;
-  row.library = config();
-  row.kernel = std::string("core ") + corename();
-  row.path = dl_file_of(reinterpret_cast<const void*>(sgemm));
-  row.threads = get_threads != nullptr ? get_threads() : threads;
-  if (!prefix.empty()) row.library += " (symbols prefixed " + prefix + ")";
-  for (const auto& [var, value] : unset.removed())
-    row.library += "; " + var + "=" + value + " unset while loading";
-  row.sgemm = cblas_row_call(sgemm);
-  rows->push_back(std::move(row));
+  for (int t : threads) {
+    set_threads(t);
+    GemmRow row;
+    row.name = name;
+    row.library = config();
+    row.kernel = std::string("core ") + corename();
+    row.path = dl_file_of(reinterpret_cast<const void*>(sgemm));
+    row.requested_threads = t;
+    row.threads = get_threads != nullptr ? get_threads() : t;
+    if (!prefix.empty()) row.library += " (symbols prefixed " + prefix + ")";
+    for (const auto& [var, value] : unset.removed())
+      row.library += "; " + var + "=" + value + " unset while loading";
+    row.activate = [set_threads, t] { set_threads(t); };
+    row.sgemm = cblas_row_call(sgemm);
+    rows->push_back(std::move(row));
+  }
 }
 
 }  // namespace invar_bench

@@ -29,50 +29,88 @@ std::string csv_field(const std::string& s) {
 
 std::string mib(int64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
+bool same_shape(const Shape& a, const Shape& b) { return a.m == b.m && a.n == b.n && a.k == b.k; }
+
 std::vector<Shape> shapes_in_order(const Run& run) {
   std::vector<Shape> shapes;
   for (const auto& m : run.results) {
     bool seen = false;
-    for (const auto& s : shapes) seen |= s.m == m.shape.m && s.n == m.shape.n && s.k == m.shape.k;
+    for (const auto& s : shapes) seen |= same_shape(s, m.shape);
     if (!seen) shapes.push_back(m.shape);
   }
   return shapes;
 }
 
+// One line of the tables: a shape at one thread count.
+struct Line {
+  Shape shape;
+  int threads = 1;
+  std::string label() const { return shape.label(); }
+};
+
+std::vector<Line> lines_in_order(const Run& run, bool small) {
+  std::vector<Line> lines;
+  for (const auto& m : run.results) {
+    if (m.shape.small != small) continue;
+    const int t = run.rows[m.row].requested_threads;
+    bool seen = false;
+    for (const auto& l : lines) seen |= same_shape(l.shape, m.shape) && l.threads == t;
+    if (!seen) lines.push_back(Line{m.shape, t});
+  }
+  std::stable_sort(lines.begin(), lines.end(),
+                   [](const Line& a, const Line& b) { return a.threads < b.threads; });
+  return lines;
+}
+
 const Measurement* find(const Run& run, const Shape& s, size_t row) {
   for (const auto& m : run.results)
-    if (m.row == row && m.shape.m == s.m && m.shape.n == s.n && m.shape.k == s.k) return &m;
+    if (m.row == row && same_shape(m.shape, s)) return &m;
+  return nullptr;
+}
+
+// The measurement of the row called `name` on this line, or nullptr.
+const Measurement* find(const Run& run, const Line& line, const std::string& name) {
+  for (const auto& m : run.results)
+    if (same_shape(m.shape, line.shape) && run.rows[m.row].name == name &&
+        run.rows[m.row].requested_threads == line.threads)
+      return &m;
   return nullptr;
 }
 
 bool usable(const Measurement* m) { return m != nullptr && m->timing.error.empty() && m->check.ok; }
 
-// The peer with the highest median for this shape, or nullptr.
-const Measurement* best_peer(const Run& run, const Shape& s) {
+// The peer with the highest median on this line, or nullptr.
+const Measurement* best_peer(const Run& run, const Line& line) {
   const Measurement* best = nullptr;
-  for (size_t r = 0; r < run.rows.size(); ++r) {
-    const Measurement* m = find(run, s, r);
-    if (run.rows[r].is_invar || !run.rows[r].peer_table || !usable(m)) continue;
-    if (best == nullptr || m->gflops_median() > best->gflops_median()) best = m;
+  for (const auto& m : run.results) {
+    const GemmRow& row = run.rows[m.row];
+    if (row.is_invar || !row.peer_table || !same_shape(m.shape, line.shape) ||
+        row.requested_threads != line.threads || !usable(&m))
+      continue;
+    if (best == nullptr || m.gflops_median() > best->gflops_median()) best = &m;
   }
   return best;
 }
 
-// invar rows that get a ratio column: the vector paths (not the slow portable one).
-std::vector<size_t> ratio_rows(const Run& run) {
-  std::vector<size_t> rows;
-  for (size_t r = 0; r < run.rows.size(); ++r)
-    if (run.rows[r].is_invar && run.rows[r].peer_table && run.rows[r].max_dim == 0)
-      rows.push_back(r);
-  return rows;
+// Names of the rows that pass `keep`, once each, in run order.
+template <class Keep>
+std::vector<std::string> row_names(const Run& run, Keep keep) {
+  std::vector<std::string> names;
+  for (const auto& row : run.rows)
+    if (keep(row) && std::find(names.begin(), names.end(), row.name) == names.end())
+      names.push_back(row.name);
+  return names;
 }
 
-// Rows of the invar-against-peers tables, in run order.
-std::vector<size_t> peer_table_rows(const Run& run) {
-  std::vector<size_t> rows;
-  for (size_t r = 0; r < run.rows.size(); ++r)
-    if (run.rows[r].peer_table) rows.push_back(r);
-  return rows;
+// invar rows that get a ratio column: the vector paths (not the slow portable one).
+std::vector<std::string> ratio_names(const Run& run) {
+  return row_names(run,
+                   [](const GemmRow& r) { return r.is_invar && r.peer_table && r.max_dim == 0; });
+}
+
+// Columns of the invar-against-peers tables, in run order.
+std::vector<std::string> peer_table_names(const Run& run) {
+  return row_names(run, [](const GemmRow& r) { return r.peer_table; });
 }
 
 // Rows of the optimization ladder, in step order.
@@ -84,6 +122,17 @@ std::vector<size_t> ladder_rows(const Run& run) {
     return run.rows[a].ladder_step < run.rows[b].ladder_step;
   });
   return rows;
+}
+
+std::string threads_list(const Options& o) {
+  std::string text;
+  for (int t : o.threads) text += (text.empty() ? "" : ", ") + std::to_string(t);
+  return text;
+}
+
+std::string date_of(const std::string& timestamp) {  // "20261203-051500" -> "2026-12-03"
+  if (timestamp.size() < 8) return timestamp;
+  return timestamp.substr(0, 4) + "-" + timestamp.substr(4, 2) + "-" + timestamp.substr(6, 2);
 }
 
 void machine_section(const Run& run, std::ostringstream& md) {
@@ -105,28 +154,54 @@ void machine_section(const Run& run, std::ostringstream& md) {
      << " MiB); memory-bound roofs use the larger\n";
   const Options& o = run.options;
   if (run.results.empty()) return;
-  md << "- Threads: " << o.threads << " requested for every row (see the rows table for what each "
-     << "reports). Timing: " << fmt("%g", o.seconds_per_cell) << " s per row and shape in "
-     << o.rounds << " turns, at least " << o.min_reps
-     << " calls; median and best call. Operands warm (reused call after call); C = A * B, "
-        "row-major, alpha 1, beta 0.\n";
+  md << "- Threads: every row at " << threads_list(o)
+     << " thread(s), small squares at " << o.threads.front()
+     << " only; each library is set to the row's count through its own API before each of the "
+        "row's turns (see the rows table for what each reports). Timing: "
+     << fmt("%g", o.seconds_per_cell) << " s per row, shape and thread count in " << o.rounds
+     << " turns, at least " << o.min_reps
+     << " samples; a sample is one call, or for calls under "
+     << fmt("%.0f", kMinSampleSeconds * 1e6)
+     << " µs a batch of calls timed together; median and best call. Operands warm (reused call "
+        "after call); C = A * B, row-major, alpha 1, beta 0.\n";
 }
 
-// A table with one line per shape and one column per row of `rows`; `cell` renders a measurement.
+// A table with one line per shape and thread count and one column per row name; `cell` renders a
+// measurement.
+template <class Cell>
+void line_table(const Run& run, const std::vector<Line>& lines,
+                const std::vector<std::string>& names, Cell cell, std::ostringstream& md) {
+  md << "| shape | threads |";
+  for (const auto& name : names) md << " " << name << " |";
+  md << "\n|---|---:|";
+  for (size_t i = 0; i < names.size(); ++i) md << "---:|";
+  md << "\n";
+  for (const auto& line : lines) {
+    md << "| " << line.label();
+    const Measurement* any = nullptr;
+    for (size_t i = 0; i < names.size() && any == nullptr; ++i) any = find(run, line, names[i]);
+    if (any != nullptr && any->memory_bound()) md << " (memory-bound)";
+    md << " | " << line.threads << " |";
+    for (const auto& name : names) {
+      const Measurement* m = find(run, line, name);
+      md << " " << (m == nullptr ? "—" : !m->timing.error.empty() ? "error" : cell(*m)) << " |";
+    }
+    md << "\n";
+  }
+}
+
+// The same for ladder rows, which are told apart by index (one name may be two steps).
 template <class Cell>
 void shape_table(const Run& run, const std::vector<Shape>& shapes, const std::vector<size_t>& rows,
                  Cell cell, std::ostringstream& md) {
   md << "| shape |";
-  for (size_t r : rows) md << " " << run.rows[r].name << " |";
+  for (size_t r : rows)
+    md << " " << run.rows[r].name << ", " << run.rows[r].requested_threads << " thr |";
   md << "\n|---|";
   for (size_t i = 0; i < rows.size(); ++i) md << "---:|";
   md << "\n";
   for (const auto& s : shapes) {
-    md << "| " << s.label();
-    const Measurement* any = nullptr;
-    for (size_t i = 0; i < rows.size() && any == nullptr; ++i) any = find(run, s, rows[i]);
-    if (any != nullptr && any->memory_bound()) md << " (memory-bound)";
-    md << " |";
+    md << "| " << s.label() << " |";
     for (size_t r : rows) {
       const Measurement* m = find(run, s, r);
       md << " " << (m == nullptr ? "—" : !m->timing.error.empty() ? "error" : cell(*m)) << " |";
@@ -135,12 +210,13 @@ void shape_table(const Run& run, const std::vector<Shape>& shapes, const std::ve
   }
 }
 
-void gflops_table(const Run& run, const std::vector<Shape>& shapes, std::ostringstream& md) {
+void gflops_table(const Run& run, const std::vector<Line>& lines, std::ostringstream& md) {
   md << "\n## GFLOP/s, median (% of the shape's roof)\n\n"
-     << "Roof = the row's FMA peak, or for a memory-bound shape the bandwidth x arithmetic "
-        "intensity (minimal traffic: A, B and C once); operands that fit in cache can beat it.\n\n";
-  shape_table(
-      run, shapes, peer_table_rows(run),
+     << "Roof = the row's FMA peak (one core's x its threads), or for a memory-bound shape the "
+        "bandwidth x arithmetic intensity (minimal traffic: A, B and C once); operands that fit "
+        "in cache can beat it.\n\n";
+  line_table(
+      run, lines, peer_table_names(run),
       [](const Measurement& m) {
         return fmt("%.1f", m.gflops_median()) + " (" +
                fmt("%.0f", 100 * m.gflops_median() / m.roof) + "%)" + (m.check.ok ? "" : " WRONG");
@@ -148,38 +224,70 @@ void gflops_table(const Run& run, const std::vector<Shape>& shapes, std::ostring
       md);
 }
 
+std::string calls_per_second(double seconds_per_call) {
+  const double rate = seconds_per_call > 0 ? 1 / seconds_per_call : 0;
+  return rate >= 1e6 ? fmt("%.2f M", rate * 1e-6) : fmt("%.0f k", rate * 1e-3);
+}
+
+void small_table(const Run& run, const std::vector<Line>& lines, std::ostringstream& md) {
+  if (lines.empty()) return;
+  md << "\n## Small squares: calls per second, median (GFLOP/s)\n\n"
+     << "Each timed sample is a batch of back-to-back calls on the same operands (at least "
+     << fmt("%.0f", kMinSampleSeconds * 1e6)
+     << " µs per sample), so the clock's cost is not counted; numpy's figure includes the Python "
+        "call.\n\n";
+  line_table(
+      run, lines, peer_table_names(run),
+      [](const Measurement& m) {
+        return calls_per_second(m.timing.median()) + " (" + fmt("%.1f", m.gflops_median()) + ")" +
+               (m.check.ok ? "" : " WRONG");
+      },
+      md);
+}
+
 // How much of the timed calls' wall time the thread was on a CPU: below ~95% another process
 // took turns with it, and the absolute numbers of that line are low; ratios stay comparable.
-void cpu_share_table(const Run& run, const std::vector<Shape>& shapes, std::ostringstream& md) {
-  md << "\n## CPU share of the timed calls (thread CPU time / wall time, %)\n\n"
-     << "Below ~95% the benchmark shared its core with other work: absolute numbers on that line "
-        "are low, the ratios above stay comparable (the rows take turns).\n\n";
-  std::vector<size_t> rows = peer_table_rows(run);
-  for (size_t r : ladder_rows(run))
-    if (!run.rows[r].peer_table) rows.push_back(r);
-  shape_table(
-      run, shapes, rows,
+void cpu_share_table(const Run& run, const std::vector<Line>& lines, std::ostringstream& md) {
+  md << "\n## CPU share of the timed calls (calling thread's CPU time / wall time, %)\n\n"
+     << "At 1 thread, below ~95% the benchmark shared its core with other work: absolute numbers "
+        "on that line are low, the ratios stay comparable (the rows take turns). numpy's is its "
+        "own process's calling thread.\n\n";
+  auto names = peer_table_names(run);
+  for (const auto& name : row_names(run, [](const GemmRow& r) { return !r.peer_table; }))
+    names.push_back(name);
+  line_table(
+      run, lines, names,
       [](const Measurement& m) { return fmt("%.0f", 100 * m.timing.cpu_share()); }, md);
 }
 
-void ratio_table(const Run& run, const std::vector<Shape>& shapes, std::ostringstream& md) {
-  const auto invar_rows = ratio_rows(run);
+void ratio_table(const Run& run, const std::vector<Line>& lines, std::ostringstream& md) {
+  const auto invar_names = ratio_names(run);
   md << "\n## invar ÷ best peer\n\n"
-     << "Each cell: **ratio of median GFLOP/s** / ratio of best calls / ratio on the median CPU "
+     << "Per shape and thread count, against the peers at the same thread count in this run. "
+        "Each cell: **ratio of median GFLOP/s** / ratio of best calls / ratio on the median CPU "
         "time per call (unaffected by descheduling). Best peer = highest median.\n\n"
-     << "| shape | best peer | GFLOP/s |";
-  for (size_t r : invar_rows) md << " " << run.rows[r].name << " ÷ best peer |";
-  md << "\n|---|---|---:|";
-  for (size_t i = 0; i < invar_rows.size(); ++i) md << "---:|";
+     << "| shape | threads | best peer | GFLOP/s |";
+  for (const auto& name : invar_names) md << " " << name << " ÷ best peer |";
+  md << "\n|---|---:|---|---:|";
+  for (size_t i = 0; i < invar_names.size(); ++i) md << "---:|";
   md << "\n";
-  std::vector<double> log_sum(invar_rows.size(), 0);
-  std::vector<int> count(invar_rows.size(), 0);
-  for (const auto& s : shapes) {
-    const Measurement* peer = best_peer(run, s);
-    md << "| " << s.label() << " | " << (peer ? run.rows[peer->row].name : "none") << " | "
+  std::vector<int> thread_counts;
+  for (const auto& line : lines)
+    if (std::find(thread_counts.begin(), thread_counts.end(), line.threads) == thread_counts.end())
+      thread_counts.push_back(line.threads);
+  // Geometric means per thread count over compute-bound shapes other than small squares.
+  std::vector<std::vector<double>> log_sum(thread_counts.size(),
+                                           std::vector<double>(invar_names.size(), 0));
+  std::vector<std::vector<int>> count(thread_counts.size(), std::vector<int>(invar_names.size(), 0));
+  for (const auto& line : lines) {
+    const size_t tc = size_t(std::find(thread_counts.begin(), thread_counts.end(), line.threads) -
+                             thread_counts.begin());
+    const Measurement* peer = best_peer(run, line);
+    md << "| " << line.label() << " | " << line.threads << " | "
+       << (peer ? run.rows[peer->row].name : "none") << " | "
        << (peer ? fmt("%.1f", peer->gflops_median()) : "—") << " |";
-    for (size_t i = 0; i < invar_rows.size(); ++i) {
-      const Measurement* m = find(run, s, invar_rows[i]);
+    for (size_t i = 0; i < invar_names.size(); ++i) {
+      const Measurement* m = find(run, line, invar_names[i]);
       if (peer == nullptr || !usable(m)) {
         md << " — |";
         continue;
@@ -188,17 +296,21 @@ void ratio_table(const Run& run, const std::vector<Shape>& shapes, std::ostrings
       md << " **" << fmt("%.2f", ratio) << "** / "
          << fmt("%.2f", m->gflops_best() / peer->gflops_best()) << " / "
          << fmt("%.2f", m->gflops_median_cpu() / peer->gflops_median_cpu()) << " |";
-      if (!m->memory_bound()) {
-        log_sum[i] += std::log(ratio);
-        ++count[i];
+      if (!m->memory_bound() && !line.shape.small) {
+        log_sum[tc][i] += std::log(ratio);
+        ++count[tc][i];
       }
     }
     md << "\n";
   }
-  md << "| geometric mean, compute-bound shapes | | |";
-  for (size_t i = 0; i < invar_rows.size(); ++i)
-    md << " " << (count[i] ? fmt("%.2f", std::exp(log_sum[i] / count[i])) : "—") << " |";
-  md << "\n";
+  for (size_t tc = 0; tc < thread_counts.size(); ++tc) {
+    md << "| geometric mean, compute-bound shapes (small squares aside) | " << thread_counts[tc]
+       << " | | |";
+    for (size_t i = 0; i < invar_names.size(); ++i)
+      md << " "
+         << (count[tc][i] ? fmt("%.2f", std::exp(log_sum[tc][i] / count[tc][i])) : "—") << " |";
+    md << "\n";
+  }
 }
 
 // The optimization ladder on squares: one column per step, then each step's speed-up over the
@@ -253,11 +365,12 @@ void rows_section(const Run& run, const std::vector<Shape>& shapes, std::ostring
     for (const auto& e : run.environment) md << "- " << e << "\n";
     return;
   }
-  md << "\n## Rows\n\n| row | library | code path | threads | loaded from "
-        "|\n|---|---|---|---:|---|\n";
+  md << "\n## Rows\n\n| row | library | code path | threads asked | threads reported | loaded "
+        "from |\n|---|---|---|---:|---:|---|\n";
   for (const auto& row : run.rows)
-    md << "| " << row.name << " | " << row.library << " | " << row.kernel << " | " << row.threads
-       << " | " << (row.path.empty() ? "linked in" : row.path) << " |\n";
+    md << "| " << row.name << " | " << row.library << " | " << row.kernel << " | "
+       << row.requested_threads << " | " << row.threads << " | "
+       << (row.path.empty() ? "linked in" : row.path) << " |\n";
   md << "\n## Not measured\n\n";
   if (run.skips.empty()) md << "Nothing: every row was loaded.\n";
   for (const auto& skip : run.skips) md << "- " << skip << "\n";
@@ -266,7 +379,7 @@ void rows_section(const Run& run, const std::vector<Shape>& shapes, std::ostring
     md << "- " << s.label() << ":";
     for (size_t r = 0; r < run.rows.size(); ++r)
       if (const Measurement* m = find(run, s, r))
-        md << " " << run.rows[r].name << " "
+        md << " " << run.rows[r].name << " (" << run.rows[r].requested_threads << " thr) "
            << (m->timing.error.empty() ? m->check.text : "error: " + m->timing.error) << ";";
     md << "\n";
   }
@@ -307,13 +420,127 @@ std::string markdown_report(const Run& run) {
   machine_section(run, md);
   const auto shapes = shapes_in_order(run);
   if (!run.results.empty()) {
-    ratio_table(run, shapes, md);
-    gflops_table(run, shapes, md);
+    const auto lines = lines_in_order(run, false);
+    const auto small = lines_in_order(run, true);
+    auto all = small;
+    all.insert(all.end(), lines.begin(), lines.end());
+    ratio_table(run, all, md);
+    gflops_table(run, lines, md);
+    small_table(run, small, md);
     ladder_table(run, shapes, md);
-    cpu_share_table(run, shapes, md);
+    cpu_share_table(run, all, md);
   }
   if (run.sweep.ran || !run.sweep.notes.empty()) md << sweep_markdown(run.sweep);
   rows_section(run, shapes, md);
+  return md.str();
+}
+
+namespace {
+
+// Below this median CPU share of a line's rows, the line was measured on a busy machine.
+constexpr double kBusyShare = 0.8;
+
+// The median over a line's peer-table rows (numpy aside: another process) of the calling
+// thread's CPU time / wall time during the timed calls.
+double line_cpu_share(const Run& run, const Line& line) {
+  std::vector<double> v;
+  for (const auto& m : run.results)
+    if (same_shape(m.shape, line.shape) && run.rows[m.row].requested_threads == line.threads &&
+        run.rows[m.row].peer_table && !run.rows[m.row].remote_turn && usable(&m))
+      v.push_back(m.timing.cpu_share());
+  if (v.empty()) return 1;
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+std::string summary_markdown(const Run& run) {
+  std::ostringstream md;
+  const Machine& mc = run.machine;
+  const double peak = std::max(mc.peak_for(PeakRef::kBest), 0.0);
+  md << "Measured " << date_of(run.timestamp) << " on " << mc.brand << " ("
+     << (mc.avx512f ? "AVX-512" : mc.avx2_fma ? "AVX2+FMA, no AVX-512" : "no AVX2")
+     << "), threads " << threads_list(run.options) << "; one core's FMA peak " << fmt("%.1f", peak) << " GFLOP/s and read bandwidth "
+     << fmt("%.1f", mc.bandwidth()) << " GB/s, measured in the same run. Best peer = the fastest "
+     << "of the other libraries at the same shape and thread count in this run (median call).\n\n";
+  const auto names = ratio_names(run);
+  if (names.empty()) return md.str();
+  const std::string& invar_name = names.front();
+  const std::vector<int>& counts = run.options.threads;
+  bool shared_lines = false;
+  // One line per shape; per thread count: invar, the best peer, the ratio.
+  md << "| shape |";
+  for (int t : counts)
+    md << " " << t << (t > 1 ? " threads: " : " thread: ") << invar_name
+       << " GFLOP/s | best peer | " << invar_name << " ÷ best peer |";
+  md << "\n|---|";
+  for (size_t i = 0; i < counts.size(); ++i) md << "---:|---|---:|";
+  md << "\n";
+  for (const Shape& shape : shapes_in_order(run)) {
+    if (shape.small) continue;
+    const Measurement* any = nullptr;
+    std::ostringstream cells;
+    for (int t : counts) {
+      const Line line{shape, t};
+      const Measurement* m = find(run, line, invar_name);
+      const Measurement* peer = best_peer(run, line);
+      if (!usable(m) || peer == nullptr) {
+        cells << " — | — | — |";
+        continue;
+      }
+      if (any == nullptr) any = m;
+      const bool busy = line_cpu_share(run, line) < kBusyShare;
+      shared_lines |= busy;
+      cells << " " << fmt("%.1f", m->gflops_median()) << " | " << run.rows[peer->row].name << " "
+            << fmt("%.1f", peer->gflops_median()) << " | **"
+            << fmt("%.2f", m->gflops_median() / peer->gflops_median()) << "**"
+            << (busy ? " †" : "") << " |";
+    }
+    if (any == nullptr) continue;
+    md << "| " << shape.label() << (any->memory_bound() ? " (memory-bound)" : "") << " |"
+       << cells.str() << "\n";
+  }
+  if (shared_lines)
+    md << "\n† Other work shared the machine during these measurements (the median CPU share of "
+          "the rows' calling threads was below "
+       << fmt("%.1f", kBusyShare)
+       << "): their absolute numbers are low; the ratio still compares rows that took turns.\n";
+  // How undisturbed the timed calls were, per thread count: the median over the measurements of
+  // the calling thread's CPU time / wall time.
+  std::string shares;
+  for (int t : counts) {
+    std::vector<double> v;
+    for (const auto& m : run.results)
+      if (run.rows[m.row].requested_threads == t && usable(&m) && run.rows[m.row].peer_table &&
+          !run.rows[m.row].remote_turn)
+        v.push_back(m.timing.cpu_share());
+    if (v.empty()) continue;
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    shares += (shares.empty() ? "" : ", ") + fmt("%.2f", v[v.size() / 2]) + " at " +
+              std::to_string(t) + " thread" + (t > 1 ? "s" : "");
+  }
+  if (!shares.empty())
+    md << "\nThe calling thread's share of CPU time during the timed calls (1 = never "
+          "descheduled), median over the rows: "
+       << shares << ".\n";
+  const auto small = lines_in_order(run, true);
+  bool header = false;
+  for (const auto& line : small) {
+    const Measurement* m = find(run, line, invar_name);
+    const Measurement* peer = best_peer(run, line);
+    if (!usable(m) || peer == nullptr) continue;
+    if (!header) {
+      md << "\n| small square | threads | " << invar_name
+         << " calls/s | best peer | its calls/s | " << invar_name
+         << " ÷ best peer |\n|---|---:|---:|---|---:|---:|\n";
+      header = true;
+    }
+    md << "| " << line.label() << " | " << line.threads << " | "
+       << calls_per_second(m->timing.median()) << " | " << run.rows[peer->row].name << " | "
+       << calls_per_second(peer->timing.median()) << " | **"
+       << fmt("%.2f", peer->timing.median() / m->timing.median()) << "** |\n";
+  }
   return md.str();
 }
 
@@ -327,7 +554,8 @@ bool write_results(const Run& run, const std::string& dir, std::string* error) {
   std::ofstream csv(dir + "/measurements.csv");
   csv << "shape,m,n,k,row,library,kernel,threads,reps,median_s,best_s,median_gflops,best_gflops,"
          "peak_ref,peak_gflops,pct_peak_median,pct_peak_best,bound,roof_gflops,pct_roof_median,"
-         "cpu_share,median_cpu_s,median_cpu_gflops,check,is_invar,ladder_step,peer_table\n";
+         "cpu_share,median_cpu_s,median_cpu_gflops,check,is_invar,ladder_step,peer_table,"
+         "requested_threads,small,calls_per_sample,median_calls_per_s\n";
   for (const auto& m : run.results) {
     const GemmRow& row = run.rows[m.row];
     const bool ok = m.timing.error.empty();
@@ -345,7 +573,9 @@ bool write_results(const Run& run, const std::string& dir, std::string* error) {
         << fmt("%.3f", m.gflops_median_cpu()) << ","
         << csv_field(ok ? m.check.text : "error: " + m.timing.error) << ","
         << (row.is_invar ? 1 : 0) << "," << row.ladder_step << "," << (row.peer_table ? 1 : 0)
-        << "\n";
+        << "," << row.requested_threads << "," << (m.shape.small ? 1 : 0) << ","
+        << m.timing.batch << ","
+        << fmt("%.1f", m.timing.median() > 0 ? 1 / m.timing.median() : 0) << "\n";
   }
   const Machine& mc = run.machine;
   std::ofstream machine(dir + "/machine.csv");
@@ -358,8 +588,13 @@ bool write_results(const Run& run, const std::string& dir, std::string* error) {
           << "mem_read_bandwidth_end," << fmt("%.3f", mc.membw_gbs_end) << ",GB/s\n"
           << "mem_read_buffer," << mc.membw_mib << ",MiB\n"
           << "llc," << mc.llc_bytes << ",bytes\n"
-          << "threads," << run.options.threads << ",\n";
+          << "threads," << csv_field(threads_list(run.options)) << ",\n"
+          << "cpu_brand," << csv_field(mc.brand) << ",\n"
+          << "cpu_family," << mc.family << ",\n"
+          << "cpu_model," << mc.model << ",\n"
+          << "timestamp," << run.timestamp << ",\n";
   std::ofstream(dir + "/report.md") << markdown_report(run);
+  std::ofstream(dir + "/summary.md") << summary_markdown(run);
   const bool sweep_ok = !run.sweep.ran || write_sweep_csv(run.sweep, dir);
   if (!csv || !machine || !sweep_ok) {
     *error = "cannot write into " + dir;

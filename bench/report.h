@@ -1,7 +1,8 @@
 // The results of one run and how they are written: measurements.csv (every row x shape),
-// machine.csv (peaks, bandwidth) and report.md (tables of GFLOP/s, % of peak and
-// invar / best peer, the optimization ladder, the blocking sweep when it ran), all in one results
-// folder; with a sweep also blocking_sweep.csv and blocking_sweep_summary.csv.
+// machine.csv (peaks, bandwidth, CPU), summary.md (the README's table) and report.md (tables of
+// GFLOP/s, % of peak and invar / best peer, the optimization ladder, the blocking sweep when it
+// ran), all in one results folder; with a sweep also blocking_sweep.csv and
+// blocking_sweep_summary.csv.
 #ifndef INVAR_BENCH_REPORT_H_
 #define INVAR_BENCH_REPORT_H_
 
@@ -52,6 +53,10 @@ double row_peak(const Machine& machine, const GemmRow& row);
 double roofline_gflops(const Shape& shape, double peak_gflops, double bandwidth_gbs);
 
 std::string markdown_report(const Run& run);
+
+// The short form for the README: the best invar path against the best peer per shape and thread
+// count (GFLOP/s; small squares in calls per second), with the date, CPU, peak and bandwidth.
+std::string summary_markdown(const Run& run);
 
 // Writes the three files into `dir` (created if needed); false and *error on failure.
 bool write_results(const Run& run, const std::string& dir, std::string* error);

@@ -22,21 +22,45 @@ double thread_cpu_seconds() {
   return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
-// One timed call appended to `t`; false when it failed.
-bool timed_call(const TimedCall& call, Timing& t) {
+// `count` calls back to back; false (and t.error) when one failed.
+bool run_calls(const TimedCall& call, int64_t count, Timing& t) {
   std::string error;
+  for (int64_t i = 0; i < count; ++i) {
+    if (!call(&error)) {
+      t.error = error.empty() ? "call failed" : error;
+      return false;
+    }
+  }
+  return true;
+}
+
+// One timed sample of t.batch calls appended to `t`; its wall time, or -1 when a call failed.
+double timed_sample(const TimedCall& call, Timing& t) {
   const double cpu0 = thread_cpu_seconds();
   const auto t0 = Clock::now();
-  const bool ok = call(&error);
+  const bool ok = run_calls(call, t.batch, t);
   const double s = since(t0);
   const double cpu = thread_cpu_seconds() - cpu0;
-  if (!ok) {
-    t.error = error.empty() ? "call failed" : error;
-    return false;
+  if (!ok) return -1;
+  t.seconds.push_back(s / double(t.batch));
+  t.cpu_seconds.push_back(cpu / double(t.batch));
+  return s;
+}
+
+// The first sample of a row on a shape: one timed call, kept if it is long enough; otherwise the
+// batch doubles (untimed warm-up) until a batch lasts kMinSampleSeconds.
+void choose_batch(const TimedCall& call, Timing& t) {
+  t.batch = 1;
+  const double s = timed_sample(call, t);
+  if (s < 0 || s >= kMinSampleSeconds) return;
+  t.seconds.clear();
+  t.cpu_seconds.clear();
+  for (int64_t n = 2; n <= (int64_t(1) << 26); n *= 2) {
+    const auto t0 = Clock::now();
+    if (!run_calls(call, n, t)) return;
+    t.batch = n;
+    if (since(t0) >= kMinSampleSeconds) return;
   }
-  t.seconds.push_back(s);
-  t.cpu_seconds.push_back(cpu);
-  return true;
 }
 
 double median_of(std::vector<double> s) {
@@ -50,8 +74,9 @@ double median_of(std::vector<double> s) {
 }  // namespace
 
 void time_calls(const TimedCall& call, int count, Timing* t) {
+  if (t->batch == 0) t->batch = 1;
   for (int i = 0; i < count && t->error.empty(); ++i)
-    if (!timed_call(call, *t)) break;
+    if (timed_sample(call, *t) < 0) break;
 }
 
 double Timing::median() const { return median_of(seconds); }
@@ -68,27 +93,36 @@ double Timing::cpu_share() const {
   return wall > 0 ? std::min(1.0, cpu / wall) : 0;
 }
 
-std::vector<Timing> time_in_turns(const std::vector<TimedCall>& calls, double seconds_per_call,
-                                  int rounds, int min_reps) {
-  std::vector<Timing> timings(calls.size());
-  const double slice = seconds_per_call / std::max(rounds, 1);
-  for (int round = 0; round < rounds; ++round) {
-    for (size_t i = 0; i < calls.size(); ++i) {
-      Timing& t = timings[i];
-      if (!t.error.empty()) continue;
-      if (!t.seconds.empty() && t.best() < 0.1 * slice) {
-        std::string ignored;
-        calls[i](&ignored);  // untimed: brings this row's operands and workspace back to cache
-      }
-      const auto start = Clock::now();
-      do {
-        if (!timed_call(calls[i], t)) break;
-      } while (since(start) < slice);
+Turn local_turn(std::function<void()> activate, TimedCall call) {
+  return [activate = std::move(activate), call = std::move(call)](double seconds, int min_samples,
+                                                                  Timing* t) {
+    if (activate) activate();
+    if (t->batch == 0) {
+      choose_batch(call, *t);
+    } else if (!t->seconds.empty() && t->best() * double(t->batch) < 0.1 * seconds) {
+      // Untimed: brings this row's operands and workspace back to cache.
+      if (!run_calls(call, t->batch, *t)) return;
     }
+    const auto start = Clock::now();
+    int done = 0;
+    while (t->error.empty() && (done < min_samples || since(start) < seconds)) {
+      if (timed_sample(call, *t) < 0) return;
+      ++done;
+    }
+  };
+}
+
+std::vector<Timing> time_in_turns(const std::vector<Turn>& turns, double seconds_per_call,
+                                  int rounds, int min_reps) {
+  std::vector<Timing> timings(turns.size());
+  const double slice = seconds_per_call / std::max(rounds, 1);
+  for (int round = 0; round < rounds; ++round)
+    for (size_t i = 0; i < turns.size(); ++i)
+      if (timings[i].error.empty()) turns[i](slice, 1, &timings[i]);
+  for (size_t i = 0; i < turns.size(); ++i) {
+    const int missing = min_reps - int(timings[i].seconds.size());
+    if (timings[i].error.empty() && missing > 0) turns[i](0, missing, &timings[i]);
   }
-  for (size_t i = 0; i < calls.size(); ++i)
-    while (timings[i].error.empty() && int(timings[i].seconds.size()) < min_reps)
-      if (!timed_call(calls[i], timings[i])) break;
   return timings;
 }
 

@@ -1,21 +1,39 @@
 #!/usr/bin/env bash
-# Benchmarks invar's f32 GEMM against the other BLAS libraries on this machine, 1 thread each,
-# with the optimization ladder (plain loops up to invar on every thread) in the same run:
-#   scripts/bench.sh            squares 256..4096, inference shapes M x 4096 x 4096 (M = 1, 16,
-#                               64, 256) and 1 x 16384 x 4096 (10-15 min on 2 cores)
-#   scripts/bench.sh --quick    squares 256..2048, shorter measurements (about 1 min once built)
+# Benchmarks invar's f32 GEMM against the other BLAS libraries on this machine (OpenBLAS twice,
+# BLIS, oneDNN, Eigen, MKL, numpy.matmul) at 1 thread and at every core, with the optimization
+# ladder (plain loops up to invar on every thread) in the same run:
+#   scripts/bench.sh            small squares 4..64 (calls per second), squares 128..4096 with
+#                               1000 and 1531, inference shapes M x 4096 x 4096 (M = 1, 16, 64,
+#                               256) and 1 x 16384 x 4096, tall-skinny 64x64x65536 and
+#                               4096x4096x64 (about 10 min on 2 cores)
+#   scripts/bench.sh --quick    fewer shapes, shorter measurements (about 2 min once built)
 #   scripts/bench.sh --sweep    only the cache-blocking sweep: the model's blocks against a grid of
 #                               fixed ones, 1024^3..4096^3 (about 3 min; with --quick, no 4096)
-# Other arguments go to invar_bench (e.g. --sizes 512,1024; build/bench/bench/invar_bench --help).
+#   --publish                   afterwards, copy the results into docs/benchmarks/<date>-<cpu>/
+#                               and rewrite the README's table and plot from them
+#                               (scripts/bench_publish.py)
+#   --pin CPUS                  run the benchmark under taskset -c CPUS (e.g. 0,1)
+# Other arguments go to invar_bench (e.g. --sizes 512,1024 --threads 1; see
+# build/bench/bench/invar_bench --help).
 # Installs what it needs (scripts/bench_peers_setup.sh), builds build/bench (Release), runs, draws
 # the plots (scripts/bench_plot.py) and prints the results folder results/<timestamp>/
-# (report.md, measurements.csv, machine.csv, the PNGs; blocking_sweep*.csv for a sweep).
+# (report.md, summary.md, measurements.csv, machine.csv, the PNGs; blocking_sweep*.csv for a
+# sweep).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 args=()
-for arg in "$@"; do
-  if [[ $arg == --sweep ]]; then args+=(--sweep-only); else args+=("$arg"); fi
+publish=0
+pin=()
+while (($#)); do
+  case $1 in
+    --sweep) args+=(--sweep-only) ;;
+    --publish) publish=1 ;;
+    --pin) pin=(taskset -c "$2"); shift ;;
+    --pin=*) pin=(taskset -c "${1#--pin=}") ;;
+    *) args+=("$1") ;;
+  esac
+  shift
 done
 
 peer_args_file=$(mktemp)
@@ -29,13 +47,22 @@ nice -n 10 cmake --build build/bench -j "$(nproc)" --target invar_bench
 
 out="results/$(date +%Y%m%d-%H%M%S)"
 status=0
-build/bench/bench/invar_bench "${peer_args[@]}" --out "$out" "${args[@]}" || status=$?
+start=$SECONDS
+"${pin[@]}" build/bench/bench/invar_bench "${peer_args[@]}" --out "$out" "${args[@]}" || status=$?
+echo "bench: the measurements took $((SECONDS - start)) s"
 
 if [[ -f $out/measurements.csv ]]; then
   if .venv-bench/bin/python -c 'import matplotlib' 2>/dev/null; then
     .venv-bench/bin/python scripts/bench_plot.py "$out" || echo "bench: plotting failed" >&2
   else
     echo "bench: matplotlib is not in .venv-bench, no plots" >&2
+  fi
+fi
+if ((publish)); then
+  if ((status == 0)); then
+    python3 scripts/bench_publish.py "$out"
+  else
+    echo "bench: not published: some results are wrong or failed (see above)" >&2
   fi
 fi
 exit "$status"

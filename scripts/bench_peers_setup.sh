@@ -2,7 +2,8 @@
 # Installs what scripts/bench.sh needs, idempotently (run as root, or with sudo available):
 #   Debian: build tools and peer libraries (OpenBLAS, BLIS, oneDNN, Eigen, Google Benchmark);
 #   PyPI, into the virtual environment .venv-bench/: scipy-openblas32 (a current OpenBLAS), mkl,
-#   and matplotlib for scripts/bench_plot.py.
+#   numpy and threadpoolctl (the numpy row, scripts/bench_numpy.py), and matplotlib for
+#   scripts/bench_plot.py.
 # A package that cannot be installed is reported and skipped; invar_bench then skips that peer
 # (without matplotlib, scripts/bench.sh skips the plots).
 # Prints on stdout the invar_bench arguments that point at the PyPI libraries, one per line;
@@ -38,7 +39,7 @@ if [[ ! -x $venv/bin/python ]]; then
   log "creating $venv"
   python3 -m venv "$venv" >&2 || { log "cannot create $venv: PyPI peers skipped"; exit 0; }
 fi
-for wheel in scipy-openblas32 mkl matplotlib; do
+for wheel in scipy-openblas32 mkl numpy threadpoolctl matplotlib; do
   if ! "$venv/bin/python" -m pip show -q "$wheel" >/dev/null 2>&1; then
     log "installing $wheel into $venv"
     "$venv/bin/python" -m pip install -q --only-binary=:all: "$wheel" >&2 ||
@@ -55,4 +56,6 @@ if [[ -n $openblas_dir ]]; then
 fi
 mkl=$(find "$venv/lib" -maxdepth 1 -name 'libmkl_rt.so.*' 2>/dev/null | sort -V | tail -n1)
 [[ -n $mkl ]] && echo "--mkl=$(realpath "$mkl")"
+"$venv/bin/python" -c 'import numpy, threadpoolctl' 2>/dev/null &&
+  echo "--numpy=$PWD/$venv/bin/python"
 exit 0

@@ -6,10 +6,13 @@
 writes into that folder, for what the run measured:
   ladder.png     the optimization ladder on squares: plain loops up to invar on every thread,
                  median GFLOP/s against size (log x, linear y), with the measured FMA peak
-  squares.png    invar against the peer libraries on squares, median GFLOP/s against size
-  inference.png  the inference shapes M x 4096 x 4096 (B row-major K x N, so the M <= 4 direct
-                 path applies): GFLOP/s and % of the roofline against M
-and adds links to them in report.md (a "Plots" section, replaced when run again).
+  squares.png    invar against the peer libraries on squares from 64 up, median GFLOP/s against
+                 size, one panel per thread count
+  small.png      small squares: calls per second against size (log-log)
+  inference.png  the inference shapes M x 4096 x 4096 (B row-major K x N): GFLOP/s against M with
+                 the roofline, one panel per thread count
+and adds links to them in report.md (a "Plots" section, replaced when run again) and the
+squares plot to summary.md.
 Needs matplotlib (scripts/bench_peers_setup.sh installs it into .venv-bench).
 """
 import csv
@@ -49,7 +52,14 @@ def usable(r):
 
 
 def machine_values(path):
-    return {r["metric"]: float(r["value"] or 0) for r in read_rows(path)}
+    """Numbers as floats; text (CPU brand, thread list, timestamp) as it is."""
+    values = {}
+    for r in read_rows(path):
+        try:
+            values[r["metric"]] = float(r["value"] or 0)
+        except ValueError:
+            values[r["metric"]] = r["value"]
+    return values
 
 
 def one_core_peak(machine):
@@ -59,9 +69,19 @@ def one_core_peak(machine):
     return max(avx2, avx512)
 
 
-def series(rows, name, key, x_of, keep):
-    pts = sorted((x_of(r), float(r[key])) for r in rows if r["row"] == name and keep(r))
+def threads_of(r):
+    """The thread count the row was asked for (older files: the one it reported)."""
+    return int(r.get("requested_threads") or r["threads"])
+
+
+def series(rows, name, key, x_of, keep, threads=None):
+    pts = sorted((x_of(r), float(r[key])) for r in rows
+                 if r["row"] == name and keep(r) and (threads is None or threads_of(r) == threads))
     return [p[0] for p in pts], [p[1] for p in pts]
+
+
+def thread_counts(rows, keep):
+    return sorted({threads_of(r) for r in rows if keep(r)})
 
 
 def is_square(r):
@@ -72,7 +92,8 @@ def size_axis(ax, sizes, label):
     ax.set_xscale("log", base=2)
     ax.xaxis.set_major_locator(FixedLocator(sizes))
     ax.xaxis.set_minor_locator(NullLocator())
-    ax.set_xticklabels([str(s) for s in sizes])
+    # Sizes between powers of two (1000, 1531) get their label a line lower, clear of 1024's.
+    ax.set_xticklabels([str(s) if s & (s - 1) == 0 else f"\n{s}" for s in sizes])
     ax.set_xlabel(label)
     ax.grid(True, which="major", alpha=0.3)
 
@@ -100,7 +121,7 @@ def plot_ladder(rows, peak, machine_line, out):
     for r in rows:
         step = int(r.get("ladder_step") or 0)
         if step > 0 and is_square(r) and usable(r):
-            steps[step] = (r["row"], int(r["threads"]))
+            steps[step] = (r["row"], threads_of(r))
     if not steps:
         return None
     sizes = sorted({int(r["m"]) for r in rows if is_square(r)})
@@ -112,7 +133,7 @@ def plot_ladder(rows, peak, machine_line, out):
     for i, step in enumerate(sorted(steps)):
         name, threads = steps[step]
         xs, ys = series(rows, name, "median_gflops", lambda r: int(r["m"]),
-                        lambda r: is_square(r) and usable(r))
+                        lambda r: is_square(r) and usable(r), threads)
         kw = {"marker": MARKERS[i % len(MARKERS)], "color": PALETTE[i % len(PALETTE)],
               "linewidth": 2, "markersize": 7}
         lin.plot(xs, ys, label=f"{step}. {LADDER_LABELS.get(step, name)} ({name}, {threads} thr)",
@@ -160,7 +181,36 @@ def styles(names):
 
 def plot_squares(rows, peak, machine_line, out):
     def keep(r):
-        return is_square(r) and usable(r)
+        return is_square(r) and int(r["m"]) >= 64 and usable(r)
+
+    names = [n for n in comparison_rows(rows) if any(r["row"] == n and keep(r) for r in rows)]
+    counts = thread_counts(rows, keep)
+    if not names or not counts:
+        return None
+    sizes = sorted({int(r["m"]) for r in rows if keep(r)})
+    fig, axes = plt.subplots(1, len(counts), figsize=(7.5 * len(counts), 6), squeeze=False)
+    style = styles(names)
+    for ax, threads in zip(axes[0], counts):
+        for name in names:
+            xs, ys = series(rows, name, "median_gflops", lambda r: int(r["m"]), keep, threads)
+            if xs:
+                ax.plot(xs, ys, label=name, **style[name])
+        peak_lines(ax, peak, threads)
+        size_axis(ax, sizes, "N (square N x N x N, f32)")
+        ax.set_ylim(0, peak * threads * 1.1 if peak > 0 else None)
+        ax.set_ylabel("GFLOP/s (median call)")
+        ax.set_title(f"{threads} thread{'s' if threads > 1 else ''}")
+        ax.legend(loc="lower right", fontsize=9, ncol=2, framealpha=0.9)
+    title(fig, "invar against peer libraries, squares", machine_line)
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
+def plot_small(rows, machine_line, out):
+    def keep(r):
+        return r.get("small") == "1" and usable(r)
 
     names = [n for n in comparison_rows(rows) if any(r["row"] == n and keep(r) for r in rows)]
     if not names:
@@ -169,55 +219,50 @@ def plot_squares(rows, peak, machine_line, out):
     fig, ax = plt.subplots(figsize=(9, 6))
     style = styles(names)
     for name in names:
-        xs, ys = series(rows, name, "median_gflops", lambda r: int(r["m"]), keep)
+        xs, ys = series(rows, name, "median_calls_per_s", lambda r: int(r["m"]), keep)
         ax.plot(xs, ys, label=name, **style[name])
-    peak_lines(ax, peak, 1)
     size_axis(ax, sizes, "N (square N x N x N, f32)")
-    ax.set_ylim(0, peak * 1.1 if peak > 0 else None)
-    ax.set_ylabel("GFLOP/s (median call)")
-    ax.legend(loc="lower right", fontsize=9, ncol=2, framealpha=0.9)
-    title(fig, "invar against peer libraries, 1 thread, squares", machine_line)
+    ax.set_yscale("log")
+    ax.set_ylabel("calls per second (median, batches of back-to-back calls)")
+    ax.legend(loc="upper right", fontsize=9, ncol=2, framealpha=0.9)
+    threads = thread_counts(rows, keep)
+    title(fig, f"Small squares, {threads[0] if threads else 1} thread", machine_line)
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(out, dpi=110)
     plt.close(fig)
     return out
 
 
-def plot_inference(rows, peak, bandwidth, machine_line, out):
+def plot_inference(rows, machine_line, out):
     def keep(r):
-        return (int(r["n"]), int(r["k"])) == INFERENCE_NK and usable(r)
+        return (int(r["n"]), int(r["k"])) == INFERENCE_NK and not is_square(r) and usable(r)
 
     names = [n for n in comparison_rows(rows) if any(r["row"] == n and keep(r) for r in rows)]
-    if not names:
+    counts = thread_counts(rows, keep)
+    if not names or not counts:
         return None
     ms = sorted({int(r["m"]) for r in rows if keep(r)})
-    roof = {}  # one core's roof per M
-    for r in rows:
-        if keep(r) and r["threads"] == "1":
-            roof[int(r["m"])] = max(roof.get(int(r["m"]), 0.0), float(r["roof_gflops"]))
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 5.5))
+    fig, axes = plt.subplots(1, len(counts), figsize=(6.5 * len(counts), 5.5), squeeze=False)
     style = styles(names)
-    for name in names:
-        xs, ys = series(rows, name, "median_gflops", lambda r: int(r["m"]), keep)
-        ax1.plot(xs, ys, label=name, **style[name])
-        xs, ys = series(rows, name, "pct_roof_median", lambda r: int(r["m"]), keep)
-        ax2.plot(xs, ys, label=name, **style[name])
-    if roof:
-        xs = sorted(roof)
-        ax1.plot(xs, [roof[x] for x in xs], color="black", linestyle="--", linewidth=1.2,
-                 label=f"roof: min(peak, {bandwidth:.1f} GB/s x intensity)")
-    ax1.set_yscale("log")
-    ax1.set_ylabel("GFLOP/s (median call, log scale)")
-    size_axis(ax1, ms, "M (rows of A and C); B is a row-major 4096 x 4096 f32 weight")
-    ax1.legend(loc="lower right", fontsize=8, ncol=2, framealpha=0.9)
-    ax1.set_title("Throughput")
-    ax2.axhline(100, color="black", linestyle="--", linewidth=1.2)
-    size_axis(ax2, ms, "M")
-    ax2.set_ylabel("% of the shape's roof (peak or memory bandwidth)")
-    ax2.set_ylim(0, max(110, ax2.get_ylim()[1]))
-    ax2.set_title("Share of the roofline")
-    title(fig, "Inference shapes: C (M x 4096) = A (M x 4096) * B (4096 x 4096), 1 thread",
-          machine_line)
+    for ax, threads in zip(axes[0], counts):
+        for name in names:
+            xs, ys = series(rows, name, "median_gflops", lambda r: int(r["m"]), keep, threads)
+            if xs:
+                ax.plot(xs, ys, label=name, **style[name])
+        roof = {}
+        for r in rows:
+            if keep(r) and threads_of(r) == threads:
+                roof[int(r["m"])] = max(roof.get(int(r["m"]), 0.0), float(r["roof_gflops"]))
+        if roof:
+            xs = sorted(roof)
+            ax.plot(xs, [roof[x] for x in xs], color="black", linestyle="--", linewidth=1.2,
+                    label="roof: min(FMA peak, read bandwidth x intensity)")
+        ax.set_yscale("log")
+        ax.set_ylabel("GFLOP/s (median call, log scale)")
+        size_axis(ax, ms, "M (rows of A and C); B is a row-major 4096 x 4096 f32 weight")
+        ax.legend(loc="lower right", fontsize=8, ncol=2, framealpha=0.9)
+        ax.set_title(f"{threads} thread{'s' if threads > 1 else ''}")
+    title(fig, "Inference shapes: C (M x 4096) = A (M x 4096) * B (4096 x 4096)", machine_line)
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(out, dpi=110)
     plt.close(fig)
@@ -239,6 +284,19 @@ def link_plots(report, pngs):
         f.write(text)
 
 
+def link_summary(summary, pngs):
+    """Puts the squares plot at the end of summary.md, replacing an earlier one."""
+    if not os.path.exists(summary) or "squares.png" not in pngs:
+        return
+    with open(summary) as f:
+        text = f.read()
+    text = re.sub(r"\n<!-- plots -->.*?<!-- /plots -->\n", "", text, flags=re.S)
+    text += ("\n<!-- plots -->\n![invar against the peers on squares, per thread count]"
+             "(squares.png)\n<!-- /plots -->\n")
+    with open(summary, "w") as f:
+        f.write(text)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: bench_plot.py RESULTS_DIR")
@@ -254,13 +312,15 @@ def main():
     for name, draw in (
             ("ladder.png", lambda p: plot_ladder(rows, peak, machine_line, p)),
             ("squares.png", lambda p: plot_squares(rows, peak, machine_line, p)),
-            ("inference.png", lambda p: plot_inference(rows, peak, bandwidth, machine_line, p))):
+            ("small.png", lambda p: plot_small(rows, machine_line, p)),
+            ("inference.png", lambda p: plot_inference(rows, machine_line, p))):
         if draw(os.path.join(folder, name)):
             made.append(name)
             print(f"plot: {os.path.join(folder, name)}")
         else:
             print(f"plot: {name} skipped (no such measurements in this run)")
     link_plots(os.path.join(folder, "report.md"), made)
+    link_summary(os.path.join(folder, "summary.md"), made)
 
 
 if __name__ == "__main__":
