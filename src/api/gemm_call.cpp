@@ -187,12 +187,15 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call) {
                  : call.beta == Acc(1) ? kernels::AccInit::kLoad
                                        : kernels::AccInit::kScale;
 
-  const blocking::BlockSizes blocks = blocking::choose_block_sizes(
-      caches.topology, {kernel.mr, kernel.nr}, {kernel.a_packed_bytes, kernel.b_packed_bytes},
-      call.m, call.n, call.k, context.overrides);
-  auto workspace = context.workspaces.lease();
   const int threads = driver::useful_threads(call.m, call.n, call.k, context.num_threads.load());
-  driver::run_gemm(kernel, p, blocks, *workspace, &context.pool, threads);
+  // Small and few-row products take a direct path before any block size or workspace is set up.
+  if (!driver::try_direct(kernel, p, &context.pool, threads)) {
+    const blocking::BlockSizes blocks = blocking::choose_block_sizes(
+        caches.topology, {kernel.mr, kernel.nr}, {kernel.a_packed_bytes, kernel.b_packed_bytes},
+        call.m, call.n, call.k, context.overrides);
+    auto workspace = context.workspaces.lease();
+    driver::run_gemm(kernel, p, blocks, *workspace, &context.pool, threads);
+  }
   if constexpr (kNarrowC) {
     for (int64_t i = 0; i < call.m; ++i)
       for (int64_t j = 0; j < call.n; ++j)

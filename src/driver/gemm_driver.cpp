@@ -235,26 +235,33 @@ void pack_b_whole(const GemmKernel& kern, int64_t k, int64_t n, const void* b, i
   kern.pack_b(k, n, b, b_rs, b_cs, dst);
 }
 
-void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::BlockSizes& blocks,
-              runtime::Workspace& workspace, runtime::ThreadPool* pool, int threads) {
+bool try_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPool* pool,
+                int threads) {
+  if (!p.allow_direct) return false;
   const double fmas =
       static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
   const bool small = fmas <= kSmallDirectFmas;
-  const bool prepacked = p.b_panels != nullptr;
-  if (p.allow_direct && kern.direct != nullptr && p.m <= kernels::kDirectMaxRows && prepacked) {
+  if (p.b_panels != nullptr) {
+    if (kern.direct == nullptr || p.m > kernels::kDirectMaxRows) return false;
     run_direct_prepacked(kern, p, pool, threads);
-    return;
+    return true;
   }
-  if (p.allow_direct && !prepacked && (p.m <= kernels::kDirectMaxRows || small)) {
-    if (kern.direct != nullptr && p.b_cs == 1) {
-      run_direct(kern, p, pool, threads, small, false);
-      return;
-    }
-    if (kern.direct_t != nullptr && p.b_rs == 1) {
-      run_direct(kern, p, pool, threads, small, true);
-      return;
-    }
+  if (p.m > kernels::kDirectMaxRows && !small) return false;
+  if (kern.direct != nullptr && p.b_cs == 1) {
+    run_direct(kern, p, pool, threads, small, false);
+    return true;
   }
+  if (kern.direct_t != nullptr && p.b_rs == 1) {
+    run_direct(kern, p, pool, threads, small, true);
+    return true;
+  }
+  return false;
+}
+
+void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::BlockSizes& blocks,
+              runtime::Workspace& workspace, runtime::ThreadPool* pool, int threads) {
+  if (try_direct(kern, p, pool, threads)) return;
+  const bool prepacked = p.b_panels != nullptr;
   const int64_t mr = kern.mr, nr = kern.nr;
   const int64_t mc_max = (blocks.mc + mr - 1) / mr * mr;
   const int64_t nc_max = (blocks.nc + nr - 1) / nr * nr;

@@ -72,6 +72,12 @@ void run_gemm(const kernels::GemmKernel& kernel, const GemmProblem& problem,
               const blocking::BlockSizes& blocks, runtime::Workspace& workspace,
               runtime::ThreadPool* pool = nullptr, int threads = 1);
 
+// Runs the product on a direct path when one applies (few rows, or a small product, and a kernel
+// for B's layout); returns false, having done nothing, when the loop nest is needed. run_gemm
+// tries this first; a caller may try it before setting up blocks and workspace.
+bool try_direct(const kernels::GemmKernel& kernel, const GemmProblem& problem,
+                runtime::ThreadPool* pool = nullptr, int threads = 1);
+
 // How many of `threads` are worth starting for an m x n x k product (at least 1).
 int useful_threads(int64_t m, int64_t n, int64_t k, int threads);
 
