@@ -119,10 +119,11 @@ void share(int64_t count, int i, int n, int64_t* lo, int64_t* hi) {
 }
 
 // Below this many flops per member a second thread costs more in start-up and barriers than it
-// saves. An order-of-magnitude choice, not a measured optimum: a 128^3 product is 4.2 Mflop,
-// ~60 us on one Zen 3 core, against ~1 us to wake a pool thread and ~0.3 us per barrier
-// (measured on that machine).
-constexpr double kMinFlopsPerThread = 4.0e6;
+// saves. An order-of-magnitude choice: 1 Mflop is ~12 us on one Zen 3 core, against ~1 us to
+// wake a spinning pool thread and ~0.3 us per barrier (measured on that machine). At 4 Mflop a
+// 128^3 product stayed on one thread while the other libraries ran it on two (oneDNN: 94 -> 176
+// GFLOP/s, bench run 2026-12-03).
+constexpr double kMinFlopsPerThread = 1.0e6;
 
 }  // namespace
 
