@@ -20,6 +20,12 @@ void sgemm_neon_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const fl
                           int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                           int64_t ldc, AccInit init, float beta);
 
+// The same with B stored transposed (B[k][j] at b[j * ldb + k]), eight columns at a time.
+inline constexpr int kDirectTNr = 8;
+void sgemm_neon_direct_t8(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                          int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
+                          int64_t ldc, AccInit init, float beta);
+
 // 8 x 6 doubles: 24 q-register accumulators (8 rows x 3 vectors of 2), A loaded as 4 vectors
 // and B as 3 per step (31 of the 32 registers), multiplied by lane.
 inline constexpr int kDgemmMr = 8;
