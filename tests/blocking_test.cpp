@@ -234,6 +234,16 @@ TEST(BlockingModel, SmallProblemsSkipTheModel) {
   EXPECT_EQ(choose(zen3(), kAvx2, 8, 8, 700).kc, 234);
 }
 
+// C tiles are prefetched only when A, B and C together outgrow the last-level cache (L2 when
+// there is no L3).
+TEST(BlockingModel, PrefetchOfCOnlyPastTheLastLevelCache) {
+  EXPECT_FALSE(choose(zen3(), kAvx2, 1024, 1024, 1024).prefetch_c);  // 12 MiB in 32 MiB
+  EXPECT_TRUE(choose(zen3(), kAvx2, 2048, 2048, 2048).prefetch_c);    // 48 MiB
+  EXPECT_FALSE(choose(zen3(), kAvx2, 16, 16, 16).prefetch_c);
+  EXPECT_FALSE(choose(apple_m(), kNeon, 1024, 1024, 1024).prefetch_c);  // 12 MiB in its 16 MiB L2
+  EXPECT_TRUE(choose(apple_m(), kNeon, 2048, 2048, 2048).prefetch_c);
+}
+
 TEST(BlockingModel, OverridesWin) {
   BlockOverrides o;
   o.mc = 100;

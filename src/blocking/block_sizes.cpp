@@ -95,6 +95,12 @@ BlockSizes choose_block_sizes(const arch::CacheTopology& topology, TileShape til
   b.kc = std::max<int64_t>(1, std::min(b.kc, k));
   b.mc = std::max<int64_t>(tile.mr, std::min(b.mc, round_up(m, tile.mr)));
   b.nc = std::max<int64_t>(tile.nr, std::min(b.nc, round_up(n, tile.nr)));
+  // C counted at the accumulators' size, which is the packed A element's.
+  const double working_set = static_cast<double>(m) * static_cast<double>(k) * bytes.a +
+                             static_cast<double>(k) * static_cast<double>(n) * bytes.b +
+                             static_cast<double>(m) * static_cast<double>(n) * bytes.a;
+  const int64_t llc = topology.l3.bytes > 0 ? topology.l3.bytes : topology.l2.bytes;
+  b.prefetch_c = working_set > static_cast<double>(llc);
   return b;
 }
 

@@ -53,6 +53,10 @@ struct BlockSizes {
   int64_t mc = 0;
   int64_t kc = 0;
   int64_t nc = 0;
+  // Whether the driver prefetches the next C tile: only once A, B and C together outgrow the
+  // last-level cache, so that C tiles come from memory (below that they are in cache and the
+  // prefetches only cost issue slots).
+  bool prefetch_c = false;
 };
 
 // Each field > 0 replaces the model's choice (MC and NC rounded up to whole tiles).

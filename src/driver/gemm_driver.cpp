@@ -42,13 +42,19 @@ void edge_tile(const GemmKernel& kern, int64_t kc, const void* a_panel, const vo
 // Asks for the rows of the next C tile while the kernel works on this one: the kernel's first
 // instructions load its accumulators from C, and a miss there would stall every chain at once.
 // No numeric effect.
+// Only on x86 (prefetcht0), and only when the product outgrows the last-level cache
+// (BlockSizes::prefetch_c); elsewhere the hardware prefetchers are left alone.
 void prefetch_tile(const char* c, int64_t ldc, int64_t rows, const GemmKernel& kern) {
+#if defined(__x86_64__) || defined(__i386__)
   const int64_t row_bytes = static_cast<int64_t>(kern.nr) * kern.c_bytes;
   for (int64_t i = 0; i < rows; ++i) {
     const char* row = c + i * ldc * kern.c_bytes;
     __builtin_prefetch(row, 1, 3);
     __builtin_prefetch(row + row_bytes - 1, 1, 3);
   }
+#else
+  (void)c, (void)ldc, (void)rows, (void)kern;
+#endif
 }
 
 // All tiles of one packed A block (mc x kc) times one packed B block (kc x nc).
@@ -62,7 +68,7 @@ void prefetch_tile(const char* c, int64_t ldc, int64_t rows, const GemmKernel& k
 // prepacked operand.
 void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc, const char* a_packed,
                   const char* b_packed, int64_t b_panel_bytes, char* c, int64_t ldc, AccInit init,
-                  const void* beta, char* scratch) {
+                  const void* beta, char* scratch, bool prefetch_c) {
   const int64_t a_panel_bytes = kc * kern.mr * kern.a_packed_bytes;
   for (int64_t ir = 0; ir < mc; ir += kern.mr) {
     const int64_t rows = std::min<int64_t>(kern.mr, mc - ir);
@@ -71,7 +77,8 @@ void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc, co
       const int64_t cols = std::min<int64_t>(kern.nr, nc - jr);
       const char* b_panel = b_packed + (jr / kern.nr) * b_panel_bytes;
       char* c_tile = c + (ir * ldc + jr) * kern.c_bytes;
-      if (jr + kern.nr < nc) prefetch_tile(c_tile + kern.nr * kern.c_bytes, ldc, rows, kern);
+      if (prefetch_c && jr + kern.nr < nc)
+        prefetch_tile(c_tile + kern.nr * kern.c_bytes, ldc, rows, kern);
       if (rows == kern.mr && cols == kern.nr) {
         kern.ukernel(kc, a_panel, b_panel, c_tile, ldc, init, beta);
       } else {
@@ -326,7 +333,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
                       p.alpha, a_packed);
           char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc + c0) * kern.c_bytes;
           macro_kernel(kern, mc, ncols, kc, a_packed, b_block + col_lo * b_panel_bytes,
-                       b_panel_bytes, c_block, p.ldc, init, p.beta, scratch);
+                       b_panel_bytes, c_block, p.ldc, init, p.beta, scratch, blocks.prefetch_c);
           // The block's chains end with the last k-block: its epilogue runs while it is in cache.
           if (pc + kc == p.k)
             numeric::apply_epilogue(p.epilogue, c_block, p.ldc, mc, ncols, ic, jc + c0);
