@@ -38,7 +38,7 @@ template <class Fn>
 double best_burst_gflops(Fn fn, int chains, int lanes, double seconds) {
   using clock = std::chrono::steady_clock;
   constexpr int64_t kIterations = 1 << 18;
-  volatile float sink = fn(kIterations);  // warm-up: wakes the vector units, ramps the clock
+  volatile double sink = fn(kIterations);  // warm-up: wakes the vector units, ramps the clock
   double best = 0;
   const auto start = clock::now();
   do {
@@ -50,21 +50,29 @@ double best_burst_gflops(Fn fn, int chains, int lanes, double seconds) {
   return best;
 }
 
-void measure_peaks(const Machine& m, double seconds, double* avx2, double* avx512) {
+void measure_peaks(const Machine& m, double seconds, double* avx2, double* avx512, double* avx2_f64,
+                   double* avx512_f64) {
 #if defined(__x86_64__) || defined(_M_X64)
-  if (m.avx2_fma) *avx2 = best_burst_gflops(fma_chains_avx2, kAvx2Chains, kAvx2Lanes, seconds);
-  if (m.avx512f)
+  if (m.avx2_fma) {
+    *avx2 = best_burst_gflops(fma_chains_avx2, kAvx2Chains, kAvx2Lanes, seconds);
+    *avx2_f64 = best_burst_gflops(fma_chains_avx2_f64, kAvx2Chains, kAvx2LanesF64, seconds);
+  }
+  if (m.avx512f) {
     *avx512 = best_burst_gflops(fma_chains_avx512, kAvx512Chains, kAvx512Lanes, seconds);
+    *avx512_f64 = best_burst_gflops(fma_chains_avx512_f64, kAvx512Chains, kAvx512LanesF64, seconds);
+  }
 #else
-  (void)m, (void)seconds, (void)avx2, (void)avx512;
+  (void)m, (void)seconds, (void)avx2, (void)avx512, (void)avx2_f64, (void)avx512_f64;
 #endif
 }
 
 }  // namespace
 
-double Machine::peak_for(PeakRef ref) const {
-  const double avx2 = std::max(peak_avx2, peak_avx2_end);
-  const double avx512 = std::max(peak_avx512, peak_avx512_end);
+double Machine::peak_for(PeakRef ref, bool f64) const {
+  const double avx2 =
+      f64 ? std::max(peak_avx2_f64, peak_avx2_f64_end) : std::max(peak_avx2, peak_avx2_end);
+  const double avx512 =
+      f64 ? std::max(peak_avx512_f64, peak_avx512_f64_end) : std::max(peak_avx512, peak_avx512_end);
   switch (ref) {
     case PeakRef::kAvx2: return avx2;
     case PeakRef::kAvx512: return avx512;
@@ -73,11 +81,12 @@ double Machine::peak_for(PeakRef ref) const {
   return std::max(avx2, avx512);
 }
 
-std::string Machine::peak_name(PeakRef ref) const {
-  if (ref == PeakRef::kAvx2) return "avx2";
-  if (ref == PeakRef::kAvx512) return "avx512";
-  if (peak_avx512 > 0 && peak_avx512 >= peak_avx2) return "avx512";
-  return peak_avx2 > 0 ? "avx2" : "none";
+std::string Machine::peak_name(PeakRef ref, bool f64) const {
+  const std::string suffix = f64 ? "-f64" : "";
+  if (ref == PeakRef::kAvx2) return "avx2" + suffix;
+  if (ref == PeakRef::kAvx512) return "avx512" + suffix;
+  if (peak_avx512 > 0 && peak_avx512 >= peak_avx2) return "avx512" + suffix;
+  return peak_avx2 > 0 ? "avx2" + suffix : "none";
 }
 
 double Machine::bandwidth() const { return std::max(membw_gbs, membw_gbs_end); }
@@ -99,14 +108,16 @@ Machine probe_machine(double peak_seconds, int64_t membw_mib) {
   }
 #endif
   m.llc_bytes = read_llc_bytes();
-  measure_peaks(m, peak_seconds, &m.peak_avx2, &m.peak_avx512);
+  measure_peaks(m, peak_seconds, &m.peak_avx2, &m.peak_avx512, &m.peak_avx2_f64,
+                &m.peak_avx512_f64);
   m.membw_mib = membw_mib;
   m.membw_gbs = read_bandwidth_gbs(membw_mib);
   return m;
 }
 
 void remeasure(Machine& m, double peak_seconds) {
-  measure_peaks(m, peak_seconds, &m.peak_avx2_end, &m.peak_avx512_end);
+  measure_peaks(m, peak_seconds, &m.peak_avx2_end, &m.peak_avx512_end, &m.peak_avx2_f64_end,
+                &m.peak_avx512_f64_end);
   m.membw_gbs_end = read_bandwidth_gbs(m.membw_mib);
 }
 

@@ -1,5 +1,5 @@
 // What this machine can do, measured in the same run as the GEMMs: the core's FMA peak for each
-// vector width the CPU supports, and the memory read bandwidth of one core.
+// vector width the CPU supports, in f32 and in f64, and the memory read bandwidth of one core.
 #ifndef INVAR_BENCH_MACHINE_H_
 #define INVAR_BENCH_MACHINE_H_
 
@@ -19,14 +19,19 @@ struct Machine {
   double peak_avx512 = 0;
   double peak_avx2_end = 0;  // the same, measured again after the GEMMs (drift check)
   double peak_avx512_end = 0;
+  double peak_avx2_f64 = 0;  // the same for f64 FMAs (half the lanes)
+  double peak_avx512_f64 = 0;
+  double peak_avx2_f64_end = 0;
+  double peak_avx512_f64_end = 0;
   double membw_gbs = 0;      // one core's read bandwidth from DRAM, GB/s (1e9 bytes/s)
   double membw_gbs_end = 0;  // the same, measured again after the GEMMs
   int64_t membw_mib = 0;
 
   // The peak a row is compared with: its own vector width for invar's SIMD paths, the widest one
   // measured for everything else. The larger of the start and end measurements.
-  double peak_for(PeakRef ref) const;
-  std::string peak_name(PeakRef ref) const;
+  // With `f64`, the f64 peaks.
+  double peak_for(PeakRef ref, bool f64 = false) const;
+  std::string peak_name(PeakRef ref, bool f64 = false) const;
   // The larger of the start and end bandwidth measurements.
   double bandwidth() const;
 };

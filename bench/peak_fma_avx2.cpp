@@ -40,4 +40,36 @@ float fma_chains_avx2(int64_t iterations) {
   return lanes[0] + lanes[7];
 }
 
+// The same on doubles (vfmadd231pd), for the f64 peak.
+double fma_chains_avx2_f64(int64_t iterations) {
+  // The f32 loop's recurrence on doubles: acc <- acc * m + c converges to 10.
+  const __m256d m = _mm256_set1_pd(0.9999999);
+  const __m256d c = _mm256_set1_pd(1e-6);
+  __m256d a0 = _mm256_set1_pd(0.0), a1 = _mm256_set1_pd(0.1), a2 = _mm256_set1_pd(0.2);
+  __m256d a3 = _mm256_set1_pd(0.3), a4 = _mm256_set1_pd(0.4), a5 = _mm256_set1_pd(0.5);
+  __m256d a6 = _mm256_set1_pd(0.6), a7 = _mm256_set1_pd(0.7), a8 = _mm256_set1_pd(0.8);
+  __m256d a9 = _mm256_set1_pd(0.9), a10 = _mm256_set1_pd(1.0), a11 = _mm256_set1_pd(1.1);
+  for (int64_t i = 0; i < iterations; ++i) {
+    a0 = _mm256_fmadd_pd(a0, m, c);
+    a1 = _mm256_fmadd_pd(a1, m, c);
+    a2 = _mm256_fmadd_pd(a2, m, c);
+    a3 = _mm256_fmadd_pd(a3, m, c);
+    a4 = _mm256_fmadd_pd(a4, m, c);
+    a5 = _mm256_fmadd_pd(a5, m, c);
+    a6 = _mm256_fmadd_pd(a6, m, c);
+    a7 = _mm256_fmadd_pd(a7, m, c);
+    a8 = _mm256_fmadd_pd(a8, m, c);
+    a9 = _mm256_fmadd_pd(a9, m, c);
+    a10 = _mm256_fmadd_pd(a10, m, c);
+    a11 = _mm256_fmadd_pd(a11, m, c);
+  }
+  const __m256d s =
+      _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3)),
+                                  _mm256_add_pd(_mm256_add_pd(a4, a5), _mm256_add_pd(a6, a7))),
+                    _mm256_add_pd(_mm256_add_pd(a8, a9), _mm256_add_pd(a10, a11)));
+  alignas(32) double lanes[4];
+  _mm256_store_pd(lanes, s);
+  return lanes[0] + lanes[3];
+}
+
 }  // namespace invar_bench
