@@ -1,6 +1,7 @@
 // Result checks (see check.h). Run once per row and shape, outside the timed region.
 #include "check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -17,28 +18,57 @@ std::string sci(double v) {
   return text;
 }
 
+std::vector<float> widen_bf16(const uint16_t* x, size_t count) {
+  std::vector<float> out(count);
+  for (size_t i = 0; i < count; ++i) {
+    const uint32_t bits = uint32_t(x[i]) << 16;
+    std::memcpy(&out[i], &bits, sizeof bits);
+  }
+  return out;
+}
+
 }  // namespace
 
-Check check_against_oracle(const float* c, const float* a, const float* b, int64_t m, int64_t n,
-                           int64_t k) {
-  std::vector<float> oracle(size_t(m * n));
-  invar::test::reference_gemm<float>(false, false, m, n, k, 1.0f, a, k, b, n, 0.0f, oracle.data(),
-                                     n);
+template <class T>
+Check check_against_oracle(const T* c, const T* a, const T* b, bool trans_b, int64_t m, int64_t n,
+                           int64_t k, int64_t rows) {
+  rows = std::min(rows, m);
+  std::vector<T> oracle(size_t(rows * n));
+  invar::test::reference_gemm<T>(false, trans_b, rows, n, k, T(1), a, k, b, trans_b ? k : n, T(0),
+                                 oracle.data(), n);
   Check r = check_same_bits(c, oracle.data(), oracle.size(), "oracle");
-  if (r.ok) r.text = "exact vs scalar oracle";
+  if (r.ok)
+    r.text = rows == m ? "exact vs scalar oracle"
+                       : "exact vs scalar oracle on the first " + std::to_string(rows) + " rows";
   return r;
 }
 
-Check check_same_bits(const float* c, const float* ref, size_t count, const std::string& ref_name) {
-  if (std::memcmp(c, ref, count * sizeof(float)) == 0) return {true, "bits = " + ref_name};
+Check check_bf16_against_oracle(const float* c, const uint16_t* a, const uint16_t* b, int64_t m,
+                                int64_t n, int64_t k, int64_t rows) {
+  rows = std::min(rows, m);
+  const auto wa = widen_bf16(a, size_t(rows * k));
+  const auto wb = widen_bf16(b, size_t(k * n));
+  Check r = check_against_oracle<float>(c, wa.data(), wb.data(), false, rows, n, k, rows);
+  if (r.ok)
+    r.text =
+        (rows == m ? std::string("exact vs scalar f32 oracle")
+                   : "exact vs scalar f32 oracle on the first " + std::to_string(rows) + " rows") +
+        " of the widened inputs";
+  return r;
+}
+
+template <class T>
+Check check_same_bits(const T* c, const T* ref, size_t count, const std::string& ref_name) {
+  if (std::memcmp(c, ref, count * sizeof(T)) == 0) return {true, "bits = " + ref_name};
   size_t first = 0;
-  while (first < count && std::memcmp(c + first, ref + first, sizeof(float)) == 0) ++first;
+  while (first < count && std::memcmp(c + first, ref + first, sizeof(T)) == 0) ++first;
   Check r = check_close(c, ref, count, ref_name);
   return {false, "FAIL: bits differ from " + ref_name + " at element " + std::to_string(first) +
                      " (" + r.text + ")"};
 }
 
-Check check_close(const float* c, const float* ref, size_t count, const std::string& ref_name) {
+template <class T>
+Check check_close(const T* c, const T* ref, size_t count, const std::string& ref_name) {
   double max_diff = 0, max_ref = 0;
   bool finite = true;
   for (size_t i = 0; i < count; ++i) {
@@ -47,9 +77,19 @@ Check check_close(const float* c, const float* ref, size_t count, const std::str
     max_ref = std::fmax(max_ref, std::fabs(double(ref[i])));
   }
   const double rel = max_ref > 0 ? max_diff / max_ref : max_diff;
-  const bool ok = finite && rel <= kLooseTolerance;
+  const bool ok =
+      finite && rel <= (sizeof(T) == sizeof(double) ? kLooseToleranceF64 : kLooseTolerance);
   return {ok, std::string(ok ? "" : "FAIL: ") + (finite ? "" : "non-finite, ") + "rel " + sci(rel) +
                   " vs " + ref_name};
 }
+
+template Check check_against_oracle<float>(const float*, const float*, const float*, bool, int64_t,
+                                           int64_t, int64_t, int64_t);
+template Check check_against_oracle<double>(const double*, const double*, const double*, bool,
+                                            int64_t, int64_t, int64_t, int64_t);
+template Check check_same_bits<float>(const float*, const float*, size_t, const std::string&);
+template Check check_same_bits<double>(const double*, const double*, size_t, const std::string&);
+template Check check_close<float>(const float*, const float*, size_t, const std::string&);
+template Check check_close<double>(const double*, const double*, size_t, const std::string&);
 
 }  // namespace invar_bench

@@ -1,17 +1,20 @@
-// Eigen's product C = A * B on row-major maps, built as a small loadable module once per vector
-// width (-O3 with -mavx2 -mfma, or -mavx512f): Eigen picks its kernels at compile time, so the
-// width is fixed by the build flags, and each module is loaded only on a CPU that has that width.
-// Symbols are hidden except the two entry points, so the variants' Eigen instantiations cannot
-// mix. Built with OpenMP when the compiler has it: Eigen then splits a large product over
-// Eigen::setNbThreads threads (set by invar_bench_eigen_set_threads); without it, one thread. It
-// allocates its blocking workspace inside each product, as it does for any caller.
+// Eigen's products C = A * B, C = A * W^T (W stored n x k) and the f64 C = A * B on row-major maps,
+// built as a small loadable module once per vector width (-O3 with -mavx2 -mfma, or -mavx512f):
+// Eigen picks its kernels at compile time, so the width is fixed by the build flags, and each
+// module is loaded only on a CPU that has that width. Symbols are hidden except the entry points,
+// so the variants' Eigen instantiations cannot mix. Built with OpenMP when the compiler has it:
+// Eigen then splits a large product over Eigen::setNbThreads threads (set by
+// invar_bench_eigen_set_threads); without it, one thread. It allocates its blocking workspace
+// inside each product, as it does for any caller.
 #include <Eigen/Core>
 #include <cstdint>
 #include <string>
 
 namespace {
 
-using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class T>
+using RowMajorOf = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using RowMajor = RowMajorOf<float>;
 
 }  // namespace
 
@@ -20,6 +23,22 @@ extern "C" __attribute__((visibility("default"))) void invar_bench_eigen_sgemm(
   Eigen::Map<const RowMajor> ma(a, m, k);
   Eigen::Map<const RowMajor> mb(b, k, n);
   Eigen::Map<RowMajor> mc(c, m, n);
+  mc.noalias() = ma * mb;
+}
+
+extern "C" __attribute__((visibility("default"))) void invar_bench_eigen_sgemm_bt(
+    int64_t m, int64_t n, int64_t k, const float* a, const float* w, float* c) {
+  Eigen::Map<const RowMajor> ma(a, m, k);
+  Eigen::Map<const RowMajor> mw(w, n, k);
+  Eigen::Map<RowMajor> mc(c, m, n);
+  mc.noalias() = ma * mw.transpose();
+}
+
+extern "C" __attribute__((visibility("default"))) void invar_bench_eigen_dgemm(
+    int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c) {
+  Eigen::Map<const RowMajorOf<double>> ma(a, m, k);
+  Eigen::Map<const RowMajorOf<double>> mb(b, k, n);
+  Eigen::Map<RowMajorOf<double>> mc(c, m, n);
   mc.noalias() = ma * mb;
 }
 

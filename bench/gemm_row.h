@@ -1,6 +1,7 @@
-// One row of the benchmark table: a named way of computing C = A * B (f32, row-major, no
-// transposes, alpha 1, beta 0) together with what it reports about itself. invar's paths and
-// every peer library are wrapped in the same shape so one timing loop measures them all.
+// One row of the benchmark table: a named way of computing C = A * B (row-major, alpha 1, beta 0)
+// for the kinds of product it offers (options.h: f32, f32 with B stored transposed, f64, bf16
+// inputs with f32 C) together with what it reports about itself. invar's paths and every peer
+// library are wrapped in the same shape so one timing loop measures them all.
 #ifndef INVAR_BENCH_GEMM_ROW_H_
 #define INVAR_BENCH_GEMM_ROW_H_
 
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "options.h"
 #include "timing.h"
 
 namespace invar_bench {
@@ -32,16 +34,43 @@ struct GemmRow {
   // (plain loops, invar on all threads) are not.
   bool peer_table = true;
   // C (m x n) = A (m x k) * B (k x n); returns false (and fills *error) when the call failed.
-  std::function<bool(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c,
+  // Empty when the row does not offer that kind of product: its shapes skip the row.
+  using Sgemm = std::function<bool(int64_t m, int64_t n, int64_t k, const float* a, const float* b,
+                                   float* c, std::string* error)>;
+  Sgemm sgemm;
+  // C = A * W^T, W (the `b` argument) stored n x k row-major.
+  Sgemm sgemm_bt;
+  std::function<bool(int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c,
                      std::string* error)>
-      sgemm;
+      dgemm;
+  // bf16 A and B (bit patterns: the upper half of an f32), f32 C.
+  std::function<bool(int64_t m, int64_t n, int64_t k, const uint16_t* a, const uint16_t* b,
+                     float* c, std::string* error)>
+      gemm_bf16;
+  // The kinds a remote row (below) offers.
+  std::vector<Kind> remote_kinds;
+  bool offers(Kind kind) const {
+    if (remote_start) {
+      for (Kind k : remote_kinds)
+        if (k == kind) return true;
+      return false;
+    }
+    switch (kind) {
+      case Kind::kF32: return bool(sgemm);
+      case Kind::kF32Bt: return bool(sgemm_bt);
+      case Kind::kF64: return bool(dgemm);
+      case Kind::kBf16: return bool(gemm_bf16);
+    }
+    return false;
+  }
   // Run before each turn of this row, untimed (e.g. sets the library to the row's thread count,
   // since rows of one library at several thread counts share its state). May be empty.
   std::function<void()> activate;
   // A row computed in another process (numpy) times itself and has no `sgemm`: `remote_start`
-  // prepares a shape there (operands, a first call, a check of its result: sets *check_ok and
-  // *check_text, or returns false with *error), then `remote_turn` times one turn, as Turn does.
-  std::function<bool(int64_t m, int64_t n, int64_t k, bool* check_ok, std::string* check_text,
+  // prepares a shape (of one of `remote_kinds`) there (operands, a first call, a check of its
+  // result: sets *check_ok and *check_text, or returns false with *error), then `remote_turn` times
+  // one turn, as Turn does.
+  std::function<bool(const Shape& shape, bool* check_ok, std::string* check_text,
                      std::string* error)>
       remote_start;
   Turn remote_turn;

@@ -1,8 +1,12 @@
 // invar's rows: one Context per instruction-set path (ContextOptions::isa) and thread count, each
 // with its own workspaces, so a path is measured exactly as a caller who forced it would run it.
 // With the ladder on, the portable and best SIMD rows are marked as ladder steps (see rows.h).
+// Every row offers all kinds of product (f32, x * W^T, f64, bf16 inputs); the best SIMD path also
+// gets a -packed row per thread count: x * W^T over W packed once (pack_b), the decode step.
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include "api/context_impl.h"
 #include "invar/invar.hpp"
@@ -15,9 +19,48 @@ namespace {
 // The ladder steps after the plain loops of ladder_rows.cpp.
 constexpr int kStepGeneric = 4, kStepSimd = 5, kStepThreaded = 6;
 
+// x * W^T over W packed once, on the row's context: the first call on a weight packs it
+// (untimed: a shape's first call is its check), later calls on the same weight reuse the handle.
+// Only x * W^T is offered; the checks hold its bits to the unpacked rows'.
+void make_packed_row(const std::shared_ptr<invar::Context>& context, GemmRow* row) {
+  struct Pack {
+    std::mutex mutex;
+    const float* w = nullptr;
+    int64_t n = 0, k = 0;
+    std::unique_ptr<invar::PackedB> packed;
+  };
+  auto pack = std::make_shared<Pack>();
+  row->name += "-packed";
+  row->kernel += ", W packed once (pack_b)";
+  row->sgemm = nullptr;
+  row->dgemm = nullptr;
+  row->gemm_bf16 = nullptr;
+  row->sgemm_bt = [context, pack](int64_t m, int64_t n, int64_t k, const float* a, const float* w,
+                                  float* c, std::string* error) {
+    using invar::MatrixView;
+    using invar::Op;
+    try {
+      std::lock_guard<std::mutex> lock(pack->mutex);
+      if (pack->packed == nullptr || pack->w != w || pack->n != n || pack->k != k) {
+        pack->packed.reset();
+        pack->packed = std::make_unique<invar::PackedB>(
+            invar::pack_b(Op::kTrans, MatrixView<const float>(w, n, k), *context));
+        pack->w = w, pack->n = n, pack->k = k;
+      }
+      invar::gemm(1.0f, Op::kNoTrans, MatrixView<const float>(a, m, k), *pack->packed, 0.0f,
+                  MatrixView<float>(c, m, n), *context);
+      return true;
+    } catch (const invar::Error& e) {
+      *error = e.what();
+      return false;
+    }
+  };
+}
+
 // A row for a context with these options; false (and a skip note) when the context is refused.
+// With `packed`, the -packed row (above) on that context.
 bool make_invar_row(const std::string& name, const invar::ContextOptions& options, GemmRow* row,
-                    SkipNotes* skips) {
+                    SkipNotes* skips, bool packed = false) {
   using invar::Isa;
   std::shared_ptr<invar::Context> context;
   try {
@@ -37,18 +80,59 @@ bool make_invar_row(const std::string& name, const invar::ContextOptions& option
   row->peak = isa == Isa::kAvx2     ? PeakRef::kAvx2
               : isa == Isa::kAvx512 ? PeakRef::kAvx512
                                     : PeakRef::kBest;
-  row->sgemm = [context](int64_t m, int64_t n, int64_t k, const float* a, const float* b,
-                         float* c, std::string* error) {
+  using invar::MatrixView;
+  using invar::Op;
+  // Runs one invar call, turning its exception into the row's error.
+  auto guarded = [](auto&& call, std::string* error) {
     try {
-      invar::gemm(1.0f, invar::Op::kNoTrans, invar::MatrixView<const float>(a, m, k),
-                  invar::Op::kNoTrans, invar::MatrixView<const float>(b, k, n), 0.0f,
-                  invar::MatrixView<float>(c, m, n), *context);
+      call();
       return true;
     } catch (const invar::Error& e) {
       *error = e.what();
       return false;
     }
   };
+  row->sgemm = [context, guarded](int64_t m, int64_t n, int64_t k, const float* a, const float* b,
+                                  float* c, std::string* error) {
+    return guarded(
+        [&] {
+          invar::gemm(1.0f, Op::kNoTrans, MatrixView<const float>(a, m, k), Op::kNoTrans,
+                      MatrixView<const float>(b, k, n), 0.0f, MatrixView<float>(c, m, n), *context);
+        },
+        error);
+  };
+  row->sgemm_bt = [context, guarded](int64_t m, int64_t n, int64_t k, const float* a,
+                                     const float* w, float* c, std::string* error) {
+    return guarded(
+        [&] {
+          invar::gemm(1.0f, Op::kNoTrans, MatrixView<const float>(a, m, k), Op::kTrans,
+                      MatrixView<const float>(w, n, k), 0.0f, MatrixView<float>(c, m, n), *context);
+        },
+        error);
+  };
+  row->dgemm = [context, guarded](int64_t m, int64_t n, int64_t k, const double* a, const double* b,
+                                  double* c, std::string* error) {
+    return guarded(
+        [&] {
+          invar::gemm(1.0, Op::kNoTrans, MatrixView<const double>(a, m, k), Op::kNoTrans,
+                      MatrixView<const double>(b, k, n), 0.0, MatrixView<double>(c, m, n),
+                      *context);
+        },
+        error);
+  };
+  row->gemm_bf16 = [context, guarded](int64_t m, int64_t n, int64_t k, const uint16_t* a,
+                                      const uint16_t* b, float* c, std::string* error) {
+    const auto* a16 = reinterpret_cast<const invar::bf16*>(a);
+    const auto* b16 = reinterpret_cast<const invar::bf16*>(b);
+    return guarded(
+        [&] {
+          invar::gemm(1.0f, Op::kNoTrans, MatrixView<const invar::bf16>(a16, m, k), Op::kNoTrans,
+                      MatrixView<const invar::bf16>(b16, k, n), 0.0f, MatrixView<float>(c, m, n),
+                      *context);
+        },
+        error);
+  };
+  if (packed) make_packed_row(context, row);
   return true;
 }
 
@@ -79,6 +163,19 @@ void add_invar_rows(const std::vector<int>& threads, int64_t generic_max, bool l
         if (t == most && most > 1) row.ladder_step = kStepThreaded;
       }
       if (!ladder) row.ladder_step = 0;
+      rows->push_back(std::move(row));
+    }
+  }
+  if (best_simd != Isa::kGeneric) {
+    for (int t : threads) {
+      invar::ContextOptions options;
+      options.num_threads = t;
+      options.isa = best_simd;
+      GemmRow row;
+      if (!make_invar_row(std::string("invar-") + invar::isa_name(best_simd), options, &row, skips,
+                          true))
+        continue;
+      row.requested_threads = t;
       rows->push_back(std::move(row));
     }
   }

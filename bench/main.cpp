@@ -1,13 +1,14 @@
-// invar_bench: f32 GEMM throughput of invar's instruction-set paths against the BLAS libraries
-// found on this machine (and numpy, in a process of its own), in one run, next to the core's
-// measured FMA peak and memory bandwidth, with the optimization ladder (plain loops up to invar
-// on every thread) as rows of the same run. For each shape and thread count every row of that
-// count is checked (see check.h), then timed in turns (see timing.h: warm operands, only the
-// calls timed, median and best). Optionally the cache-blocking sweep follows (blocking_sweep.h).
-// Results go to results/<timestamp>/ (report.h).
+// invar_bench: GEMM throughput (f32, f32 x * W^T, f64, bf16 inputs) of invar's instruction-set
+// paths against the BLAS libraries found on this machine (and numpy, in a process of its own), in
+// one run, next to the core's measured FMA peak and memory bandwidth, with the optimization ladder
+// (plain loops up to invar on every thread) as rows of the same run. For each shape and thread
+// count every row of that count is checked (see check.h), then timed in turns (see timing.h: warm
+// operands, only the calls timed, median and best). Optionally the cache-blocking sweep follows
+// (blocking_sweep.h). Results go to results/<timestamp>/ (report.h).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <limits>
 #include <set>
@@ -108,76 +109,161 @@ double shape_roof(const Shape& s, double peak, const Machine& machine) {
   return s.small ? peak : roofline_gflops(s, peak, machine.bandwidth());
 }
 
-// Where a shape's rows are compared: the first row's C, and whether it came from invar.
-struct Reference {
-  std::vector<float> c;
-  std::string name;
-  bool is_invar = false;
+// A shape's operands, of its kind: f32 A and B (B is W, n x k, for x * W^T), f64, or bf16.
+struct Operands {
+  std::vector<float> a, b;
+  std::vector<double> a64, b64;
+  std::vector<uint16_t> a16, b16;
 };
 
+// bf16 operands: seeded f32 values rounded to the nearest bf16 (ties to even; no NaNs here).
+std::vector<uint16_t> random_bf16(size_t count, uint64_t seed) {
+  const auto f = invar::test::random_floats(count, seed);
+  std::vector<uint16_t> out(count);
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &f[i], sizeof bits);
+    out[i] = uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+  }
+  return out;
+}
+
+Operands make_operands(const Shape& s) {
+  Operands o;
+  const size_t na = size_t(s.m * s.k), nb = size_t(s.k * s.n);
+  switch (s.kind) {
+    case Kind::kF32:
+    case Kind::kF32Bt:
+      o.a = invar::test::random_floats(na, 1);
+      o.b = invar::test::random_floats(nb, 2);
+      break;
+    case Kind::kF64:
+      o.a64 = invar::test::random_doubles(na, 1);
+      o.b64 = invar::test::random_doubles(nb, 2);
+      break;
+    case Kind::kBf16:
+      o.a16 = random_bf16(na, 1);
+      o.b16 = random_bf16(nb, 2);
+      break;
+  }
+  return o;
+}
+
+// C of one call: f32, or f64 for f64 shapes.
+struct Result {
+  std::vector<float> c;
+  std::vector<double> c64;
+  void fill_nan() {
+    std::fill(c.begin(), c.end(), std::numeric_limits<float>::quiet_NaN());
+    std::fill(c64.begin(), c64.end(), std::numeric_limits<double>::quiet_NaN());
+  }
+};
+
+// One call of the row on the shape's operands into *c.
+bool call_row(const GemmRow& row, const Shape& s, const Operands& o, Result* c,
+              std::string* error) {
+  switch (s.kind) {
+    case Kind::kF32: return row.sgemm(s.m, s.n, s.k, o.a.data(), o.b.data(), c->c.data(), error);
+    case Kind::kF32Bt:
+      return row.sgemm_bt(s.m, s.n, s.k, o.a.data(), o.b.data(), c->c.data(), error);
+    case Kind::kF64:
+      return row.dgemm(s.m, s.n, s.k, o.a64.data(), o.b64.data(), c->c64.data(), error);
+    case Kind::kBf16:
+      return row.gemm_bf16(s.m, s.n, s.k, o.a16.data(), o.b16.data(), c->c.data(), error);
+  }
+  return false;
+}
+
+// Where a shape's rows are compared: the first row's C, and whether it came from invar.
+struct Reference {
+  Result c;
+  std::string name;
+  bool is_invar = false;
+  bool empty() const { return c.c.empty() && c.c64.empty(); }
+};
+
+// Rows of C the oracle computes for invar's first row: all of a small product, else the first 8.
+constexpr int64_t kOracleRows = 8;
+
+Check check_first(const Shape& s, const Operands& o, const Result& c) {
+  const int64_t rows = s.flop() <= 2.0 * 512 * 512 * 512 ? s.m : kOracleRows;
+  switch (s.kind) {
+    case Kind::kF32:
+    case Kind::kF32Bt:
+      return check_against_oracle(c.c.data(), o.a.data(), o.b.data(), s.kind == Kind::kF32Bt, s.m,
+                                  s.n, s.k, rows);
+    case Kind::kF64:
+      return check_against_oracle(c.c64.data(), o.a64.data(), o.b64.data(), false, s.m, s.n, s.k,
+                                  rows);
+    case Kind::kBf16:
+      return check_bf16_against_oracle(c.c.data(), o.a16.data(), o.b16.data(), s.m, s.n, s.k, rows);
+  }
+  return {false, "unknown kind"};
+}
+
 // The row's first call on this shape (untimed) and the check of its C.
-void first_call_and_check(const GemmRow& row, const Shape& s, const std::vector<float>& a,
-                          const std::vector<float>& b, std::vector<float>& c, Reference& ref,
-                          Measurement& m) {
+void first_call_and_check(const GemmRow& row, const Shape& s, const Operands& o, Result& c,
+                          Reference& ref, Measurement& m) {
   if (row.remote_start) {
-    if (!row.remote_start(s.m, s.n, s.k, &m.check.ok, &m.check.text, &m.timing.error) &&
-        m.timing.error.empty())
+    if (!row.remote_start(s, &m.check.ok, &m.check.text, &m.timing.error) && m.timing.error.empty())
       m.timing.error = "call failed";
     return;
   }
-  std::fill(c.begin(), c.end(), std::numeric_limits<float>::quiet_NaN());
-  if (!row.sgemm(s.m, s.n, s.k, a.data(), b.data(), c.data(), &m.timing.error)) {
+  c.fill_nan();
+  if (!call_row(row, s, o, &c, &m.timing.error)) {
     if (m.timing.error.empty()) m.timing.error = "call failed";
     return;
   }
-  if (ref.c.empty()) {
+  const bool f64 = s.kind == Kind::kF64;
+  if (ref.empty()) {
     ref = Reference{c, row.name, row.is_invar};
-    m.check = row.is_invar && s.flop() <= 2.0 * 512 * 512 * 512
-                  ? check_against_oracle(c.data(), a.data(), b.data(), s.m, s.n, s.k)
-                  : Check{true, "reference for the others"};
+    m.check = row.is_invar ? check_first(s, o, c) : Check{true, "reference for the others"};
   } else if (row.is_invar && ref.is_invar) {
-    m.check = check_same_bits(c.data(), ref.c.data(), c.size(), ref.name);
+    m.check = f64 ? check_same_bits(c.c64.data(), ref.c.c64.data(), c.c64.size(), ref.name)
+                  : check_same_bits(c.c.data(), ref.c.c.data(), c.c.size(), ref.name);
   } else {
-    m.check = check_close(c.data(), ref.c.data(), c.size(), ref.name);
+    m.check = f64 ? check_close(c.c64.data(), ref.c.c64.data(), c.c64.size(), ref.name)
+                  : check_close(c.c.data(), ref.c.c.data(), c.c.size(), ref.name);
   }
 }
 
 // Checks every row of this thread count on this shape, then times them in turns. `ref` carries the
 // first row's C from one thread count to the next: invar's rows must give the same bits at all.
-void measure_shape(Run& run, const Shape& s, int threads, const std::vector<float>& a,
-                   const std::vector<float>& b, Reference& ref, bool* all_ok) {
-  const Options& o = run.options;
+void measure_shape(Run& run, const Shape& s, int threads, const Operands& o, Reference& ref,
+                   bool* all_ok) {
+  const Options& opt = run.options;
   std::printf("%s, %d thread(s):\n", s.label().c_str(), threads);
   std::fflush(stdout);
-  std::vector<float> c(size_t(s.m * s.n));
+  Result c;
+  (s.kind == Kind::kF64 ? c.c64.resize(size_t(s.m * s.n)) : c.c.resize(size_t(s.m * s.n)));
   std::vector<Measurement> results;
   std::vector<Turn> turns;
   for (size_t r = 0; r < run.rows.size(); ++r) {
     const GemmRow& row = run.rows[r];
-    if (row.requested_threads != threads) continue;
+    if (row.requested_threads != threads || !row.offers(s.kind)) continue;
     if (row.max_dim > 0 && (s.m > row.max_dim || s.n > row.max_dim || s.k > row.max_dim)) continue;
     Measurement m;
     m.shape = s;
     m.row = r;
-    m.peak = row_peak(run.machine, row);
+    m.peak = row_peak(run.machine, row, s);
     m.roof = shape_roof(s, m.peak, run.machine);
     if (row.activate) row.activate();
-    first_call_and_check(row, s, a, b, c, ref, m);
+    first_call_and_check(row, s, o, c, ref, m);
     *all_ok &= m.check.ok;
     if (m.timing.error.empty()) {
       if (row.remote_turn) {
         turns.push_back(row.remote_turn);
       } else {
-        const auto* sgemm = &row.sgemm;
-        float* cp = c.data();
-        turns.push_back(local_turn(row.activate, [sgemm, s, &a, &b, cp](std::string* error) {
-          return (*sgemm)(s.m, s.n, s.k, a.data(), b.data(), cp, error);
+        const GemmRow* rp = &row;
+        Result* cp = &c;
+        turns.push_back(local_turn(row.activate, [rp, s, &o, cp](std::string* error) {
+          return call_row(*rp, s, o, cp, error);
         }));
       }
     }
     results.push_back(std::move(m));
   }
-  const auto timings = time_in_turns(turns, o.seconds_per_cell, o.rounds, o.min_reps);
+  const auto timings = time_in_turns(turns, opt.seconds_per_cell, opt.rounds, opt.min_reps);
   size_t t = 0;
   for (auto& m : results) {
     if (m.timing.error.empty()) m.timing = timings[t++];
@@ -214,9 +300,9 @@ int run_bench(int argc, char** argv) {
   std::printf("cpu: %s (%s), avx2+fma %s, avx512f %s\n", mc.brand.c_str(), mc.vendor.c_str(),
               mc.avx2_fma ? "yes" : "no", mc.avx512f ? "yes" : "no");
   std::printf(
-      "fma peak, one core: avx2 %.1f GFLOP/s, avx512 %.1f GFLOP/s (0 = not supported); "
-      "memory read %.1f GB/s\n",
-      mc.peak_avx2, mc.peak_avx512, mc.membw_gbs);
+      "fma peak, one core: avx2 %.1f GFLOP/s, avx512 %.1f GFLOP/s (0 = not supported); f64: "
+      "avx2 %.1f, avx512 %.1f; memory read %.1f GB/s\n",
+      mc.peak_avx2, mc.peak_avx512, mc.peak_avx2_f64, mc.peak_avx512_f64, mc.membw_gbs);
 
   run.environment = steering_environment();
   run.rows = build_rows(o, run.machine, &run.skips);
@@ -229,11 +315,10 @@ int run_bench(int argc, char** argv) {
 
   bool all_ok = true;
   for (const Shape& s : o.shapes) {
-    const auto a = invar::test::random_floats(size_t(s.m * s.k), 1);
-    const auto b = invar::test::random_floats(size_t(s.k * s.n), 2);
+    const Operands operands = make_operands(s);
     Reference ref;
     for (int threads : o.threads) {
-      measure_shape(run, s, threads, a, b, ref, &all_ok);
+      measure_shape(run, s, threads, operands, ref, &all_ok);
       if (s.small) break;  // small squares: the first thread count only
     }
   }
@@ -245,7 +330,7 @@ int run_bench(int argc, char** argv) {
   // Peaks and bandwidth again: percentages use the better of the two measurements.
   remeasure(run.machine, o.peak_seconds);
   for (auto& m : run.results) {
-    m.peak = row_peak(run.machine, run.rows[m.row]);
+    m.peak = row_peak(run.machine, run.rows[m.row], m.shape);
     m.roof = shape_roof(m.shape, m.peak, run.machine);
   }
 

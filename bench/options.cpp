@@ -13,16 +13,23 @@ namespace {
 
 constexpr const char* kUsage = R"(usage: invar_bench [options]
 
-Times f32 C = A * B (row-major) for invar's instruction-set paths and for the peer libraries
+Times C = A * B (row-major; f32, f32 with B stored transposed, f64, bf16 inputs) for invar's instruction-set paths and for the peer libraries
 found at run time, next to the core's measured FMA peak and memory read bandwidth.
 
-  --quick               fewer shapes, shorter measurements (about 2 minutes); a sweep
+  --quick               fewer shapes, shorter measurements (about 2.5 minutes); a sweep
                         without 4096
   --sizes LIST          squares, e.g. 256,512,1024 (default 128,256,512,1000,1024,1531,2048,
-                        4096; with no --sizes/--shapes/--small-sizes also the inference shapes
-                        1,16,64,256 x 4096x4096 and 1x16384x4096 and the tall-skinny 64x64x65536
-                        and 4096x4096x64)
-  --shapes LIST         general shapes MxNxK, e.g. 1x4096x4096,64x4096x4096 (added to --sizes)
+                        4096); a size may name its kind: f64:1024, bf16:1024
+  --shapes LIST         general shapes MxNxK, e.g. 1x4096x4096,64x4096x4096 (added to --sizes);
+                        bt:MxNxK is C = A * W^T with W stored N x K (a linear layer), and
+                        f64:/bf16: name those kinds
+  --groups LIST         the default shapes of these groups only (with no --sizes, --shapes or
+                        --small-sizes): small (squares 4..64 in calls per second), squares,
+                        inference (C = x * W^T with W 4096 x 4096 stored transposed, M = 1, 16,
+                        64, 256, invar also over W prepacked; and the decode step M = 1 with W
+                        row-major 4096 x 4096 and 4096 x 16384), tall (64x64x65536,
+                        4096x4096x64), f64 (squares 512, 1024, 2048), bf16 (bf16 A and B, f32 C:
+                        squares 1024, 2048); default all
   --small-sizes LIST    small squares reported in calls per second, at the first thread count
                         only (default 4,8,16,32,64); many calls per timed sample
   --seconds S           time spent per row, shape and thread count (default 1, quick 0.5)
@@ -94,24 +101,58 @@ int usable_cpus() {
   return std::max(1, CPU_COUNT(&set));
 }
 
-Shape parse_shape(const std::string& s) {
+// Strips a "bt:", "f64:" or "bf16:" prefix from *s and returns the kind it names.
+Kind take_kind(std::string* s, const char* what) {
+  const auto colon = s->find(':');
+  if (colon == std::string::npos) return Kind::kF32;
+  const std::string name = s->substr(0, colon);
+  *s = s->substr(colon + 1);
+  if (name == "bt") return Kind::kF32Bt;
+  if (name == "f64") return Kind::kF64;
+  if (name == "bf16") return Kind::kBf16;
+  fail(std::string(what) + ": unknown kind '" + name + "' (bt, f64, bf16)");
+}
+
+Shape parse_shape(std::string s) {
+  const Kind kind = take_kind(&s, "--shapes");
   const auto dims = split(s, 'x');
   if (dims.size() != 3) fail("--shapes: '" + s + "' is not MxNxK");
   return Shape{to_int(dims[0], "--shapes"), to_int(dims[1], "--shapes"),
-               to_int(dims[2], "--shapes")};
+               to_int(dims[2], "--shapes"), false, kind};
 }
+
+constexpr const char* kGroups[] = {"small", "squares", "inference", "tall", "f64", "bf16"};
 
 }  // namespace
 
+const char* kind_name(Kind kind) {
+  switch (kind) {
+    case Kind::kF32: return "f32";
+    case Kind::kF32Bt: return "f32-bt";
+    case Kind::kF64: return "f64";
+    case Kind::kBf16: return "bf16";
+  }
+  return "?";
+}
+
 std::string Shape::label() const {
-  if (m == n && n == k) return std::to_string(m) + "^3";
-  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+  const std::string dims =
+      m == n && n == k ? std::to_string(m) + "^3"
+                       : std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+  switch (kind) {
+    case Kind::kF32: return dims;
+    case Kind::kF32Bt: return dims + " B^T";
+    case Kind::kF64: return "f64 " + dims;
+    case Kind::kBf16: return "bf16 " + dims;
+  }
+  return dims;
 }
 
 Options parse_options(int argc, char** argv) {
   Options o;
   std::vector<Shape> sizes, shapes, small;
   bool small_set = false;
+  std::vector<std::string> groups;  // empty: all
   bool seconds_set = false, membw_set = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i], value;
@@ -133,15 +174,21 @@ Options parse_options(int argc, char** argv) {
     } else if (arg == "--quick") {
       o.quick = true;
     } else if (arg == "--sizes") {
-      for (const auto& s : split(next(), ',')) {
+      for (auto s : split(next(), ',')) {
+        const Kind kind = take_kind(&s, "--sizes");
         const int64_t n = to_int(s, "--sizes");
-        sizes.push_back(Shape{n, n, n});
+        sizes.push_back(Shape{n, n, n, false, kind});
       }
     } else if (arg == "--small-sizes") {
       for (int64_t n : parse_list(next(), "--small-sizes")) small.push_back(Shape{n, n, n, true});
       small_set = true;
     } else if (arg == "--shapes") {
       for (const auto& s : split(next(), ',')) shapes.push_back(parse_shape(s));
+    } else if (arg == "--groups") {
+      groups = split(next(), ',');
+      for (const auto& g : groups)
+        if (std::find(std::begin(kGroups), std::end(kGroups), g) == std::end(kGroups))
+          fail("--groups: unknown group '" + g + "'");
     } else if (arg == "--seconds") {
       o.seconds_per_cell = to_seconds(next());
       seconds_set = true;
@@ -205,27 +252,46 @@ Options parse_options(int argc, char** argv) {
     o.shapes.clear();
     return o;
   }
+  auto group = [&](const char* name) {
+    return groups.empty() || std::find(groups.begin(), groups.end(), name) != groups.end();
+  };
   if (defaults) {
     // Small squares first: a few calls per microsecond, where call overhead is the cost.
-    for (int64_t n : o.quick ? std::vector<int64_t>{8, 32} : std::vector<int64_t>{4, 8, 16, 32, 64})
-      small.push_back(Shape{n, n, n, true});
+    if (group("small"))
+      for (int64_t n :
+           o.quick ? std::vector<int64_t>{8, 32} : std::vector<int64_t>{4, 8, 16, 32, 64})
+        small.push_back(Shape{n, n, n, true});
     // Squares: powers of two and odd sizes between them (no tile or vector width divides 1531).
-    for (int64_t n : o.quick ? std::vector<int64_t>{256, 1000, 2048}
-                             : std::vector<int64_t>{128, 256, 512, 1000, 1024, 1531, 2048, 4096})
-      sizes.push_back(Shape{n, n, n});
-    // Inference against a 4096 x 4096 weight (64 MiB, beyond the last-level cache): a decode
-    // step (1 row, memory-bound), then 16, 64 and 256 rows, where each weight read is reused
-    // M times and the product moves toward the compute roof.
-    for (int64_t m : o.quick ? std::vector<int64_t>{1, 64} : std::vector<int64_t>{1, 16, 64, 256})
-      shapes.push_back(Shape{m, 4096, 4096});
-    if (!o.quick) {
-      // One decode step against a 4096 x 16384 weight (256 MiB, far beyond the last-level cache).
-      shapes.push_back(Shape{1, 16384, 4096});
+    if (group("squares"))
+      for (int64_t n : o.quick ? std::vector<int64_t>{256, 1000, 2048}
+                               : std::vector<int64_t>{128, 256, 512, 1000, 1024, 1531, 2048, 4096})
+        sizes.push_back(Shape{n, n, n});
+    if (group("inference")) {
+      // Inference against a 4096 x 4096 weight (64 MiB, beyond the last-level cache), stored as
+      // a linear layer keeps it (N x K, used transposed: x * W^T): a decode step (1 row,
+      // memory-bound), then 16, 64 and 256 rows, where each weight read is reused M times and
+      // the product moves toward the compute roof.
+      for (int64_t m : o.quick ? std::vector<int64_t>{1, 64} : std::vector<int64_t>{1, 16, 64, 256})
+        shapes.push_back(Shape{m, 4096, 4096, false, Kind::kF32Bt});
+      // The decode step with the weight row-major K x N (B as is).
+      shapes.push_back(Shape{1, 4096, 4096});
+      // One decode step against a 4096 x 16384 weight (256 MiB, far beyond the last-level
+      // cache).
+      if (!o.quick) shapes.push_back(Shape{1, 16384, 4096});
+    }
+    if (group("tall")) {
       // Tall-skinny: a long reduction into a small C (a Gram-type product, 64 x 65536 times
       // 65536 x 64), and a rank-64 update of a large C (each k-block of 64 is the whole K).
-      shapes.push_back(Shape{64, 64, 65536});
+      if (!o.quick) shapes.push_back(Shape{64, 64, 65536});
+      shapes.push_back(Shape{4096, 4096, 64});
     }
-    shapes.push_back(Shape{4096, 4096, 64});
+    // f64 squares; bf16 inputs at sizes the f32 squares also run (their rates are compared).
+    if (group("f64"))
+      for (int64_t n : o.quick ? std::vector<int64_t>{1024} : std::vector<int64_t>{512, 1024, 2048})
+        shapes.push_back(Shape{n, n, n, false, Kind::kF64});
+    if (group("bf16"))
+      for (int64_t n : o.quick ? std::vector<int64_t>{2048} : std::vector<int64_t>{1024, 2048})
+        shapes.push_back(Shape{n, n, n, false, Kind::kBf16});
   }
   o.shapes = small;
   o.shapes.insert(o.shapes.end(), sizes.begin(), sizes.end());

@@ -9,13 +9,25 @@
 
 namespace invar_bench {
 
+// What a shape multiplies: f32 C = A * B (B row-major K x N); f32 C = A * W^T with W stored
+// N x K row-major (a linear layer's x * W^T); f64 C = A * B; bf16 A and B with an f32 C.
+enum class Kind { kF32, kF32Bt, kF64, kBf16 };
+
+const char* kind_name(Kind kind);  // "f32", "f32-bt", "f64", "bf16" (the CSV's op column)
+
 struct Shape {
   int64_t m = 0, n = 0, k = 0;
   // A small square (--small-sizes): reported in calls per second as well, measured at the first
   // thread count only.
   bool small = false;
-  std::string label() const;  // "1024^3" for squares, else "MxNxK"
+  Kind kind = Kind::kF32;
+  // "1024^3" for squares, else "MxNxK"; other kinds add their name: "1x4096x4096 B^T",
+  // "f64 1024^3", "bf16 1024^3".
+  std::string label() const;
   double flop() const { return 2.0 * double(m) * double(n) * double(k); }
+  // Bytes of one element of A and B, and of C.
+  double in_bytes() const { return kind == Kind::kF64 ? 8 : kind == Kind::kBf16 ? 2 : 4; }
+  double out_bytes() const { return kind == Kind::kF64 ? 8 : 4; }
 };
 
 struct PeerPaths {

@@ -1,7 +1,8 @@
 // BLIS row, through its CBLAS layer. Reports the configuration BLIS's run-time dispatch picked
 // (bli_arch_string of bli_arch_query_id): a distribution build can fall back to "generic" on a
 // CPU its dispatch does not recognize, which explains a slow row. Threads: the global count of
-// bli_thread_set_num_threads, set before each turn of the row.
+// bli_thread_set_num_threads, set before each turn of the row. Rows: cblas_sgemm (B as is and
+// transposed) and cblas_dgemm; BLIS's CBLAS has no bf16 product.
 #include <cstdint>
 
 #include "cblas_call.h"
@@ -16,6 +17,7 @@ void add_blis(const std::string& path, const std::vector<int>& threads, std::vec
   void* lib = dl_open_peer(name, {path}, "", skips);
   if (lib == nullptr) return;
   auto sgemm = dl_sym<CblasSgemm>(lib, "cblas_sgemm");
+  auto dgemm = dl_sym<CblasDgemm>(lib, "cblas_dgemm");
   auto arch_id = dl_sym<int (*)()>(lib, "bli_arch_query_id");
   auto arch_string = dl_sym<const char* (*)(int)>(lib, "bli_arch_string");
   auto version = dl_sym<const char* (*)()>(lib, "bli_info_get_version_str");
@@ -26,6 +28,7 @@ void add_blis(const std::string& path, const std::vector<int>& threads, std::vec
     skips->push_back(name + ": " + path + " has no cblas_sgemm / bli_arch_* symbols");
     return;
   }
+  skips->push_back(name + ": no bf16 product in its CBLAS: no bf16 rows");
   for (int t : threads) {
     if (set_threads != nullptr) set_threads(t);
     GemmRow row;
@@ -36,7 +39,7 @@ void add_blis(const std::string& path, const std::vector<int>& threads, std::vec
     row.requested_threads = t;
     row.threads = get_threads != nullptr ? static_cast<int>(get_threads()) : t;
     if (set_threads != nullptr) row.activate = [set_threads, t] { set_threads(t); };
-    row.sgemm = cblas_row_call(sgemm);
+    set_cblas_calls(row, sgemm, dgemm, nullptr);
     rows->push_back(std::move(row));
   }
 }

@@ -2,6 +2,7 @@
 // binary's folder only when the CPU supports that width (CPUID + XGETBV through invar's
 // detection); a CPU without AVX2 gets a note instead of a row. One row per thread count the
 // module can run (Eigen::setNbThreads before each turn; a module built without OpenMP runs 1).
+// Rows: f32 with B as is and transposed, f64; the module has no bf16 product.
 #include <cstdint>
 
 #include "dl.h"
@@ -11,6 +12,7 @@ namespace invar_bench {
 namespace {
 
 using EigenSgemm = void (*)(int64_t, int64_t, int64_t, const float*, const float*, float*);
+using EigenDgemm = void (*)(int64_t, int64_t, int64_t, const double*, const double*, double*);
 
 void add_module(const std::string& name, const std::string& file, PeakRef peak,
                 const std::vector<int>& threads, std::vector<GemmRow>* rows, SkipNotes* skips) {
@@ -21,9 +23,12 @@ void add_module(const std::string& name, const std::string& file, PeakRef peak,
     return;
   }
   auto sgemm = dl_sym<EigenSgemm>(lib, "invar_bench_eigen_sgemm");
+  auto sgemm_bt = dl_sym<EigenSgemm>(lib, "invar_bench_eigen_sgemm_bt");
+  auto dgemm = dl_sym<EigenDgemm>(lib, "invar_bench_eigen_dgemm");
   auto info = dl_sym<const char* (*)()>(lib, "invar_bench_eigen_info");
   auto set_threads = dl_sym<int (*)(int)>(lib, "invar_bench_eigen_set_threads");
-  if (sgemm == nullptr || info == nullptr || set_threads == nullptr) {
+  if (sgemm == nullptr || sgemm_bt == nullptr || dgemm == nullptr || info == nullptr ||
+      set_threads == nullptr) {
     skips->push_back(name + ": " + file + " lacks the entry points");
     return;
   }
@@ -50,6 +55,16 @@ void add_module(const std::string& name, const std::string& file, PeakRef peak,
       sgemm(m, n, k, a, b, c);
       return true;
     };
+    row.sgemm_bt = [sgemm_bt](int64_t m, int64_t n, int64_t k, const float* a, const float* w,
+                              float* c, std::string*) {
+      sgemm_bt(m, n, k, a, w, c);
+      return true;
+    };
+    row.dgemm = [dgemm](int64_t m, int64_t n, int64_t k, const double* a, const double* b,
+                        double* c, std::string*) {
+      dgemm(m, n, k, a, b, c);
+      return true;
+    };
     rows->push_back(std::move(row));
   }
 }
@@ -58,6 +73,7 @@ void add_module(const std::string& name, const std::string& file, PeakRef peak,
 
 void add_eigen(const Machine& machine, const std::string& dir, const std::vector<int>& threads,
                std::vector<GemmRow>* rows, SkipNotes* skips) {
+  skips->push_back("eigen: no bf16 rows (the module builds f32 and f64 products only)");
   const std::string folder = dir.empty() ? executable_dir() : dir;
 #if defined(__x86_64__)
   if (machine.avx2_fma)

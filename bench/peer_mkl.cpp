@@ -5,8 +5,11 @@
 // _avx512, ...), read from /proc/self/maps after one small product: on AMD CPUs that choice is
 // MKL's own, since MKL_DEBUG_CPU_TYPE is ignored by MKL 2020.1 and later.
 //
+// Rows: cblas_sgemm (B as is and transposed), cblas_dgemm, cblas_gemm_bf16bf16f32.
+//
 // Loaded after every other peer: libmkl_rt opens its own component libraries, and loading it
 // last guarantees no earlier peer could have bound a BLAS symbol to MKL's.
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
@@ -42,6 +45,10 @@ void add_mkl(const std::string& path, const std::vector<int>& threads, std::vect
   void* lib = dl_open_peer(name, {path}, " (--mkl PATH to libmkl_rt.so.N)", skips);
   if (lib == nullptr) return;
   auto sgemm = dl_sym<CblasSgemm>(lib, "cblas_sgemm");
+  auto dgemm = dl_sym<CblasDgemm>(lib, "cblas_dgemm");
+  auto bf16 = dl_sym<CblasBf16>(lib, "cblas_gemm_bf16bf16f32");
+  const int most = *std::max_element(threads.begin(), threads.end());
+  if (bf16 == nullptr) skips->push_back(name + ": no cblas_gemm_bf16bf16f32: no bf16 rows");
   auto set_layer = dl_sym<int (*)(int)>(lib, "MKL_Set_Threading_Layer");
   auto set_interface = dl_sym<int (*)(int)>(lib, "MKL_Set_Interface_Layer");
   auto set_threads = dl_sym<void (*)(int)>(lib, "MKL_Set_Num_Threads");
@@ -53,6 +60,11 @@ void add_mkl(const std::string& path, const std::vector<int>& threads, std::vect
   }
   if (set_interface != nullptr) set_interface(kInterfaceLp64);
   const bool sequential = threads.size() == 1 && threads.front() == 1;
+  if (bf16 != nullptr && !sequential && threads.size() > 1)
+    skips->push_back(name + ": bf16 rows at " + std::to_string(most) +
+                     " threads only: under the Intel threading layer cblas_gemm_bf16bf16f32 uses "
+                     "every thread whatever the count set (run --threads 1 for its sequential "
+                     "layer)");
   set_layer(sequential ? kThreadingSequential : kThreadingIntel);
   std::string library = "MKL";
   if (version != nullptr) {
@@ -78,7 +90,11 @@ void add_mkl(const std::string& path, const std::vector<int>& threads, std::vect
     row.requested_threads = t;
     row.threads = max_threads != nullptr ? max_threads() : t;
     row.activate = [set_threads, t] { set_threads(t); };
-    row.sgemm = cblas_row_call(sgemm);
+    // Under the Intel threading layer cblas_gemm_bf16bf16f32 runs on every thread whatever
+    // MKL_Set_Num_Threads (or its _Local form) says: above one core's f32 peak at "1 thread" on
+    // an AVX2 CPU. Its rows are kept only where that is the row's count.
+    const bool bf16_row = sequential || t == most;
+    set_cblas_calls(row, sgemm, dgemm, bf16_row ? bf16 : nullptr);
     rows->push_back(std::move(row));
   }
 }

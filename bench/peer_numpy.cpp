@@ -3,7 +3,8 @@
 // OPENBLAS_NUM_THREADS, OMP_NUM_THREADS and MKL_NUM_THREADS set to its row's count (numpy's BLAS
 // reads them when it loads) and, like the current OpenBLAS row, no OPENBLAS_CORETYPE or
 // OPENBLAS_L2_SIZE. It times itself in turns with the same policy as bench/timing.h; it works on
-// its own seeded operands and checks its result against float64 products of them.
+// its own seeded operands and checks its result against float64 products of them. Rows: f32
+// (a @ b, and a @ w.T for W stored transposed) and float64; numpy has no bf16 type.
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -131,6 +132,7 @@ void add_numpy(const std::string& python, const std::string& script,
     skips->push_back("numpy: no Python given (--numpy PYTHON, set by scripts/bench.sh)");
     return;
   }
+  skips->push_back("numpy: no bf16 rows (numpy has no bfloat16 type)");
   signal(SIGPIPE, SIG_IGN);  // a process that died shows as a failed write, not a signal
   for (int t : threads) {
     auto process = std::make_shared<NumpyProcess>();
@@ -147,12 +149,13 @@ void add_numpy(const std::string& python, const std::string& script,
     row.threads = ready.size() > 3 ? std::atoi(ready[3].c_str()) : t;
     row.path = ready.size() > 4 ? ready[4] : "";
     row.requested_threads = t;
-    row.remote_start = [process](int64_t m, int64_t n, int64_t k, bool* check_ok,
-                                 std::string* check_text, std::string* error) {
+    row.remote_kinds = {Kind::kF32, Kind::kF32Bt, Kind::kF64};
+    row.remote_start = [process](const Shape& s, bool* check_ok, std::string* check_text,
+                                 std::string* error) {
       std::vector<std::string> f;
-      if (!process->request(
-              "shape " + std::to_string(m) + " " + std::to_string(n) + " " + std::to_string(k),
-              "ok", &f, error))
+      if (!process->request("shape " + std::to_string(s.m) + " " + std::to_string(s.n) + " " +
+                                std::to_string(s.k) + " " + kind_name(s.kind),
+                            "ok", &f, error))
         return false;
       *check_ok = f.size() > 1 && f[1] == "1";
       *check_text = f.size() > 2 ? f[2] : "?";

@@ -1,5 +1,6 @@
 // oneDNN row: dnnl_sgemm, oneDNN's row-major BLAS-like entry point with 'N'/'T' character flags
-// and 64-bit dimensions. Reports the instruction set its JIT targets (dnnl_get_effective_cpu_isa).
+// and 64-bit dimensions (B as is and transposed), and dnnl_gemm_bf16bf16f32 (bf16 inputs, f32 C);
+// oneDNN has no f64 GEMM. Reports the instruction set its JIT targets (dnnl_get_effective_cpu_isa).
 // The thread count of an OpenMP build is set on the calling thread through the OpenMP runtime
 // oneDNN itself loaded (omp_set_num_threads, before each turn of the row).
 #include <dlfcn.h>
@@ -16,6 +17,9 @@ namespace {
 using DnnlSgemm = int (*)(char trans_a, char trans_b, int64_t m, int64_t n, int64_t k, float alpha,
                           const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
                           float* c, int64_t ldc);
+using DnnlBf16 = int (*)(char trans_a, char trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+                         const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta,
+                         float* c, int64_t ldc);
 struct DnnlVersion {
   int major, minor, patch;
   const char* hash;
@@ -49,11 +53,26 @@ void add_onednn(const std::string& path, const std::vector<int>& threads,
   void* lib = dl_open_peer(name, paths, "", skips);
   if (lib == nullptr) return;
   auto sgemm = dl_sym<DnnlSgemm>(lib, "dnnl_sgemm");
+  auto bf16 = dl_sym<DnnlBf16>(lib, "dnnl_gemm_bf16bf16f32");
   auto version = dl_sym<const DnnlVersion* (*)()>(lib, "dnnl_version");
   auto effective_isa = dl_sym<int (*)()>(lib, "dnnl_get_effective_cpu_isa");
   if (sgemm == nullptr) {
     skips->push_back(name + ": " + path + " has no dnnl_sgemm");
     return;
+  }
+  skips->push_back(name + ": no f64 GEMM in oneDNN: no f64 rows");
+  if (bf16 == nullptr) {
+    skips->push_back(name + ": no dnnl_gemm_bf16bf16f32: no bf16 rows");
+  } else {
+    // Builds without a bf16 kernel for this CPU answer dnnl_unimplemented (3): try a small one.
+    const uint16_t x[16] = {};
+    float y[16];
+    const int status = bf16('N', 'N', 4, 4, 4, 1.0f, x, 4, x, 4, 0.0f, y, 4);
+    if (status != 0) {
+      skips->push_back(name + ": dnnl_gemm_bf16bf16f32 returned status " + std::to_string(status) +
+                       " on this CPU: no bf16 rows");
+      bf16 = nullptr;
+    }
   }
   void (*set)(int) = nullptr;
   int (*get)() = nullptr;
@@ -76,12 +95,23 @@ void add_onednn(const std::string& path, const std::vector<int>& threads,
     row.requested_threads = t;
     row.threads = get != nullptr ? get() : t;
     if (set != nullptr) row.activate = [set, t] { set(t); };
-    row.sgemm = [sgemm](int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c,
-                        std::string* error) {
-      const int status = sgemm('N', 'N', m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
-      if (status != 0) *error = "dnnl_sgemm returned status " + std::to_string(status);
+    auto call = [](int status, std::string* error) {
+      if (status != 0) *error = "oneDNN returned status " + std::to_string(status);
       return status == 0;
     };
+    row.sgemm = [sgemm, call](int64_t m, int64_t n, int64_t k, const float* a, const float* b,
+                              float* c, std::string* error) {
+      return call(sgemm('N', 'N', m, n, k, 1.0f, a, k, b, n, 0.0f, c, n), error);
+    };
+    row.sgemm_bt = [sgemm, call](int64_t m, int64_t n, int64_t k, const float* a, const float* b,
+                                 float* c, std::string* error) {
+      return call(sgemm('N', 'T', m, n, k, 1.0f, a, k, b, k, 0.0f, c, n), error);
+    };
+    if (bf16 != nullptr)
+      row.gemm_bf16 = [bf16, call](int64_t m, int64_t n, int64_t k, const uint16_t* a,
+                                   const uint16_t* b, float* c, std::string* error) {
+        return call(bf16('N', 'N', m, n, k, 1.0f, a, k, b, n, 0.0f, c, n), error);
+      };
     rows->push_back(std::move(row));
   }
 }

@@ -1,7 +1,8 @@
 // OpenBLAS rows: the distribution's build and a current one (e.g. the scipy-openblas32 wheel,
 // whose symbols carry a "scipy_" prefix). Reports openblas_get_config() and the core name its
 // DYNAMIC_ARCH dispatch selected, after setting the thread count
-// (openblas_set_num_threads, again before each turn of the row).
+// (openblas_set_num_threads, again before each turn of the row). Rows: cblas_sgemm (B as is and
+// transposed), cblas_dgemm, and cblas_sbgemm (bf16 inputs) when the build exports it.
 #include "cblas_call.h"
 #include "dl.h"
 #include "rows.h"
@@ -35,10 +36,14 @@ void add_openblas(const std::string& name, const std::string& path, bool current
   auto corename = reinterpret_cast<const char* (*)()>(sym("openblas_get_corename"));
   auto set_threads = reinterpret_cast<void (*)(int)>(sym("openblas_set_num_threads"));
   auto get_threads = reinterpret_cast<int (*)()>(sym("openblas_get_num_threads"));
+  auto dgemm = reinterpret_cast<CblasDgemm>(sym("cblas_dgemm"));
+  auto sbgemm = reinterpret_cast<CblasBf16>(sym("cblas_sbgemm"));
   if (sgemm == nullptr || config == nullptr || corename == nullptr || set_threads == nullptr) {
     skips->push_back(name + ": " + path + " has no OpenBLAS cblas_sgemm/openblas_* symbols");
     return;
   }
+  if (sbgemm == nullptr)
+    skips->push_back(name + ": " + path + " exports no " + prefix + "cblas_sbgemm: no bf16 rows");
   for (int t : threads) {
     set_threads(t);
     GemmRow row;
@@ -52,7 +57,7 @@ void add_openblas(const std::string& name, const std::string& path, bool current
     for (const auto& [var, value] : unset.removed())
       row.library += "; " + var + "=" + value + " unset while loading";
     row.activate = [set_threads, t] { set_threads(t); };
-    row.sgemm = cblas_row_call(sgemm);
+    set_cblas_calls(row, sgemm, dgemm, sbgemm);
     rows->push_back(std::move(row));
   }
 }

@@ -29,7 +29,9 @@ std::string csv_field(const std::string& s) {
 
 std::string mib(int64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
-bool same_shape(const Shape& a, const Shape& b) { return a.m == b.m && a.n == b.n && a.k == b.k; }
+bool same_shape(const Shape& a, const Shape& b) {
+  return a.m == b.m && a.n == b.n && a.k == b.k && a.kind == b.kind;
+}
 
 std::vector<Shape> shapes_in_order(const Run& run) {
   std::vector<Shape> shapes;
@@ -78,6 +80,12 @@ const Measurement* find(const Run& run, const Line& line, const std::string& nam
 }
 
 bool usable(const Measurement* m) { return m != nullptr && m->timing.error.empty() && m->check.ok; }
+
+// B's bytes (W's, for x * W^T) per median call, GB/s: what a decode step (M = 1) streams.
+double weight_gbs(const Measurement& m) {
+  const double t = m.timing.median();
+  return t > 0 ? m.shape.in_bytes() * double(m.shape.k) * double(m.shape.n) / t * 1e-9 : 0;
+}
 
 // The peer with the highest median on this line, or nullptr.
 const Measurement* best_peer(const Run& run, const Line& line) {
@@ -148,22 +156,30 @@ void machine_section(const Run& run, std::ostringstream& md) {
     md << " AVX-512 (16 chains x 16 lanes) " << fmt("%.1f", m.peak_avx512) << " GFLOP/s at start, "
        << fmt("%.1f", m.peak_avx512_end) << " at end;";
   if (m.peak_avx2 <= 0 && m.peak_avx512 <= 0) md << " not measured on this CPU;";
-  md << " percentages use the larger of start and end, times the row's threads\n";
+  if (m.peak_avx2_f64 > 0)
+    md << " f64 AVX2 (12 chains x 4 lanes) " << fmt("%.1f", m.peak_avx2_f64)
+       << " GFLOP/s at start, " << fmt("%.1f", m.peak_avx2_f64_end) << " at end;";
+  if (m.peak_avx512_f64 > 0)
+    md << " f64 AVX-512 (16 chains x 8 lanes) " << fmt("%.1f", m.peak_avx512_f64)
+       << " GFLOP/s at start, " << fmt("%.1f", m.peak_avx512_f64_end) << " at end;";
+  md << " percentages use the larger of start and end, times the row's threads; f64 shapes "
+        "against the f64 peak, bf16 inputs against the f32 one\n";
   md << "- Memory read bandwidth of one core: " << fmt("%.1f", m.membw_gbs) << " GB/s at start, "
      << fmt("%.1f", m.membw_gbs_end) << " at end (stream sum over " << m.membw_mib
      << " MiB); memory-bound roofs use the larger\n";
   const Options& o = run.options;
   if (run.results.empty()) return;
-  md << "- Threads: every row at " << threads_list(o)
-     << " thread(s), small squares at " << o.threads.front()
+  md << "- Threads: every row at " << threads_list(o) << " thread(s), small squares at "
+     << o.threads.front()
      << " only; each library is set to the row's count through its own API before each of the "
         "row's turns (see the rows table for what each reports). Timing: "
      << fmt("%g", o.seconds_per_cell) << " s per row, shape and thread count in " << o.rounds
-     << " turns, at least " << o.min_reps
-     << " samples; a sample is one call, or for calls under "
+     << " turns, at least " << o.min_reps << " samples; a sample is one call, or for calls under "
      << fmt("%.0f", kMinSampleSeconds * 1e6)
      << " µs a batch of calls timed together; median and best call. Operands warm (reused call "
-        "after call); C = A * B, row-major, alpha 1, beta 0.\n";
+        "after call); C = A * B, row-major, alpha 1, beta 0. Kinds: f32 (plain shape), \"B^T\" = "
+        "f32 x * W^T with W stored N x K row-major (a linear layer's weight; each library's "
+        "transpose flag), \"f64\", \"bf16\" = bf16 A and B with an f32 C.\n";
 }
 
 // A table with one line per shape and thread count and one column per row name; `cell` renders a
@@ -313,6 +329,79 @@ void ratio_table(const Run& run, const std::vector<Line>& lines, std::ostringstr
   }
 }
 
+// Of `names`, those measured on at least one of `lines`.
+std::vector<std::string> measured_on(const Run& run, const std::vector<Line>& lines,
+                                     const std::vector<std::string>& names) {
+  std::vector<std::string> kept;
+  for (const auto& name : names) {
+    bool any = false;
+    for (const auto& line : lines) any |= find(run, line, name) != nullptr;
+    if (any) kept.push_back(name);
+  }
+  return kept;
+}
+
+// The decode step (M = 1, no small squares): each row's GB/s of the weight it streams (bytes of B
+// per call / median time) and its % of the measured read bandwidth of one core.
+void decode_table(const Run& run, const std::vector<Line>& lines, std::ostringstream& md) {
+  std::vector<Line> decode;
+  for (const auto& line : lines)
+    if (line.shape.m == 1 && !line.shape.small) decode.push_back(line);
+  if (decode.empty()) return;
+  const double bw = run.machine.bandwidth();
+  md << "\n## Decode step (M = 1): GB/s of the weight streamed, median (% of read bandwidth)\n\n"
+     << "Bytes per call = the weight's size (4 N K for f32), over the median call; read bandwidth "
+        "= one core's, measured in this run ("
+     << fmt("%.1f", bw)
+     << " GB/s), so at 2 threads a row can pass 100%. The -packed rows multiply by W packed "
+        "once (pack_b), outside the timed calls.\n\n";
+  line_table(
+      run, decode, measured_on(run, decode, peer_table_names(run)),
+      [bw](const Measurement& m) {
+        return fmt("%.1f", weight_gbs(m)) + " (" +
+               fmt("%.0f", bw > 0 ? 100 * weight_gbs(m) / bw : 0) + "%)" +
+               (m.check.ok ? "" : " WRONG");
+      },
+      md);
+}
+
+// bf16 inputs against f32 on the same square: each invar row's bf16 rate ÷ its own f32 rate
+// (when the run had that f32 square), and the best bf16 peer.
+void bf16_table(const Run& run, const std::vector<Line>& lines, std::ostringstream& md) {
+  std::vector<Line> bf16;
+  for (const auto& line : lines)
+    if (line.shape.kind == Kind::kBf16) bf16.push_back(line);
+  if (bf16.empty()) return;
+  const auto names = measured_on(run, bf16, ratio_names(run));
+  md << "\n## bf16 inputs against f32\n\n"
+     << "GFLOP/s of C (f32) = A (bf16) * B (bf16), median; in brackets the ratio to the same "
+        "row's f32 rate on the f32 square of that size in this run (— when the run had none).\n\n"
+     << "| shape | threads |";
+  for (const auto& name : names) md << " " << name << " (÷ its f32) |";
+  md << " best bf16 peer |\n|---|---:|";
+  for (size_t i = 0; i <= names.size(); ++i) md << "---:|";
+  md << "\n";
+  for (const auto& line : bf16) {
+    Shape f32 = line.shape;
+    f32.kind = Kind::kF32;
+    md << "| " << line.label() << " | " << line.threads << " |";
+    for (const auto& name : names) {
+      const Measurement* m = find(run, line, name);
+      const Measurement* base = find(run, Line{f32, line.threads}, name);
+      if (!usable(m)) {
+        md << " — |";
+        continue;
+      }
+      md << " " << fmt("%.1f", m->gflops_median()) << " ("
+         << (usable(base) ? fmt("%.2f", m->gflops_median() / base->gflops_median()) : "—") << ") |";
+    }
+    const Measurement* peer = best_peer(run, line);
+    md << " "
+       << (peer ? run.rows[peer->row].name + " " + fmt("%.1f", peer->gflops_median()) : "none")
+       << " |\n";
+  }
+}
+
 // The optimization ladder on squares: one column per step, then each step's speed-up over the
 // step before it at the largest square both ran.
 void ladder_table(const Run& run, const std::vector<Shape>& shapes, std::ostringstream& md) {
@@ -389,8 +478,8 @@ void rows_section(const Run& run, const std::vector<Shape>& shapes, std::ostring
 
 }  // namespace
 
-double row_peak(const Machine& machine, const GemmRow& row) {
-  return machine.peak_for(row.peak) * std::max(row.threads, 1);
+double row_peak(const Machine& machine, const GemmRow& row, const Shape& shape) {
+  return machine.peak_for(row.peak, shape.kind == Kind::kF64) * std::max(row.threads, 1);
 }
 
 double Measurement::gflops_median() const {
@@ -409,14 +498,15 @@ double Measurement::gflops_median_cpu() const {
 }
 
 double roofline_gflops(const Shape& s, double peak_gflops, double bandwidth_gbs) {
-  const double bytes = 4.0 * (double(s.m) * s.k + double(s.k) * s.n + double(s.m) * s.n);
+  const double bytes =
+      s.in_bytes() * (double(s.m) * s.k + double(s.k) * s.n) + s.out_bytes() * double(s.m) * s.n;
   const double memory = bandwidth_gbs > 0 ? s.flop() / bytes * bandwidth_gbs : peak_gflops;
   return peak_gflops > 0 ? std::fmin(peak_gflops, memory) : memory;
 }
 
 std::string markdown_report(const Run& run) {
   std::ostringstream md;
-  md << "# invar sgemm benchmark, " << run.timestamp << "\n\n";
+  md << "# invar GEMM benchmark, " << run.timestamp << "\n\n";
   machine_section(run, md);
   const auto shapes = shapes_in_order(run);
   if (!run.results.empty()) {
@@ -426,6 +516,8 @@ std::string markdown_report(const Run& run) {
     all.insert(all.end(), lines.begin(), lines.end());
     ratio_table(run, all, md);
     gflops_table(run, lines, md);
+    decode_table(run, lines, md);
+    bf16_table(run, lines, md);
     small_table(run, small, md);
     ladder_table(run, shapes, md);
     cpu_share_table(run, all, md);
@@ -460,10 +552,17 @@ std::string summary_markdown(const Run& run) {
   const Machine& mc = run.machine;
   const double peak = std::max(mc.peak_for(PeakRef::kBest), 0.0);
   md << "Measured " << date_of(run.timestamp) << " on " << mc.brand << " ("
-     << (mc.avx512f ? "AVX-512" : mc.avx2_fma ? "AVX2+FMA, no AVX-512" : "no AVX2")
-     << "), threads " << threads_list(run.options) << "; one core's FMA peak " << fmt("%.1f", peak) << " GFLOP/s and read bandwidth "
-     << fmt("%.1f", mc.bandwidth()) << " GB/s, measured in the same run. Best peer = the fastest "
-     << "of the other libraries at the same shape and thread count in this run (median call).\n\n";
+     << (mc.avx512f    ? "AVX-512"
+         : mc.avx2_fma ? "AVX2+FMA, no AVX-512"
+                       : "no AVX2")
+     << "), threads " << threads_list(run.options) << "; one core's FMA peak " << fmt("%.1f", peak)
+     << " GFLOP/s and read bandwidth " << fmt("%.1f", mc.bandwidth())
+     << " GB/s, measured in the same run. Best peer = the fastest "
+     << "of the other libraries at the same shape and thread count in this run (median call). B^T: "
+        "x * W^T "
+     << "with W stored N x K (a linear layer's weight); f64 shapes against the f64 peak of "
+     << fmt("%.1f", mc.peak_for(PeakRef::kBest, true))
+     << " GFLOP/s; bf16: bf16 A and B, f32 C; -packed: invar over W packed once.\n\n";
   const auto names = ratio_names(run);
   if (names.empty()) return md.str();
   const std::string& invar_name = names.front();
@@ -500,6 +599,33 @@ std::string summary_markdown(const Run& run) {
     if (any == nullptr) continue;
     md << "| " << shape.label() << (any->memory_bound() ? " (memory-bound)" : "") << " |"
        << cells.str() << "\n";
+  }
+  // invar over W prepacked, beside its x * W^T lines.
+  for (const auto& name : row_names(run, [](const GemmRow& r) {
+         return r.is_invar && r.peer_table && r.name.size() > 7 &&
+                r.name.compare(r.name.size() - 7, 7, "-packed") == 0;
+       })) {
+    for (const Shape& shape : shapes_in_order(run)) {
+      if (shape.kind != Kind::kF32Bt) continue;
+      const Measurement* any = nullptr;
+      std::ostringstream cells;
+      for (int t : counts) {
+        const Line line{shape, t};
+        const Measurement* m = find(run, line, name);
+        const Measurement* peer = best_peer(run, line);
+        if (!usable(m) || peer == nullptr) {
+          cells << " — | — | — |";
+          continue;
+        }
+        if (any == nullptr) any = m;
+        cells << " " << fmt("%.1f", m->gflops_median()) << " | " << run.rows[peer->row].name << " "
+              << fmt("%.1f", peer->gflops_median()) << " | **"
+              << fmt("%.2f", m->gflops_median() / peer->gflops_median()) << "** |";
+      }
+      if (any == nullptr) continue;
+      md << "| " << shape.label() << ", " << name << (any->memory_bound() ? " (memory-bound)" : "")
+         << " |" << cells.str() << "\n";
+    }
   }
   if (shared_lines)
     md << "\n† Other work shared the machine during these measurements (the median CPU share of "
@@ -555,7 +681,8 @@ bool write_results(const Run& run, const std::string& dir, std::string* error) {
   csv << "shape,m,n,k,row,library,kernel,threads,reps,median_s,best_s,median_gflops,best_gflops,"
          "peak_ref,peak_gflops,pct_peak_median,pct_peak_best,bound,roof_gflops,pct_roof_median,"
          "cpu_share,median_cpu_s,median_cpu_gflops,check,is_invar,ladder_step,peer_table,"
-         "requested_threads,small,calls_per_sample,median_calls_per_s\n";
+         "requested_threads,small,calls_per_sample,median_calls_per_s,op,weight_gbs,pct_"
+         "bandwidth\n";
   for (const auto& m : run.results) {
     const GemmRow& row = run.rows[m.row];
     const bool ok = m.timing.error.empty();
@@ -573,9 +700,12 @@ bool write_results(const Run& run, const std::string& dir, std::string* error) {
         << fmt("%.3f", m.gflops_median_cpu()) << ","
         << csv_field(ok ? m.check.text : "error: " + m.timing.error) << ","
         << (row.is_invar ? 1 : 0) << "," << row.ladder_step << "," << (row.peer_table ? 1 : 0)
-        << "," << row.requested_threads << "," << (m.shape.small ? 1 : 0) << ","
-        << m.timing.batch << ","
-        << fmt("%.1f", m.timing.median() > 0 ? 1 / m.timing.median() : 0) << "\n";
+        << "," << row.requested_threads << "," << (m.shape.small ? 1 : 0) << "," << m.timing.batch
+        << "," << fmt("%.1f", m.timing.median() > 0 ? 1 / m.timing.median() : 0) << ","
+        << kind_name(m.shape.kind) << "," << fmt("%.3f", weight_gbs(m)) << ","
+        << fmt("%.2f",
+               run.machine.bandwidth() > 0 ? 100 * weight_gbs(m) / run.machine.bandwidth() : 0)
+        << "\n";
   }
   const Machine& mc = run.machine;
   std::ofstream machine(dir + "/machine.csv");
@@ -586,6 +716,10 @@ bool write_results(const Run& run, const std::string& dir, std::string* error) {
           << "fma_peak_avx512_end," << fmt("%.3f", mc.peak_avx512_end) << ",GFLOP/s\n"
           << "mem_read_bandwidth_start," << fmt("%.3f", mc.membw_gbs) << ",GB/s\n"
           << "mem_read_bandwidth_end," << fmt("%.3f", mc.membw_gbs_end) << ",GB/s\n"
+          << "fma_peak_avx2_f64_start," << fmt("%.3f", mc.peak_avx2_f64) << ",GFLOP/s\n"
+          << "fma_peak_avx2_f64_end," << fmt("%.3f", mc.peak_avx2_f64_end) << ",GFLOP/s\n"
+          << "fma_peak_avx512_f64_start," << fmt("%.3f", mc.peak_avx512_f64) << ",GFLOP/s\n"
+          << "fma_peak_avx512_f64_end," << fmt("%.3f", mc.peak_avx512_f64_end) << ",GFLOP/s\n"
           << "mem_read_buffer," << mc.membw_mib << ",MiB\n"
           << "llc," << mc.llc_bytes << ",bytes\n"
           << "threads," << csv_field(threads_list(run.options)) << ",\n"

@@ -1,8 +1,8 @@
 // The results of one run and how they are written: measurements.csv (every row x shape),
 // machine.csv (peaks, bandwidth, CPU), summary.md (the README's table) and report.md (tables of
-// GFLOP/s, % of peak and invar / best peer, the optimization ladder, the blocking sweep when it
-// ran), all in one results folder; with a sweep also blocking_sweep.csv and
-// blocking_sweep_summary.csv.
+// GFLOP/s, % of peak and invar / best peer, the decode step in GB/s, bf16 against f32, the
+// optimization ladder, the blocking sweep when it ran), all in one results folder; with a sweep
+// also blocking_sweep.csv and blocking_sweep_summary.csv.
 #ifndef INVAR_BENCH_REPORT_H_
 #define INVAR_BENCH_REPORT_H_
 
@@ -45,9 +45,9 @@ struct Run {
   BlockingSweep sweep;
 };
 
-// The peak a row is compared with: one core's measured FMA peak for its vector width, times the
-// threads it runs on.
-double row_peak(const Machine& machine, const GemmRow& row);
+// The peak a row is compared with on a shape: one core's measured FMA peak for its vector width
+// (the f64 peak for f64 shapes), times the threads it runs on.
+double row_peak(const Machine& machine, const GemmRow& row, const Shape& shape);
 
 // min(peak, flop / minimal bytes moved x bandwidth): the roofline for the shape.
 double roofline_gflops(const Shape& shape, double peak_gflops, double bandwidth_gbs);

@@ -9,14 +9,17 @@ separated by tabs, so numpy takes its turns between the other rows of the same r
 timing policy as bench/timing.h:
 
     (start)                  -> ready  library  code-path  threads  shared-object
-    shape M N K              -> ok  1|0  check-text      (f32 operands, one untimed call, check)
+    shape M N K [OP]         -> ok  1|0  check-text      (operands, one untimed call, check)
     turn SECONDS MIN_SAMPLES -> samples  BATCH  wall-per-call,...  cpu-per-call,...
     quit
+
+OP is f32 (the default: c = a @ b), f32-bt (c = a @ w.T with w stored N x K, a linear layer's
+weight) or f64 (float64 operands).
 
 A sample is BATCH calls of numpy.matmul(a, b, out=c) timed together with time.perf_counter
 (wall) and time.thread_time (CPU): BATCH is chosen on the first turn of a shape so that a sample
 lasts at least 200 microseconds. The check compares up to 256 sampled elements of C with float64
-dot products of the same operands: max |C - ref| / max |ref| <= 1e-4.
+dot products of the same operands: max |C - ref| / max |ref| <= 1e-4 (1e-10 for f64).
 """
 import sys
 import time
@@ -44,11 +47,17 @@ def blas_description():
 
 
 class Shape:
-    def __init__(self, m, n, k):
+    def __init__(self, m, n, k, op="f32"):
+        if op not in ("f32", "f32-bt", "f64"):
+            raise ValueError(f"numpy rows do not offer {op}")
+        dtype = np.float64 if op == "f64" else np.float32
         rng = np.random.default_rng(12345)
-        self.a = rng.uniform(-1, 1, size=(m, k)).astype(np.float32)
-        self.b = rng.uniform(-1, 1, size=(k, n)).astype(np.float32)
-        self.c = np.empty((m, n), dtype=np.float32)
+        self.a = rng.uniform(-1, 1, size=(m, k)).astype(dtype)
+        self.w = rng.uniform(-1, 1, size=(n, k)).astype(dtype) if op == "f32-bt" else None
+        # b is a view: w.T for the transposed weight, which numpy hands to BLAS as a transpose flag
+        self.b = self.w.T if op == "f32-bt" else rng.uniform(-1, 1, size=(k, n)).astype(dtype)
+        self.c = np.empty((m, n), dtype=dtype)
+        self.tolerance = 1e-10 if op == "f64" else TOLERANCE
         self.batch = 0
         self.wall, self.cpu = [], []
 
@@ -68,7 +77,7 @@ class Shape:
         scale = np.max(np.abs(ref)) if count else 0.0
         diff = np.max(np.abs(got - ref)) if count else 0.0
         rel = diff / scale if scale > 0 else diff
-        ok = bool(np.all(np.isfinite(got))) and rel <= TOLERANCE
+        ok = bool(np.all(np.isfinite(got))) and rel <= self.tolerance
         return ok, f"{'' if ok else 'FAIL: '}rel {rel:.1e} vs float64 ({count} sampled elements)"
 
     def sample(self, wall, cpu):
@@ -124,7 +133,7 @@ def main():
                 break
             if words[0] == "shape":
                 shape = None  # frees the previous operands first
-                shape = Shape(*(int(w) for w in words[1:4]))
+                shape = Shape(*(int(w) for w in words[1:4]), *words[4:5])
                 shape.call(1)
                 ok, text = shape.check()
                 reply("ok", int(ok), text)
