@@ -9,8 +9,10 @@ writes into that folder, for what the run measured:
   squares.png    invar against the peer libraries on squares from 64 up, median GFLOP/s against
                  size, one panel per thread count
   small.png      small squares: calls per second against size (log-log)
-  inference.png  the inference shapes M x 4096 x 4096 (B row-major K x N): GFLOP/s against M with
-                 the roofline, one panel per thread count
+  squares_f64.png  the same for f64 squares, against the f64 FMA peak
+  inference.png  the inference shapes M x 4096 x 4096 (x * W^T with W stored N x K, when the run
+                 has them, else B row-major K x N): GFLOP/s against M with the roofline, one
+                 panel per thread count
 and adds links to them in report.md (a "Plots" section, replaced when run again) and the
 squares plot to summary.md.
 Needs matplotlib (scripts/bench_peers_setup.sh installs it into .venv-bench).
@@ -142,7 +144,7 @@ def plot_ladder(rows, peak, machine_line, out):
         top = max(top, max(ys))
     for ax in (lin, log):
         peak_lines(ax, peak, max_threads)
-        size_axis(ax, sizes, "N (square N x N x N, f32)")
+        size_axis(ax, sizes, f"N (square N x N x N, {kind})")
         ax.set_ylabel("GFLOP/s (median call)")
     lin.set_ylim(0, max(top, peak * max_threads) * 1.08)
     lin.set_title("linear scale")
@@ -170,7 +172,10 @@ def styles(names):
     """invar bold and crimson; each peer its own color and marker."""
     out, peer = {}, 0
     for name in names:
-        if name.startswith("invar"):
+        if name.startswith("invar") and name.endswith("-packed"):
+            out[name] = {"linewidth": 2.4, "marker": "s", "color": "darkred", "linestyle": "--",
+                         "zorder": 5}
+        elif name.startswith("invar"):
             out[name] = {"linewidth": 3.2, "marker": "o", "color": "crimson", "zorder": 5}
         else:
             out[name] = {"linewidth": 1.6, "marker": MARKERS[peer % len(MARKERS)],
@@ -179,7 +184,12 @@ def styles(names):
     return out
 
 
-def plot_squares(rows, peak, machine_line, out):
+def op_of(r):
+    """The kind of product (older files: f32 only)."""
+    return r.get("op") or "f32"
+
+
+def plot_squares(rows, peak, machine_line, out, kind="f32"):
     def keep(r):
         return is_square(r) and int(r["m"]) >= 64 and usable(r)
 
@@ -196,12 +206,13 @@ def plot_squares(rows, peak, machine_line, out):
             if xs:
                 ax.plot(xs, ys, label=name, **style[name])
         peak_lines(ax, peak, threads)
-        size_axis(ax, sizes, "N (square N x N x N, f32)")
+        size_axis(ax, sizes, f"N (square N x N x N, {kind})")
         ax.set_ylim(0, peak * threads * 1.1 if peak > 0 else None)
         ax.set_ylabel("GFLOP/s (median call)")
         ax.set_title(f"{threads} thread{'s' if threads > 1 else ''}")
         ax.legend(loc="lower right", fontsize=9, ncol=2, framealpha=0.9)
-    title(fig, "invar against peer libraries, squares", machine_line)
+    title(fig, f"invar against peer libraries, squares{'' if kind == 'f32' else ', ' + kind}",
+          machine_line)
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(out, dpi=110)
     plt.close(fig)
@@ -233,7 +244,7 @@ def plot_small(rows, machine_line, out):
     return out
 
 
-def plot_inference(rows, machine_line, out):
+def plot_inference(rows, machine_line, out, bt=False):
     def keep(r):
         return (int(r["n"]), int(r["k"])) == INFERENCE_NK and not is_square(r) and usable(r)
 
@@ -259,10 +270,13 @@ def plot_inference(rows, machine_line, out):
                     label="roof: min(FMA peak, read bandwidth x intensity)")
         ax.set_yscale("log")
         ax.set_ylabel("GFLOP/s (median call, log scale)")
-        size_axis(ax, ms, "M (rows of A and C); B is a row-major 4096 x 4096 f32 weight")
+        size_axis(ax, ms, "M (rows of A and C); W is a 4096 x 4096 f32 weight stored N x K, used "
+                  "transposed" if bt else
+                  "M (rows of A and C); B is a row-major 4096 x 4096 f32 weight")
         ax.legend(loc="lower right", fontsize=8, ncol=2, framealpha=0.9)
         ax.set_title(f"{threads} thread{'s' if threads > 1 else ''}")
-    title(fig, "Inference shapes: C (M x 4096) = A (M x 4096) * B (4096 x 4096)", machine_line)
+    title(fig, "Inference shapes: C (M x 4096) = A (M x 4096) * W^T (W 4096 x 4096)" if bt else
+          "Inference shapes: C (M x 4096) = A (M x 4096) * B (4096 x 4096)", machine_line)
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(out, dpi=110)
     plt.close(fig)
@@ -308,12 +322,23 @@ def main():
                     machine.get("mem_read_bandwidth_end", 0))
     machine_line = (f"{os.path.basename(os.path.normpath(folder))}: FMA peak {peak:.1f} GFLOP/s "
                     f"per core, read bandwidth {bandwidth:.1f} GB/s, both measured in the run")
+    peak_f64 = max(machine.get("fma_peak_avx2_f64_start", 0), machine.get("fma_peak_avx2_f64_end", 0),
+                   machine.get("fma_peak_avx512_f64_start", 0),
+                   machine.get("fma_peak_avx512_f64_end", 0))
+    by_op = {}
+    for r in rows:
+        by_op.setdefault(op_of(r), []).append(r)
+    f32 = by_op.get("f32", [])
+    bt = "f32-bt" in by_op
     made = []
     for name, draw in (
-            ("ladder.png", lambda p: plot_ladder(rows, peak, machine_line, p)),
-            ("squares.png", lambda p: plot_squares(rows, peak, machine_line, p)),
-            ("small.png", lambda p: plot_small(rows, machine_line, p)),
-            ("inference.png", lambda p: plot_inference(rows, machine_line, p))):
+            ("ladder.png", lambda p: plot_ladder(f32, peak, machine_line, p)),
+            ("squares.png", lambda p: plot_squares(f32, peak, machine_line, p)),
+            ("squares_f64.png", lambda p: plot_squares(by_op.get("f64", []), peak_f64,
+                                                       machine_line, p, "f64")),
+            ("small.png", lambda p: plot_small(f32, machine_line, p)),
+            ("inference.png", lambda p: plot_inference(by_op["f32-bt"] if bt else f32,
+                                                       machine_line, p, bt))):
         if draw(os.path.join(folder, name)):
             made.append(name)
             print(f"plot: {os.path.join(folder, name)}")
