@@ -66,6 +66,9 @@ struct GemmRow {
   // Run before each turn of this row, untimed (e.g. sets the library to the row's thread count,
   // since rows of one library at several thread counts share its state). May be empty.
   std::function<void()> activate;
+  // Run after the row's last turn on a shape (may be empty): drops what the row kept for that
+  // shape's operands (e.g. a packed copy), so no later shape can meet it.
+  std::function<void()> release;
   // A row computed in another process (numpy) times itself and has no `sgemm`: `remote_start`
   // prepares a shape (of one of `remote_kinds`) there (operands, a first call, a check of its
   // result: sets *check_ok and *check_text, or returns false with *error), then `remote_turn` times

@@ -20,7 +20,8 @@ namespace {
 constexpr int kStepGeneric = 4, kStepSimd = 5, kStepThreaded = 6;
 
 // x * W^T over W packed once, on the row's context: the first call on a weight packs it
-// (untimed: a shape's first call is its check), later calls on the same weight reuse the handle.
+// (untimed: a shape's first call is its check), later calls on the same weight reuse the handle
+// until the shape is done (GemmRow::release).
 // Only x * W^T is offered; the checks hold its bits to the unpacked rows'.
 void make_packed_row(const std::shared_ptr<invar::Context>& context, GemmRow* row) {
   struct Pack {
@@ -35,6 +36,11 @@ void make_packed_row(const std::shared_ptr<invar::Context>& context, GemmRow* ro
   row->sgemm = nullptr;
   row->dgemm = nullptr;
   row->gemm_bf16 = nullptr;
+  row->release = [pack] {
+    std::lock_guard<std::mutex> lock(pack->mutex);
+    pack->packed.reset();
+    pack->w = nullptr;
+  };
   row->sgemm_bt = [context, pack](int64_t m, int64_t n, int64_t k, const float* a, const float* w,
                                   float* c, std::string* error) {
     using invar::MatrixView;

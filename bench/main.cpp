@@ -282,6 +282,7 @@ void measure_shape(Run& run, const Shape& s, int threads, const Operands& o, Ref
           m.check.text.c_str());
     }
     std::fflush(stdout);
+    if (row.release) row.release();
     run.results.push_back(std::move(m));
   }
 }
