@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Benchmarks invar's f32 GEMM against the other BLAS libraries on this machine (OpenBLAS twice,
+# Benchmarks invar's GEMM against the other BLAS libraries on this machine (OpenBLAS twice,
 # BLIS, oneDNN, Eigen, MKL, numpy.matmul) at 1 thread and at every core, with the optimization
 # ladder (plain loops up to invar on every thread) in the same run:
 #   scripts/bench.sh            small squares 4..64 (calls per second), squares 128..4096 with
-#                               1000 and 1531, inference shapes M x 4096 x 4096 (M = 1, 16, 64,
-#                               256) and 1 x 16384 x 4096, tall-skinny 64x64x65536 and
-#                               4096x4096x64 (about 10 min on 2 cores)
+#                               1000 and 1531, inference shapes x * W^T with W 4096 x 4096 stored
+#                               N x K (M = 1, 16, 64, 256; invar also over W prepacked), the
+#                               decode step over row-major 4096 x 4096 and 4096 x 16384 weights,
+#                               tall-skinny 64x64x65536 and 4096x4096x64, f64 squares 512..2048,
+#                               bf16 inputs at 1024 and 2048 (about 12 min on 2 cores)
 #   scripts/bench.sh --quick    fewer shapes, shorter measurements (about 2 min once built)
 #   scripts/bench.sh --sweep    only the cache-blocking sweep: the model's blocks against a grid of
 #                               fixed ones, 1024^3..4096^3 (about 3 min; with --quick, no 4096)
