@@ -77,6 +77,46 @@ constexpr GemmKernel make_kernel(const char* name) {
   return k;
 }
 
+// The integer kernels: A packed unscaled from ASrc (int8_t or uint8_t), B from int8_t, both into
+// int16 pair panels; C and the accumulators int32. `scalars` is {beta, alpha} (kernel_set.h).
+template <IgemmUkernelFn F>
+void erased_igemm(int64_t kc, const void* a, const void* b, void* c, int64_t ldc, AccInit init,
+                  const void* scalars) {
+  const int32_t* s = static_cast<const int32_t*>(scalars);
+  F(kc, static_cast<const int16_t*>(a), static_cast<const int16_t*>(b), static_cast<int32_t*>(c),
+    ldc, init, /*alpha=*/s[1], /*beta=*/s[0]);
+}
+
+template <class ASrc, int MR>
+void erased_pack_a_pairs(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
+                         const void* /*alpha*/, void* dst) {
+  pack::pack_a_pairs<ASrc, MR>(mc, kc, static_cast<const ASrc*>(src), rs, cs,
+                               static_cast<int16_t*>(dst));
+}
+
+template <int NR>
+void erased_pack_b_pairs(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs,
+                         void* dst) {
+  pack::pack_b_pairs<int8_t, NR>(kc, nc, static_cast<const int8_t*>(src), rs, cs,
+                                 static_cast<int16_t*>(dst));
+}
+
+template <class ASrc, int MR, int NR, IgemmUkernelFn F>
+constexpr GemmKernel make_int_kernel(const char* name) {
+  GemmKernel k;
+  k.name = name;
+  k.mr = MR;
+  k.nr = NR;
+  k.a_in_bytes = sizeof(ASrc);
+  k.b_in_bytes = sizeof(int8_t);
+  k.a_packed_bytes = k.b_packed_bytes = sizeof(int16_t);
+  k.c_bytes = sizeof(int32_t);
+  k.pack_a = &erased_pack_a_pairs<ASrc, MR>;
+  k.pack_b = &erased_pack_b_pairs<NR>;
+  k.ukernel = &erased_igemm<F>;
+  return k;
+}
+
 template <class T, int NR, DirectFn<T> F>
 constexpr GemmKernel with_direct(GemmKernel k) {
   k.direct_nr = NR;
@@ -105,6 +145,10 @@ const KernelSet kGenericSet = {
         "sbgemm_generic_4x8"),
     make_kernel<float, generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8, f16>(
         "shgemm_generic_4x8"),
+    make_int_kernel<int8_t, generic::kIgemmMr, generic::kIgemmNr, &generic::igemm_generic_4x8>(
+        "s8s8s32_generic_4x8"),
+    make_int_kernel<uint8_t, generic::kIgemmMr, generic::kIgemmNr, &generic::igemm_generic_4x8>(
+        "u8s8s32_generic_4x8"),
 };
 
 #if defined(INVAR_HAVE_AVX2)
@@ -121,6 +165,10 @@ const KernelSet kAvx2Set = {
         "sbgemm_avx2_6x16"),
     make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16, f16>(
         "shgemm_avx2_6x16"),
+    make_int_kernel<int8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
+        "s8s8s32_avx2_6x16"),
+    make_int_kernel<uint8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
+        "u8s8s32_avx2_6x16"),
 };
 #endif
 
@@ -143,6 +191,11 @@ const KernelSet kAvx512Set = {
         "sbgemm_avx512_12x32"),
     make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32, f16>(
         "shgemm_avx512_12x32"),
+    // The integer products run the AVX2 kernel, which every AVX-512 CPU also runs.
+    make_int_kernel<int8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
+        "s8s8s32_avx2_6x16"),
+    make_int_kernel<uint8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
+        "u8s8s32_avx2_6x16"),
 };
 #endif
 
@@ -158,6 +211,11 @@ const KernelSet kNeonSet = {
         "sbgemm_neon_8x12"),
     make_kernel<float, neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12, f16>(
         "shgemm_neon_8x12"),
+    // The integer products run the portable kernel.
+    make_int_kernel<int8_t, generic::kIgemmMr, generic::kIgemmNr, &generic::igemm_generic_4x8>(
+        "s8s8s32_generic_4x8"),
+    make_int_kernel<uint8_t, generic::kIgemmMr, generic::kIgemmNr, &generic::igemm_generic_4x8>(
+        "u8s8s32_generic_4x8"),
 };
 #endif
 

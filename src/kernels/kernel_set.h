@@ -58,6 +58,12 @@ struct KernelSet {
   // the bits of sgemm on the widened operands (no direct path: every product packs).
   GemmKernel sbgemm;
   GemmKernel shgemm;
+  // s8 x s8 and u8 x s8 -> s32, exact modulo 2^32, on the int16 pair panels of ukernel.h. Their
+  // pack_a ignores alpha (A is packed unscaled) and their ukernel's `beta` points to two int32:
+  // beta, then alpha; the kernel applies alpha to each k-block's sums (ukernel.h says why that
+  // is the contract). No direct path: every product packs.
+  GemmKernel s8gemm;
+  GemmKernel u8gemm;
 };
 
 // The set for `isa`, or nullptr when that path was not compiled into this build.

@@ -62,6 +62,32 @@ using DgemmDirectFn = void (*)(int64_t m, int64_t n, int64_t k, double alpha, co
                                int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
                                int64_t ldc, AccInit init, double beta);
 
+// The integer micro-kernels (s8 x s8 and u8 x s8 -> s32). Each operand is widened exactly to
+// int16 while packing, and k steps go in pairs so that one instruction can multiply two steps and
+// add the two products into an int32 lane (x86's vpmaddwd), never saturating: |a * b| <= 255 * 128.
+//
+//   a_panel: for every pair q < kc / 2, MR pairs {op(A)[i][2q], op(A)[i][2q+1]} at
+//            a_panel[2q * MR + 2i], [2q * MR + 2i + 1]; when kc is odd, the last step alone,
+//            op(A)[i][kc-1] at a_panel[(kc-1) * MR + i]. alpha is NOT applied.
+//   b_panel: the same with NR columns: {op(B)[2q][j], op(B)[2q+1][j]} at b_panel[2q * NR + 2j],
+//            [2q * NR + 2j + 1]; the odd last step at b_panel[(kc-1) * NR + j].
+//
+// So a panel holds exactly kc * MR (kc * NR) int16 values and step p starts at element p * MR
+// (p * NR) for every even p, the layout's only difference from the float panels. B micro-panels
+// are aligned as f32 panels of the same NR would be, halved: 32 bytes for NR = 16.
+//
+// Arithmetic is modulo 2^32 (in uint32_t, so no signed overflow), where addition and
+// multiplication are associative, commutative and distributive: every order gives the same bits.
+// The kernel computes s = sum over its kc steps of op(A)[i][p] * op(B)[p][j], then
+//
+//   C[i][j] = init + alpha * s      with init = 0 (kZero), C[i][j] (kLoad), beta * C[i][j] (kScale)
+//
+// Across k-blocks C holds init + alpha * s1 + alpha * s2 + ... = beta * C + alpha * (s1 + s2 + ...),
+// which is the contract's alpha * (A . B) + beta * C modulo 2^32.
+using IgemmUkernelFn = void (*)(int64_t kc, const int16_t* a_panel, const int16_t* b_panel,
+                                int32_t* c, int64_t ldc, AccInit init, int32_t alpha,
+                                int32_t beta);
+
 }  // namespace invar::kernels
 
 #endif  // INVAR_KERNELS_UKERNEL_H_

@@ -52,6 +52,18 @@ void pack_a(int64_t mc, int64_t kc, const Src* src, int64_t rs, int64_t cs, pack
 template <class Src, int NR>
 void pack_b(int64_t kc, int64_t nc, const Src* src, int64_t rs, int64_t cs, packed_t<Src>* dst);
 
+// Integer operands (int8_t or uint8_t) pack into the int16 pair panels of the integer
+// micro-kernels (kernels/ukernel.h): each element widened exactly to int16, k steps interleaved
+// two by two, an odd last step alone, rows past mc and columns past nc zero. A panel holds
+// exactly kc * MR (kc * NR) int16 values, so the driver's panel offsets hold. alpha is not folded
+// in: an int16 cannot hold alpha * a, so the kernels apply alpha to each k-block's int32 sums.
+// Defined in pack_pairs.cpp for the tile shapes of the integer kernels.
+template <class Src, int MR>
+void pack_a_pairs(int64_t mc, int64_t kc, const Src* src, int64_t rs, int64_t cs, int16_t* dst);
+
+template <class Src, int NR>
+void pack_b_pairs(int64_t kc, int64_t nc, const Src* src, int64_t rs, int64_t cs, int16_t* dst);
+
 }  // namespace invar::pack
 
 #endif  // INVAR_PACK_PACK_H_

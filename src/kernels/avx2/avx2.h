@@ -37,6 +37,13 @@ void dgemm_avx2_direct_8(int64_t m, int64_t n, int64_t k, double alpha, const do
                          int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
                          int64_t ldc, AccInit init, double beta);
 
+// s8 x s8 and u8 x s8 -> s32 on int16 pair panels (ukernel.h), 6 x 16: twelve ymm accumulators
+// of 8 int32, each step vpmaddwd (two k steps per lane, exact) then vpaddd.
+inline constexpr int kIgemmMr = 6;
+inline constexpr int kIgemmNr = 16;
+void igemm_avx2_6x16(int64_t kc, const int16_t* a_panel, const int16_t* b_panel, int32_t* c,
+                     int64_t ldc, AccInit init, int32_t alpha, int32_t beta);
+
 }  // namespace invar::kernels::avx2
 
 #endif  // INVAR_KERNELS_AVX2_AVX2_H_

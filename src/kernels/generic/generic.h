@@ -37,6 +37,13 @@ void dgemm_generic_direct_t_4(int64_t m, int64_t n, int64_t k, double alpha, con
                               int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
                               int64_t ldc, AccInit init, double beta);
 
+// s8 x s8 and u8 x s8 -> s32 on int16 pair panels (ukernel.h): uint32_t sums, modulo 2^32.
+inline constexpr int kIgemmMr = 4;
+inline constexpr int kIgemmNr = 8;
+
+void igemm_generic_4x8(int64_t kc, const int16_t* a_panel, const int16_t* b_panel, int32_t* c,
+                       int64_t ldc, AccInit init, int32_t alpha, int32_t beta);
+
 }  // namespace invar::kernels::generic
 
 #endif  // INVAR_KERNELS_GENERIC_GENERIC_H_
