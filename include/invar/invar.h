@@ -149,6 +149,24 @@ INVAR_API invar_status invar_gemm_f16f16f16(invar_trans ta, invar_trans tb, int6
                                             float beta, invar_f16 *c, int64_t ldc);
 
 /*
+ * 8-bit integers: s8 x s8 and u8 x s8 with int32 C, alpha and beta. Exact integer arithmetic,
+ * wrapping modulo 2^32 (two's complement, as if every operation were done in uint32_t):
+ *     C[i][j] <- alpha * (sum over k of op(A)[i][k] * op(B)[k][j]) + beta * C[i][j]   (mod 2^32)
+ * Addition and multiplication modulo 2^32 are associative and distributive, so the result is the
+ * same whatever order the terms are taken in; every path and thread count gives these bits. The
+ * special cases are those of the floating-point calls: alpha == 0 or k == 0 gives beta * C
+ * without reading A or B; beta == 0 never reads C; beta == 1 then leaves C untouched.
+ */
+INVAR_API invar_status invar_gemm_s8s8s32(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                          int64_t k, int32_t alpha, const int8_t *a, int64_t lda,
+                                          const int8_t *b, int64_t ldb, int32_t beta, int32_t *c,
+                                          int64_t ldc);
+INVAR_API invar_status invar_gemm_u8s8s32(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                          int64_t k, int32_t alpha, const uint8_t *a, int64_t lda,
+                                          const int8_t *b, int64_t ldb, int32_t beta, int32_t *c,
+                                          int64_t ldc);
+
+/*
  * Prepacked B. invar_sgemm_pack_b packs op(B) (K x N; B stored N x K when tb == INVAR_TRANS) once
  * into the default context's micro-kernel layout; invar_sgemm_packed then computes
  * C <- alpha * op(A) * op(B) + beta * C for any M with exactly the bits of invar_sgemm on the

@@ -290,6 +290,25 @@ void gemm(float alpha, Op op_a, MatrixView<const In> a, Op op_b, MatrixView<cons
   gemm(alpha, op_a, a, op_b, b, beta, c, Context::default_context());
 }
 
+// ---- 8-bit integers -------------------------------------------------------------------------
+
+// s8 x s8 and u8 x s8 -> s32: C <- alpha * (op(A) . op(B)) + beta * C, exact modulo 2^32 (see
+// invar_gemm_s8s8s32 in invar.h); every path and thread count gives the same bits.
+INVAR_API void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, Op op_b,
+                    MatrixView<const int8_t> b, int32_t beta, MatrixView<int32_t> c,
+                    Context& context);
+INVAR_API void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, Op op_b,
+                    MatrixView<const int8_t> b, int32_t beta, MatrixView<int32_t> c,
+                    Context& context);
+inline void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, Op op_b,
+                 MatrixView<const int8_t> b, int32_t beta, MatrixView<int32_t> c) {
+  gemm(alpha, op_a, a, op_b, b, beta, c, Context::default_context());
+}
+inline void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, Op op_b,
+                 MatrixView<const int8_t> b, int32_t beta, MatrixView<int32_t> c) {
+  gemm(alpha, op_a, a, op_b, b, beta, c, Context::default_context());
+}
+
 INVAR_API const char* version();
 
 }  // namespace invar

@@ -47,9 +47,9 @@ int raw_enum(const E& e) noexcept {
 }
 
 // Both precisions: one validation, one engine.
-template <class In, class Out, class Acc>
+template <class In, class InB, class Out, class Acc>
 invar_status gemm_entry(const char* function, invar_trans ta, invar_trans tb, int64_t m, int64_t n,
-                        int64_t k, Acc alpha, const In* a, int64_t lda, const In* b, int64_t ldb,
+                        int64_t k, Acc alpha, const In* a, int64_t lda, const InB* b, int64_t ldb,
                         Acc beta, Out* c, int64_t ldc, const invar_packed* packed = nullptr,
                         int bias = 0, const Acc* bias_values = nullptr, int activation = 0) {
   invar::api::clear_last_error();
@@ -300,6 +300,18 @@ invar_status invar_gemm_f16f16f16(invar_trans ta, invar_trans tb, int64_t m, int
                                   float alpha, const invar_f16* a, int64_t lda, const invar_f16* b,
                                   int64_t ldb, float beta, invar_f16* c, int64_t ldc) {
   return gemm_entry("invar_gemm_f16f16f16", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+invar_status invar_gemm_s8s8s32(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                                int32_t alpha, const int8_t* a, int64_t lda, const int8_t* b,
+                                int64_t ldb, int32_t beta, int32_t* c, int64_t ldc) {
+  return gemm_entry("invar_gemm_s8s8s32", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+invar_status invar_gemm_u8s8s32(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                                int32_t alpha, const uint8_t* a, int64_t lda, const int8_t* b,
+                                int64_t ldb, int32_t beta, int32_t* c, int64_t ldc) {
+  return gemm_entry("invar_gemm_u8s8s32", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 invar_status invar_sgemm_pack_b(invar_trans tb, int64_t k, int64_t n, const float* b, int64_t ldb,

@@ -27,9 +27,9 @@ void run(const api::GemmCall<In, Out>& call, Context& context) {
 }
 
 // The GemmCall of one product, its shapes checked against each other.
-template <class In, class Out, class Acc>
+template <class In, class InB, class Out, class Acc>
 api::GemmCall<In, Out> make_call(Acc alpha, Op op_a, MatrixView<const In> a, Op op_b,
-                                 MatrixView<const In> b, Acc beta, MatrixView<Out> c) {
+                                 MatrixView<const InB> b, Acc beta, MatrixView<Out> c) {
   const bool ta = op_a == Op::kTrans;
   const bool tb = op_b == Op::kTrans;
   if ((op_a != Op::kNoTrans && !ta) || (op_b != Op::kNoTrans && !tb))
@@ -60,8 +60,8 @@ api::GemmCall<In, Out> make_call(Acc alpha, Op op_a, MatrixView<const In> a, Op 
   return call;
 }
 
-template <class In, class Out, class Acc>
-void gemm_impl(Acc alpha, Op op_a, MatrixView<const In> a, Op op_b, MatrixView<const In> b,
+template <class In, class InB, class Out, class Acc>
+void gemm_impl(Acc alpha, Op op_a, MatrixView<const In> a, Op op_b, MatrixView<const InB> b,
                Acc beta, MatrixView<Out> c, Context& context) {
   run(make_call(alpha, op_a, a, op_b, b, beta, c), context);
 }
@@ -221,6 +221,16 @@ void gemm(float alpha, Op op_a, MatrixView<const float> a, const PackedB& b, flo
 void gemm(double alpha, Op op_a, MatrixView<const double> a, const PackedB& b, double beta,
           MatrixView<double> c, const Epilogue<double>& epilogue, Context& context) {
   gemm_packed_impl(alpha, op_a, a, b, beta, c, context, epilogue);
+}
+
+void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, Op op_b, MatrixView<const int8_t> b,
+          int32_t beta, MatrixView<int32_t> c, Context& context) {
+  gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
+}
+
+void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, Op op_b,
+          MatrixView<const int8_t> b, int32_t beta, MatrixView<int32_t> c, Context& context) {
+  gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
 }
 
 const char* version() { return INVAR_VERSION_STRING; }

@@ -26,6 +26,16 @@ inline float to_acc(float x) { return x; }
 inline double to_acc(double x) { return x; }
 inline float to_acc(bf16 x) { return numeric::widen(x); }
 inline float to_acc(f16 x) { return numeric::widen(x); }
+inline int32_t to_acc(int32_t x) { return x; }
+
+// beta * x in the accumulator's arithmetic: one rounded multiply for floats, modulo 2^32 for
+// int32 (taken in uint32_t, where wrapping is defined).
+template <class Acc>
+Acc times(Acc beta, Acc x) {
+  if constexpr (std::is_integral_v<Acc>)
+    return static_cast<Acc>(static_cast<uint32_t>(beta) * static_cast<uint32_t>(x));
+  else return beta * x;
+}
 template <class Out, class Acc>
 Out from_acc(Acc x) {
   if constexpr (std::is_same_v<Out, bf16>) return numeric::round_to_bf16(x);
@@ -44,7 +54,7 @@ void scale_c(const GemmCall<In, Out>& call) {
     if (call.beta == Acc(0)) {
       for (int64_t j = 0; j < call.n; ++j) row[j] = from_acc<Out>(Acc(0));
     } else {
-      for (int64_t j = 0; j < call.n; ++j) row[j] = from_acc<Out>(call.beta * to_acc(row[j]));
+      for (int64_t j = 0; j < call.n; ++j) row[j] = from_acc<Out>(times(call.beta, to_acc(row[j])));
     }
   }
 }
@@ -54,7 +64,9 @@ const kernels::GemmKernel& kernel_for(const kernels::KernelSet& set) {
   if constexpr (std::is_same_v<In, float>) return set.sgemm;
   else if constexpr (std::is_same_v<In, double>) return set.dgemm;
   else if constexpr (std::is_same_v<In, bf16>) return set.sbgemm;
-  else return set.shgemm;
+  else if constexpr (std::is_same_v<In, f16>) return set.shgemm;
+  else if constexpr (std::is_same_v<In, int8_t>) return set.s8gemm;
+  else return set.u8gemm;
 }
 
 const char* type_name(int bytes) { return bytes == 8 ? "f64" : "f32"; }
@@ -82,7 +94,7 @@ void scale_c_with_epilogue(const GemmCall<In, Out>& call) {
     for (int64_t j = 0; j < call.n; ++j) {
       row[j] = call.beta == Acc(0)   ? Acc(0)
                : call.beta == Acc(1) ? to_acc(c[j])
-                                     : call.beta * to_acc(c[j]);
+                                     : times(call.beta, to_acc(c[j]));
     }
     numeric::apply_epilogue(e, row.get(), call.n, 1, call.n, i, 0);
     for (int64_t j = 0; j < call.n; ++j) c[j] = from_acc<Out>(row[j]);
@@ -112,6 +124,8 @@ std::string validate(const GemmCall<In, Out>& c) {
     return arg(f, "activation = " + std::to_string(c.activation) + " is not an invar_activation");
   if (c.m == 0 || c.n == 0) return "";
   if (c.bias != 0 && c.bias_values == nullptr) return arg(f, "bias values are NULL");
+  if (std::is_integral_v<Acc> && (c.bias != 0 || c.activation != 0))
+    return arg(f, "integer products take no bias or activation");
 
   if (c.ldc < c.n)
     return arg(f, "ldc = " + std::to_string(c.ldc) + " is smaller than n = " + std::to_string(c.n));
@@ -183,6 +197,13 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call) {
   }
   p.alpha = &call.alpha;
   p.beta = &call.beta;
+  // The integer kernels take beta and alpha together (kernels/kernel_set.h).
+  int32_t int_scalars[2] = {};
+  if constexpr (std::is_integral_v<Acc>) {
+    int_scalars[0] = call.beta;
+    int_scalars[1] = call.alpha;
+    p.beta = int_scalars;
+  }
   p.first_init = call.beta == Acc(0)   ? kernels::AccInit::kZero
                  : call.beta == Acc(1) ? kernels::AccInit::kLoad
                                        : kernels::AccInit::kScale;
@@ -232,6 +253,8 @@ INVAR_GEMM_CALL(bf16, float)
 INVAR_GEMM_CALL(bf16, bf16)
 INVAR_GEMM_CALL(f16, float)
 INVAR_GEMM_CALL(f16, f16)
+INVAR_GEMM_CALL(int8_t, int32_t)
+INVAR_GEMM_CALL(uint8_t, int32_t)
 #undef INVAR_GEMM_CALL
 
 }  // namespace invar::api

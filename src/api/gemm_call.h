@@ -12,7 +12,8 @@
 
 namespace invar::api {
 
-// The accumulator type of an input element type: itself for f32 and f64, f32 for bf16 and f16.
+// The accumulator type of an input element type: itself for f32 and f64, f32 for bf16 and f16,
+// int32 for int8 and uint8.
 template <class In>
 struct AccOf {
   using type = In;
@@ -25,12 +26,32 @@ template <>
 struct AccOf<f16> {
   using type = float;
 };
+// int8 inputs accumulate in int32, modulo 2^32.
+template <>
+struct AccOf<int8_t> {
+  using type = int32_t;
+};
+template <>
+struct AccOf<uint8_t> {
+  using type = int32_t;
+};
 
-// A and B hold In; C holds Out, which is the accumulator type or, for bf16 and f16 inputs, the
+// The element type of B for an A of type In: the same, except int8 B for a uint8 A (u8 x s8).
+template <class In>
+struct BOf {
+  using type = In;
+};
+template <>
+struct BOf<uint8_t> {
+  using type = int8_t;
+};
+
+// A holds In and B holds BOf<In>; C holds Out, which is the accumulator type or, for bf16 and f16 inputs, the
 // input type (the f32 result rounded once, at the end). alpha and beta are accumulator scalars.
 template <class In, class Out = typename AccOf<In>::type>
 struct GemmCall {
   using Acc = typename AccOf<In>::type;
+  using InB = typename BOf<In>::type;
   const char* function = "";  // named in error messages
   int trans_a = 0;            // 0 or 1; anything else is invalid
   int trans_b = 0;
@@ -38,7 +59,7 @@ struct GemmCall {
   Acc alpha{};
   const In* a = nullptr;
   int64_t lda = 0;
-  const In* b = nullptr;
+  const InB* b = nullptr;
   int64_t ldb = 0;
   Acc beta{};
   Out* c = nullptr;
