@@ -1,0 +1,453 @@
+// s8 x s8 and u8 x s8 -> s32: every micro-kernel alone on packed panels, then the whole engine
+// through the C and C++ APIs, against a scalar reference that wraps modulo 2^32 in uint32_t.
+// Compared with memcmp over all of C, padding columns included. Operands sit at the end of
+// guarded buffers, so a read past them faults.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "api/context_impl.h"
+#include "invar/invar.h"
+#include "invar/invar.hpp"
+#include "kernels/kernel_set.h"
+#include "support/guarded_buffer.h"
+#include "testing/seeded_data.h"
+
+namespace invar::test {
+namespace {
+
+using kernels::AccInit;
+
+constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
+constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+// 0, 1, -1, a large odd value, and the extremes (each wraps every nonzero sum it multiplies).
+const int32_t kScalars[] = {0, 1, -1, 3, 1000003, kMin, kMax};
+
+// C[i][j] <- alpha * sum_k op(A)[i][k] * op(B)[k][j] + beta * C[i][j], all modulo 2^32; C is not
+// read when beta == 0.
+template <class ASrc>
+void reference(bool ta, bool tb, int64_t m, int64_t n, int64_t k, int32_t alpha, const ASrc* a,
+               int64_t lda, const int8_t* b, int64_t ldb, int32_t beta, int32_t* c, int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      uint32_t sum = 0;
+      for (int64_t p = 0; p < k; ++p) {
+        const int32_t x = ta ? a[p * lda + i] : a[i * lda + p];
+        const int32_t y = tb ? b[j * ldb + p] : b[p * ldb + j];
+        sum += static_cast<uint32_t>(x * y);
+      }
+      const uint32_t start =
+          beta == 0 ? 0u : static_cast<uint32_t>(beta) * static_cast<uint32_t>(c[i * ldc + j]);
+      c[i * ldc + j] = static_cast<int32_t>(start + static_cast<uint32_t>(alpha) * sum);
+    }
+  }
+}
+
+// How operands are filled: uniformly over the type, or only with its two extremes (so every
+// product is +-16384, 32385, -32640 ... and long sums wrap).
+enum class Fill { kUniform, kExtremes };
+
+template <class T>
+void fill(T* p, std::size_t n, uint64_t seed, Fill how) {
+  Rng rng(seed);
+  for (std::size_t i = 0; i < n; ++i) {
+    const uint64_t r = rng.next();
+    if (how == Fill::kUniform) {
+      p[i] = static_cast<T>(static_cast<uint8_t>(r >> 56));
+    } else {
+      p[i] = (r >> 63) ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
+    }
+  }
+}
+
+struct Case {
+  bool ta = false, tb = false;
+  int64_t m = 1, n = 1, k = 1;
+  int32_t alpha = 1, beta = 0;
+  int64_t pad_a = 0, pad_b = 0, pad_c = 0;
+  uint64_t seed = 1;
+  Fill fill = Fill::kUniform;
+  bool c_api = false;  // through invar_gemm_*s8s32 (default context) instead of invar::gemm
+
+  std::string describe() const {
+    std::ostringstream os;
+    os << (ta ? "T" : "N") << (tb ? "T" : "N") << " m=" << m << " n=" << n << " k=" << k
+       << " alpha=" << alpha << " beta=" << beta << " pads=" << pad_a << "," << pad_b << ","
+       << pad_c << " seed=" << seed << (fill == Fill::kExtremes ? " extremes" : "")
+       << (c_api ? " C API" : "");
+    return os.str();
+  }
+};
+
+// "" when invar's C equals the reference's bit for bit, else the first difference.
+template <class ASrc>
+std::string check(const Case& g, Context& context) {
+  const int64_t a_rows = g.ta ? g.k : g.m, a_cols = g.ta ? g.m : g.k;
+  const int64_t b_rows = g.tb ? g.n : g.k, b_cols = g.tb ? g.k : g.n;
+  const int64_t lda = a_cols + g.pad_a, ldb = b_cols + g.pad_b, ldc = g.n + g.pad_c;
+  const std::size_t a_size = static_cast<std::size_t>(a_rows * lda);
+  const std::size_t b_size = static_cast<std::size_t>(b_rows * ldb);
+  const std::size_t c_size = static_cast<std::size_t>(g.m * ldc);
+  GuardedBuffer<ASrc> a(a_size);
+  GuardedBuffer<int8_t> b(b_size);
+  GuardedBuffer<int32_t> c(c_size);
+  fill(a.data(), a_size, g.seed * 3, g.fill);
+  fill(b.data(), b_size, g.seed * 3 + 1, g.fill);
+  Rng rng(g.seed * 3 + 2);
+  for (std::size_t i = 0; i < c_size; ++i) c.data()[i] = static_cast<int32_t>(rng.next() >> 32);
+  std::vector<int32_t> expected(c.data(), c.data() + c_size);
+  reference(g.ta, g.tb, g.m, g.n, g.k, g.alpha, a.data(), lda, b.data(), ldb, g.beta,
+            expected.data(), ldc);
+
+  if (g.c_api) {
+    const invar_trans ta = g.ta ? INVAR_TRANS : INVAR_NO_TRANS;
+    const invar_trans tb = g.tb ? INVAR_TRANS : INVAR_NO_TRANS;
+    invar_status s;
+    if constexpr (std::is_same_v<ASrc, int8_t>)
+      s = invar_gemm_s8s8s32(ta, tb, g.m, g.n, g.k, g.alpha, a.data(), lda, b.data(), ldb, g.beta,
+                             c.data(), ldc);
+    else
+      s = invar_gemm_u8s8s32(ta, tb, g.m, g.n, g.k, g.alpha, a.data(), lda, b.data(), ldb, g.beta,
+                             c.data(), ldc);
+    if (s != INVAR_OK)
+      return g.describe() + ": status " + std::to_string(s) + ", " + invar_last_error();
+  } else {
+    gemm(g.alpha, g.ta ? Op::kTrans : Op::kNoTrans,
+         MatrixView<const ASrc>(a.data(), a_rows, a_cols, lda), g.tb ? Op::kTrans : Op::kNoTrans,
+         MatrixView<const int8_t>(b.data(), b_rows, b_cols, ldb), g.beta,
+         MatrixView<int32_t>(c.data(), g.m, g.n, ldc), context);
+  }
+  if (std::memcmp(c.data(), expected.data(), c_size * sizeof(int32_t)) == 0) return "";
+  std::size_t at = 0;
+  while (c.data()[at] == expected[at]) ++at;
+  std::ostringstream os;
+  os << g.describe() << ": first difference at C[" << at / ldc << "][" << at % ldc << "]: got "
+     << c.data()[at] << ", expected " << expected[at];
+  return os.str();
+}
+
+template <class ASrc>
+const kernels::GemmKernel& kernel_of(const kernels::KernelSet& set) {
+  if constexpr (std::is_same_v<ASrc, int8_t>)
+    return set.s8gemm;
+  else
+    return set.u8gemm;
+}
+
+template <class ASrc>
+const kernels::GemmKernel& kernel_of(Context& context) {
+  return kernel_of<ASrc>(*context.impl().kernels);
+}
+
+template <class T>
+class Int8 : public ::testing::Test {};
+using ATypes = ::testing::Types<int8_t, uint8_t>;
+TYPED_TEST_SUITE(Int8, ATypes);
+
+// Each compiled kernel the CPU runs, alone: A and B packed by the kernel's own packers, a whole
+// tile from every accumulator start, kc around the pair and unroll boundaries (odd ones too),
+// over a strided C, against the reference on the same operands.
+TYPED_TEST(Int8, UkernelWholeTilesFromPackedPanels) {
+  using ASrc = TypeParam;
+  int kernels_run = 0;
+  for (Isa isa : kernels::available_isas()) {
+    const kernels::GemmKernel& kern = kernel_of<ASrc>(*kernels::compiled_kernel_set(isa));
+    ASSERT_EQ(kern.a_packed_bytes, 2);
+    ASSERT_EQ(kern.b_packed_bytes, 2);
+    const int64_t mr = kern.mr, nr = kern.nr, ldc = nr + 3;
+    for (int64_t kc : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33}) {
+      for (Fill how : {Fill::kUniform, Fill::kExtremes}) {
+        std::vector<ASrc> a(mr * kc);
+        std::vector<int8_t> b(kc * nr);
+        fill(a.data(), a.size(), 10 + kc, how);
+        fill(b.data(), b.size(), 20 + kc, how);
+        GuardedBuffer<int16_t> a_panel(mr * kc), b_panel(kc * nr);
+        const int32_t alpha_one = 1;
+        kern.pack_a(mr, kc, a.data(), kc, 1, &alpha_one, a_panel.data());
+        kern.pack_b(kc, nr, b.data(), nr, 1, b_panel.data());
+        for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
+          for (int32_t alpha : {1, -1, 1000003, kMin}) {
+            const int32_t beta = init == AccInit::kZero ? 0 : init == AccInit::kLoad ? 1 : -7;
+            std::vector<int32_t> c(mr * ldc);
+            Rng rng(kc * 7 + static_cast<int>(init));
+            for (int32_t& x : c) x = static_cast<int32_t>(rng.next() >> 32);
+            std::vector<int32_t> expected = c;
+            reference(false, false, mr, nr, kc, alpha, a.data(), kc, b.data(), nr, beta,
+                      expected.data(), ldc);
+            const int32_t scalars[2] = {beta, alpha};
+            kern.ukernel(kc, a_panel.data(), b_panel.data(), c.data(), ldc, init, scalars);
+            ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(int32_t)), 0)
+                << kern.name << " kc=" << kc << " init=" << static_cast<int>(init)
+                << " alpha=" << alpha;
+          }
+        }
+      }
+    }
+    ++kernels_run;
+  }
+  EXPECT_GE(kernels_run, 1);
+}
+
+// The packers' layout itself (kernels/ukernel.h), from transposed sources and with zero padding.
+TYPED_TEST(Int8, PackersWritePairPanels) {
+  using ASrc = TypeParam;
+  for (Isa isa : kernels::available_isas()) {
+    const kernels::GemmKernel& kern = kernel_of<ASrc>(*kernels::compiled_kernel_set(isa));
+    const int64_t mr = kern.mr, nr = kern.nr;
+    for (int64_t kc : {1, 2, 5, 6}) {
+      const int64_t rows = mr + 1, cols = nr + 1;  // one whole panel and a padded one
+      std::vector<ASrc> a(rows * kc);              // stored transposed: kc x rows
+      std::vector<int8_t> b(kc * cols);            // stored transposed: cols x kc
+      fill(a.data(), a.size(), 5, Fill::kUniform);
+      fill(b.data(), b.size(), 6, Fill::kUniform);
+      std::vector<int16_t> pa(2 * mr * kc, -1), pb(2 * nr * kc, -1);
+      const int32_t alpha = 3;  // ignored by the integer packers
+      kern.pack_a(rows, kc, a.data(), 1, rows, &alpha, pa.data());
+      kern.pack_b(kc, cols, b.data(), 1, kc, pb.data());
+      auto at = [kc](int64_t width, int64_t lane, int64_t p) {
+        const int64_t panel = lane / width, l = lane % width;
+        const int64_t base = panel * width * kc;
+        if (p % 2 == 0 && p + 1 == kc) return base + p * width + l;
+        return base + (p / 2) * 2 * width + 2 * l + p % 2;
+      };
+      for (int64_t i = 0; i < 2 * mr; ++i)
+        for (int64_t p = 0; p < kc; ++p)
+          ASSERT_EQ(pa[at(mr, i, p)], i < rows ? int16_t{a[p * rows + i]} : 0)
+              << kern.name << " A i=" << i << " p=" << p << " kc=" << kc;
+      for (int64_t j = 0; j < 2 * nr; ++j)
+        for (int64_t p = 0; p < kc; ++p)
+          ASSERT_EQ(pb[at(nr, j, p)], j < cols ? int16_t{b[j * kc + p]} : 0)
+              << kern.name << " B j=" << j << " p=" << p << " kc=" << kc;
+    }
+  }
+}
+
+// Every partial tile shape, k around the pair and unroll boundaries, all transposes, padded views.
+TYPED_TEST(Int8, TileEdgesAllTransposes) {
+  using ASrc = TypeParam;
+  Context context;
+  const kernels::GemmKernel& kern = kernel_of<ASrc>(context);
+  Case g;
+  for (int t = 0; t < 4; ++t) {
+    g.ta = t & 1;
+    g.tb = t & 2;
+    for (g.m = 1; g.m <= kern.mr + 1; ++g.m) {
+      for (g.n = 1; g.n <= kern.nr + 1; ++g.n) {
+        for (int64_t k : {1, 2, 3, 8, 9}) {
+          g.k = k;
+          g.alpha = (g.m + g.n) % 3 == 0 ? -1 : 1;
+          g.beta = (g.m * g.n + k) % 3 == 0 ? 0 : (k % 2 ? 1 : -3);
+          g.pad_a = g.m % 2;
+          g.pad_b = g.n % 3;
+          g.pad_c = 2;
+          ++g.seed;
+          const std::string error = check<ASrc>(g, context);
+          ASSERT_TRUE(error.empty()) << kern.name << " " << error;
+        }
+      }
+    }
+  }
+}
+
+// alpha and beta over their special and extreme values, with extreme operands, in small blocks:
+// several k-blocks of odd depth, so alpha meets partial sums stored in C between blocks.
+TYPED_TEST(Int8, ScalarsAndExtremesAcrossKBlocks) {
+  using ASrc = TypeParam;
+  Context context;
+  ContextOptions o;
+  const kernels::GemmKernel& kern = kernel_of<ASrc>(context);
+  o.mc = 2 * kern.mr;
+  o.kc = 7;
+  o.nc = 2 * kern.nr;
+  Context blocked(o);
+  Case g;
+  g.m = 2 * kern.mr + 3;
+  g.n = 2 * kern.nr + 5;
+  for (Context* ctx : {&context, &blocked}) {
+    for (int64_t k : {1, 6, 7, 8, 15, 29}) {
+      for (int32_t alpha : kScalars) {
+        for (int32_t beta : kScalars) {
+          g.k = k;
+          g.alpha = alpha;
+          g.beta = beta;
+          g.fill = (alpha + beta + k) % 2 ? Fill::kExtremes : Fill::kUniform;
+          g.ta = k % 2;
+          g.tb = alpha % 2;
+          ++g.seed;
+          const std::string error = check<ASrc>(g, *ctx);
+          ASSERT_TRUE(error.empty()) << error;
+        }
+      }
+    }
+  }
+}
+
+// Sums that wrap modulo 2^32 with alpha == 1: every product of extremes is at least 16129 in
+// magnitude, so 2^32 / 16129 ~ 266300 steps wrap at least once. Few rows and columns keep it cheap.
+TYPED_TEST(Int8, LongSumsWrap) {
+  using ASrc = TypeParam;
+  Context context;
+  Case g;
+  g.m = 3;
+  g.n = 5;
+  g.k = 300001;
+  g.fill = Fill::kExtremes;
+  for (int32_t beta : {0, 1}) {
+    g.beta = beta;
+    g.tb = beta;
+    const std::string error = check<ASrc>(g, context);
+    ASSERT_TRUE(error.empty()) << error;
+  }
+  // All operands at the extremes of one sign: the sum is exactly k * product, which must wrap.
+  std::vector<ASrc> a(g.k, std::numeric_limits<ASrc>::min() == 0 ? ASrc(255) : ASrc(-128));
+  std::vector<int8_t> b(g.k, -128);
+  int32_t c = 0;
+  gemm(1, Op::kNoTrans, MatrixView<const ASrc>(a.data(), 1, g.k), Op::kNoTrans,
+       MatrixView<const int8_t>(b.data(), g.k, 1), 0, MatrixView<int32_t>(&c, 1, 1), context);
+  const uint32_t product = static_cast<uint32_t>(int32_t{a[0]} * -128);
+  EXPECT_EQ(c, static_cast<int32_t>(product * static_cast<uint32_t>(g.k)));
+  EXPECT_NE(static_cast<int64_t>(c), static_cast<int64_t>(a[0]) * -128 * g.k);
+}
+
+// 1, 2 and 3 threads, default and small blocks, through both APIs: the same bits.
+TYPED_TEST(Int8, ThreadsAndBlockingsThroughBothApis) {
+  using ASrc = TypeParam;
+  for (int threads : {1, 2, 3}) {
+    for (bool small_blocks : {false, true}) {
+      ContextOptions o;
+      o.num_threads = threads;
+      if (small_blocks) {
+        o.mc = 18;
+        o.kc = 9;
+        o.nc = 48;
+      }
+      Context context(o);
+      ASSERT_EQ(context.num_threads(), threads);
+      Case g;
+      for (int t = 0; t < 4; ++t) {
+        g.ta = t & 1;
+        g.tb = t & 2;
+        g.m = 197 + t;
+        g.n = 233 - t;
+        g.k = 151 + t;
+        g.alpha = t == 3 ? kMin : 1 + t;
+        g.beta = t == 0 ? 0 : -t;
+        g.pad_a = 1;
+        g.pad_b = 2;
+        g.pad_c = 3;
+        g.fill = t % 2 ? Fill::kExtremes : Fill::kUniform;
+        ++g.seed;
+        const std::string error = check<ASrc>(g, context);
+        ASSERT_TRUE(error.empty()) << threads << " threads: " << error;
+      }
+    }
+  }
+  Case g;
+  g.m = 301;
+  g.n = 77;
+  g.k = 95;
+  g.alpha = -5;
+  g.beta = 7;
+  g.c_api = true;
+  invar_set_num_threads(2);
+  const std::string error = check<ASrc>(g, Context::default_context());
+  invar_set_num_threads(0);
+  ASSERT_TRUE(error.empty()) << error;
+}
+
+// alpha == 0 and K == 0 give beta * C without reading A or B (null here); beta == 0 writes 0 over
+// any C; M == 0 or N == 0 touch nothing.
+TYPED_TEST(Int8, SpecialCasesNeverReadOperands) {
+  using ASrc = TypeParam;
+  Context context;
+  const ASrc* no_a = nullptr;
+  const int8_t* no_b = nullptr;
+  for (int32_t beta : kScalars) {
+    for (int64_t k : {0, 5}) {
+      const int32_t alpha = k == 0 ? 9 : 0;
+      std::vector<int32_t> c = {kMin, -1, 0, 1, kMax, 12345, -777, 3};
+      std::vector<int32_t> expected(c.size());
+      for (std::size_t i = 0; i < c.size(); ++i)
+        expected[i] =
+            beta == 0
+                ? 0
+                : static_cast<int32_t>(static_cast<uint32_t>(beta) * static_cast<uint32_t>(c[i]));
+      gemm(alpha, Op::kNoTrans, MatrixView<const ASrc>(no_a, 2, k, k), Op::kNoTrans,
+           MatrixView<const int8_t>(no_b, k, 4, 4), beta, MatrixView<int32_t>(c.data(), 2, 4),
+           context);
+      EXPECT_EQ(c, expected) << "beta=" << beta << " k=" << k;
+    }
+  }
+  int32_t untouched = 42;
+  if constexpr (std::is_same_v<ASrc, int8_t>) {
+    EXPECT_EQ(invar_gemm_s8s8s32(INVAR_NO_TRANS, INVAR_NO_TRANS, 0, 3, 3, 1, nullptr, 3, nullptr, 3,
+                                 0, &untouched, 3),
+              INVAR_OK);
+  } else {
+    EXPECT_EQ(invar_gemm_u8s8s32(INVAR_NO_TRANS, INVAR_NO_TRANS, 3, 0, 3, 1, nullptr, 3, nullptr, 0,
+                                 0, nullptr, 0),
+              INVAR_OK);
+  }
+  EXPECT_EQ(untouched, 42);
+}
+
+// Invalid arguments: INVAR_EINVAL naming the function and the argument, C untouched; the C++ API
+// throws InvalidArgument.
+TEST(Int8Errors, InvalidArgumentsLeaveCUntouched) {
+  std::vector<int8_t> a(12, 1), b(12, 1);
+  std::vector<uint8_t> ua(12, 1);
+  std::vector<int32_t> c(16, 5);
+  const std::vector<int32_t> before = c;
+  // Each call's status, then its message (the next call clears it).
+  auto expect_einval = [](invar_status status, const std::string& needle) {
+    EXPECT_EQ(status, INVAR_EINVAL) << needle;
+    EXPECT_NE(std::string(invar_last_error()).find(needle), std::string::npos)
+        << "message: " << invar_last_error() << ", expected to contain: " << needle;
+  };
+  expect_einval(invar_gemm_s8s8s32(static_cast<invar_trans>(2), INVAR_NO_TRANS, 2, 2, 2, 1,
+                                   a.data(), 2, b.data(), 2, 0, c.data(), 2),
+                "invar_gemm_s8s8s32: ta = 2");
+  expect_einval(invar_gemm_s8s8s32(INVAR_NO_TRANS, INVAR_NO_TRANS, -1, 2, 2, 1, a.data(), 2,
+                                   b.data(), 2, 0, c.data(), 2),
+                "invar_gemm_s8s8s32: m = -1");
+  expect_einval(invar_gemm_s8s8s32(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 3, 1, a.data(), 2,
+                                   b.data(), 2, 0, c.data(), 2),
+                "lda = 2 is smaller than k = 3");
+  expect_einval(invar_gemm_s8s8s32(INVAR_NO_TRANS, INVAR_TRANS, 2, 2, 3, 1, a.data(), 3, b.data(),
+                                   2, 0, c.data(), 2),
+                "ldb = 2 is smaller than k = 3");
+  expect_einval(invar_gemm_s8s8s32(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 3, 2, 1, a.data(), 2,
+                                   b.data(), 3, 0, c.data(), 2),
+                "ldc = 2 is smaller than n = 3");
+  expect_einval(invar_gemm_s8s8s32(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1, nullptr, 2, b.data(),
+                                   2, 0, c.data(), 2),
+                "invar_gemm_s8s8s32: a is NULL");
+  expect_einval(invar_gemm_u8s8s32(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1, ua.data(), 2,
+                                   nullptr, 2, 0, c.data(), 2),
+                "invar_gemm_u8s8s32: b is NULL");
+  expect_einval(invar_gemm_u8s8s32(INVAR_NO_TRANS, INVAR_TRANS, 2, 2, 2, 1, ua.data(), 2, b.data(),
+                                   2, 1, nullptr, 2),
+                "invar_gemm_u8s8s32: c is NULL");
+  expect_einval(invar_gemm_u8s8s32(INVAR_TRANS, static_cast<invar_trans>(-1), 2, 2, 2, 1, ua.data(),
+                                   2, b.data(), 2, 1, c.data(), 2),
+                "invar_gemm_u8s8s32: tb = -1");
+  EXPECT_EQ(c, before);
+
+  EXPECT_THROW(
+      gemm(1, Op::kNoTrans, MatrixView<const int8_t>(a.data(), 2, 3), Op::kNoTrans,
+           MatrixView<const int8_t>(b.data(), 2, 2), 0, MatrixView<int32_t>(c.data(), 2, 2)),
+      InvalidArgument);
+  EXPECT_THROW(
+      gemm(1, Op::kTrans, MatrixView<const uint8_t>(ua.data(), 2, 3), Op::kNoTrans,
+           MatrixView<const int8_t>(b.data(), 2, 2), 0, MatrixView<int32_t>(c.data(), 2, 2)),
+      InvalidArgument);
+  EXPECT_EQ(c, before);
+}
+
+}  // namespace
+}  // namespace invar::test
