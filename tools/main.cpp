@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
                "M N K (default 1024 1024 1024)")
       ->expected(3);
   bench_cmd->add_option("--seconds", bench.seconds, "measuring time")->check(CLI::PositiveNumber);
-  bench_cmd->add_option("--type", bench.type, "element type")->check(CLI::IsMember({"f32", "f64"}));
+  bench_cmd->add_option("--type", bench.type, "element type: f32, f64, s8 (s8 x s8 -> s32), u8 (u8 x s8 -> s32)")
+      ->check(CLI::IsMember({"f32", "f64", "s8", "u8"}));
 
   CLI11_PARSE(app, argc, argv);
   try {
