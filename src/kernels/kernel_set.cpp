@@ -211,11 +211,10 @@ const KernelSet kNeonSet = {
         "sbgemm_neon_8x12"),
     make_kernel<float, neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12, f16>(
         "shgemm_neon_8x12"),
-    // The integer products run the portable kernel.
-    make_int_kernel<int8_t, generic::kIgemmMr, generic::kIgemmNr, &generic::igemm_generic_4x8>(
-        "s8s8s32_generic_4x8"),
-    make_int_kernel<uint8_t, generic::kIgemmMr, generic::kIgemmNr, &generic::igemm_generic_4x8>(
-        "u8s8s32_generic_4x8"),
+    make_int_kernel<int8_t, neon::kIgemmMr, neon::kIgemmNr, &neon::igemm_neon_4x8>(
+        "s8s8s32_neon_4x8"),
+    make_int_kernel<uint8_t, neon::kIgemmMr, neon::kIgemmNr, &neon::igemm_neon_4x8>(
+        "u8s8s32_neon_4x8"),
 };
 #endif
 

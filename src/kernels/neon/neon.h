@@ -33,6 +33,14 @@ inline constexpr int kDgemmNr = 6;
 void dgemm_neon_8x6(int64_t kc, const double* a_panel, const double* b_panel, double* c,
                     int64_t ldc, AccInit init, double beta);
 
+// s8 x s8 and u8 x s8 -> s32 on int16 pair panels (ukernel.h), 4 x 8: smlal/smlal2 multiply each
+// step pair's int16 lanes into int32 lanes of their own (16 accumulators), which one addp per
+// vector folds into the two steps' sum at the end.
+inline constexpr int kIgemmMr = 4;
+inline constexpr int kIgemmNr = 8;
+void igemm_neon_4x8(int64_t kc, const int16_t* a_panel, const int16_t* b_panel, int32_t* c,
+                    int64_t ldc, AccInit init, int32_t alpha, int32_t beta);
+
 }  // namespace invar::kernels::neon
 
 #endif  // INVAR_KERNELS_NEON_NEON_H_
