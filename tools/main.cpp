@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   fp_cmd->add_flag("-v,--verbose", fp.verbose, "one hash per problem as well");
 
   invar::tool::BenchOptions bench;
-  CLI::App* bench_cmd = app.add_subcommand("bench", "time one product, print GFLOP/s");
+  CLI::App* bench_cmd = app.add_subcommand("bench", "time one product, print GFLOP/s (GOP/s for s8, u8)");
   bench_cmd->add_option(
                "--shape",
                [&](const CLI::results_t& r) { return parse_shape(r, &bench.m, &bench.n, &bench.k); },
