@@ -50,6 +50,9 @@ int run_info(const InfoOptions& o) {
   std::printf("sgemm:      %s (tile %d x %d)\n", sgemm.name, sgemm.mr, sgemm.nr);
   const kernels::GemmKernel& dgemm = impl.kernels->dgemm;
   std::printf("dgemm:      %s (tile %d x %d)\n", dgemm.name, dgemm.mr, dgemm.nr);
+  for (const kernels::GemmKernel* k : {&impl.kernels->s8gemm, &impl.kernels->u8gemm})
+    std::printf("%s %s (tile %d x %d)\n", k == &impl.kernels->s8gemm ? "s8s8s32:   " : "u8s8s32:   ",
+                k->name, k->mr, k->nr);
   const arch::CacheTopology& topo = caches.topology;
   print_cache("caches:     L1d", topo.l1d, 0);
   print_cache("            L2 ", topo.l2, 0);
