@@ -275,7 +275,9 @@ TYPED_TEST(Int8, ScalarsAndExtremesAcrossKBlocks) {
           g.k = k;
           g.alpha = alpha;
           g.beta = beta;
-          g.fill = (alpha + beta + k) % 2 ? Fill::kExtremes : Fill::kUniform;
+          g.fill = (static_cast<uint32_t>(alpha) + static_cast<uint32_t>(beta) + k) % 2
+                       ? Fill::kExtremes
+                       : Fill::kUniform;
           g.ta = k % 2;
           g.tb = alpha % 2;
           ++g.seed;
