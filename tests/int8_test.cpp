@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "api/context_impl.h"
+#include "api/gemm_call.h"
 #include "invar/invar.h"
 #include "invar/invar.hpp"
 #include "kernels/kernel_set.h"
@@ -449,6 +450,25 @@ TEST(Int8Errors, InvalidArgumentsLeaveCUntouched) {
            MatrixView<const int8_t>(b.data(), 2, 2), 0, MatrixView<int32_t>(c.data(), 2, 2)),
       InvalidArgument);
   EXPECT_EQ(c, before);
+}
+
+// The engine's epilogues are floating-point code: an integer call that carries one is refused.
+TEST(Int8Errors, NoEpilogueOnIntegerCalls) {
+  int8_t a = 1, b = 1;
+  int32_t c = 0;
+  api::GemmCall<int8_t> call;
+  call.function = "f";
+  call.m = call.n = call.k = 1;
+  call.alpha = 1;
+  call.a = &a;
+  call.lda = 1;
+  call.b = &b;
+  call.ldb = 1;
+  call.c = &c;
+  call.ldc = 1;
+  EXPECT_EQ(api::validate(call), "");
+  call.activation = 1;
+  EXPECT_EQ(api::validate(call), "f: integer products take no bias or activation");
 }
 
 }  // namespace
