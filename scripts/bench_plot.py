@@ -144,7 +144,7 @@ def plot_ladder(rows, peak, machine_line, out):
         top = max(top, max(ys))
     for ax in (lin, log):
         peak_lines(ax, peak, max_threads)
-        size_axis(ax, sizes, f"N (square N x N x N, {kind})")
+        size_axis(ax, sizes, "N (square N x N x N, f32)")
         ax.set_ylabel("GFLOP/s (median call)")
     lin.set_ylim(0, max(top, peak * max_threads) * 1.08)
     lin.set_title("linear scale")
