@@ -228,6 +228,36 @@ TYPED_TEST(Ukernel, TransposedDirectKernelsMatchTheChain) {
   }
 }
 
+// Every kernel's B packer against the portable one, for a transposed source (the layout ISA
+// packers may special-case) and a row-major one, over panel and k edges.
+TEST(Ukernel, EveryBPackerWritesThePortableLayout) {
+  for (const kernels::KernelSet* set : runnable_sets()) {
+    const kernels::GemmKernel& kern = set->sgemm;
+    const int64_t nr = kern.nr;
+    for (int64_t nc : {int64_t{1}, nr - 1, nr, 3 * nr + 5}) {
+      for (int64_t kc : {1, 7, 8, 9, 31}) {
+        for (bool transposed : {false, true}) {
+          const int64_t ld = (transposed ? kc : nc) + 3;
+          const auto src = random_floats((transposed ? nc : kc) * ld, 7 * nc + kc);
+          const int64_t rs = transposed ? 1 : ld, cs = transposed ? ld : 1;
+          const int64_t panels = (nc + nr - 1) / nr;
+          const AlignedValues<float> got = aligned_values<float>(panels * nr * kc, 1);
+          const AlignedValues<float> want = aligned_values<float>(panels * nr * kc, 2);
+          kern.pack_b(kc, nc, src.data(), rs, cs, got.get());
+          // The portable layout, element by element (pack.h).
+          for (int64_t s = 0; s < panels; ++s)
+            for (int64_t p = 0; p < kc; ++p)
+              for (int64_t j = 0; j < nr; ++j)
+                want[(s * kc + p) * nr + j] =
+                    s * nr + j < nc ? src[p * rs + (s * nr + j) * cs] : 0.0f;
+          ASSERT_EQ(std::memcmp(got.get(), want.get(), panels * nr * kc * sizeof(float)), 0)
+              << kern.name << " nc=" << nc << " kc=" << kc << " transposed=" << transposed;
+        }
+      }
+    }
+  }
+}
+
 TEST(Ukernel, ForcedPathIsTheOneInUse) {
   const char* forced = std::getenv("INVAR_ISA");
   if (forced == nullptr || *forced == '\0') GTEST_SKIP() << "INVAR_ISA not set";

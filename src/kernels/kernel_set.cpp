@@ -152,12 +152,31 @@ const KernelSet kGenericSet = {
 };
 
 #if defined(INVAR_HAVE_AVX2)
+// A transposed B (x * W^T: rows of W are columns of op(B)) goes through the AVX2 transposing
+// packer; every other layout through the portable one. Both write the same bits.
+void pack_b_avx2_f32(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs, void* dst) {
+  if (rs == 1 && cs != 1) {
+    avx2::sgemm_avx2_pack_b_t16(kc, nc, static_cast<const float*>(src), cs,
+                                static_cast<float*>(dst));
+  } else {
+    pack::pack_b<float, avx2::kSgemmNr>(kc, nc, static_cast<const float*>(src), rs, cs,
+                                        static_cast<float*>(dst));
+  }
+}
+
+constexpr GemmKernel with_pack_b(GemmKernel k, void (*fn)(int64_t, int64_t, const void*, int64_t,
+                                                          int64_t, void*)) {
+  k.pack_b = fn;
+  return k;
+}
+
 const KernelSet kAvx2Set = {
     Isa::kAvx2,
     with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
-        with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
+        with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(with_pack_b(
             make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16>(
-                "sgemm_avx2_6x16"))),
+                "sgemm_avx2_6x16"),
+            &pack_b_avx2_f32))),
     with_direct<double, 8, &avx2::dgemm_avx2_direct_8>(
         make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr, &avx2::dgemm_avx2_6x8>(
             "dgemm_avx2_6x8")),

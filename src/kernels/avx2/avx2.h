@@ -26,6 +26,10 @@ void sgemm_avx2_direct_t8(int64_t m, int64_t n, int64_t k, float alpha, const fl
                           int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                           int64_t ldc, AccInit init, float beta);
 
+// Packs a kc x nc block of op(B) = W^T (W row-major, row stride ldw) into 16-column panels, the
+// layout of pack.h; dst is 32-byte aligned (as every packed block is).
+void sgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const float* w, int64_t ldw, float* dst);
+
 // 6 x 8 doubles: the same register plan as the f32 tile, each ymm holding 4 doubles.
 inline constexpr int kDgemmMr = 6;
 inline constexpr int kDgemmNr = 8;
