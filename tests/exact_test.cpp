@@ -21,8 +21,7 @@ struct Tile {
 
 template <class T>
 const kernels::GemmKernel& kernel_of(Context& context) {
-  if constexpr (sizeof(T) == sizeof(float)) return context.impl().kernels->sgemm;
-  else return context.impl().kernels->dgemm;
+  return kernels::kernel_for<T>(*context.impl().kernels);
 }
 
 template <class T>

@@ -134,10 +134,7 @@ std::string check(const Case& g, Context& context) {
 
 template <class ASrc>
 const kernels::GemmKernel& kernel_of(const kernels::KernelSet& set) {
-  if constexpr (std::is_same_v<ASrc, int8_t>)
-    return set.s8gemm;
-  else
-    return set.u8gemm;
+  return kernels::kernel_for<ASrc>(set);
 }
 
 template <class ASrc>

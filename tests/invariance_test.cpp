@@ -73,8 +73,7 @@ TYPED_TEST(Invariance, DirectAndPackedPathsAgreeRowByRow) {
 TYPED_TEST(Invariance, BlockSizesNeverChangeBits) {
   using T = TypeParam;
   Context reference_context;
-  const auto& kern = sizeof(T) == sizeof(float) ? reference_context.impl().kernels->sgemm
-                                                 : reference_context.impl().kernels->dgemm;
+  const auto& kern = kernels::kernel_for<T>(*reference_context.impl().kernels);
   const int64_t mr = kern.mr, nr = kern.nr;
   struct Blocks {
     int64_t mc, kc, nc;

@@ -23,8 +23,7 @@ TYPED_TEST_SUITE(Packed, ElementTypes);
 
 template <class T>
 const kernels::GemmKernel& kernel_of(Context& context) {
-  if constexpr (sizeof(T) == sizeof(float)) return context.impl().kernels->sgemm;
-  else return context.impl().kernels->dgemm;
+  return kernels::kernel_for<T>(*context.impl().kernels);
 }
 
 // C = alpha * op(A) * op(B) + beta * C through the packed operand, compared with the reference.

@@ -21,11 +21,9 @@
 namespace invar::test {
 namespace {
 
-// The element type's engine in the default context's kernel set.
 template <class T>
 const kernels::GemmKernel& kernel_of(Context& context) {
-  if constexpr (sizeof(T) == sizeof(float)) return context.impl().kernels->sgemm;
-  else return context.impl().kernels->dgemm;
+  return kernels::kernel_for<T>(*context.impl().kernels);
 }
 
 // Runs the driver directly with an explicit team size (the API would pick fewer threads for

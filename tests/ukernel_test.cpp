@@ -39,8 +39,7 @@ AlignedValues<T> aligned_values(std::size_t n, uint64_t seed) {
 // The f32 and f64 kernels of a set.
 template <class T>
 const kernels::GemmKernel& kernel_of(const kernels::KernelSet& set) {
-  if constexpr (sizeof(T) == sizeof(float)) return set.sgemm;
-  else return set.dgemm;
+  return kernels::kernel_for<T>(set);
 }
 
 // Every test runs over the f32 kernels and over the f64 kernels.

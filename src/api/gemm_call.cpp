@@ -59,16 +59,6 @@ void scale_c(const GemmCall<In, Out>& call) {
   }
 }
 
-template <class In>
-const kernels::GemmKernel& kernel_for(const kernels::KernelSet& set) {
-  if constexpr (std::is_same_v<In, float>) return set.sgemm;
-  else if constexpr (std::is_same_v<In, double>) return set.dgemm;
-  else if constexpr (std::is_same_v<In, bf16>) return set.sbgemm;
-  else if constexpr (std::is_same_v<In, f16>) return set.shgemm;
-  else if constexpr (std::is_same_v<In, int8_t>) return set.s8gemm;
-  else return set.u8gemm;
-}
-
 const char* type_name(int bytes) { return bytes == 8 ? "f64" : "f32"; }
 
 template <class In, class Out>
@@ -154,7 +144,7 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call) {
   using Acc = typename GemmCall<In, Out>::Acc;
   const arch::EffectiveCacheTopology& caches = arch::cache_topology();
   if (!caches.error.empty()) throw InvalidArgument(caches.error);  // a bad INVAR_L1D/L2/L3
-  const kernels::GemmKernel& kernel = kernel_for<In>(*context.kernels);
+  const kernels::GemmKernel& kernel = kernels::kernel_for<In>(*context.kernels);
   if (call.packed_b != nullptr && call.packed_b->kernel != &kernel)
     throw InvalidArgument(std::string(call.function) + ": b was packed for " +
                           call.packed_b->kernel->name + ", but this context runs " + kernel.name);

@@ -31,8 +31,7 @@ std::unique_ptr<PackedB::Impl> pack_b(Context::Impl& context, const char* functi
     fail("tb = " + std::to_string(trans_b) + " is neither INVAR_NO_TRANS nor INVAR_TRANS");
   if (k < 0) fail("k = " + std::to_string(k) + " is negative");
   if (n < 0) fail("n = " + std::to_string(n) + " is negative");
-  const kernels::GemmKernel& kernel =
-      sizeof(T) == 4 ? context.kernels->sgemm : context.kernels->dgemm;
+  const kernels::GemmKernel& kernel = kernels::kernel_for<T>(*context.kernels);
   auto packed = std::make_unique<PackedB::Impl>();
   packed->elem_bytes = sizeof(T);
   packed->kernel = &kernel;

@@ -10,6 +10,7 @@
 #define INVAR_KERNELS_KERNEL_SET_H_
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "invar/invar.hpp"
@@ -65,6 +66,21 @@ struct KernelSet {
   GemmKernel s8gemm;
   GemmKernel u8gemm;
 };
+
+// The kernel of `set` for callers' A elements of type In (float, double, bf16, f16, int8_t,
+// uint8_t); the one place that maps element types to kernels.
+template <class In>
+const GemmKernel& kernel_for(const KernelSet& set) {
+  if constexpr (std::is_same_v<In, float>) return set.sgemm;
+  else if constexpr (std::is_same_v<In, double>) return set.dgemm;
+  else if constexpr (std::is_same_v<In, bf16>) return set.sbgemm;
+  else if constexpr (std::is_same_v<In, f16>) return set.shgemm;
+  else if constexpr (std::is_same_v<In, int8_t>) return set.s8gemm;
+  else {
+    static_assert(std::is_same_v<In, uint8_t>, "no kernel for this element type");
+    return set.u8gemm;
+  }
+}
 
 // The set for `isa`, or nullptr when that path was not compiled into this build.
 const KernelSet* compiled_kernel_set(Isa isa);
