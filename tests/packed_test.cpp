@@ -65,8 +65,11 @@ TYPED_TEST(Packed, EqualsTheReferenceForEveryShape) {
     o.kc = 7;
     o.nc = 2 * nr;
     Context blocked(o);
-    for (int64_t m : {int64_t{1}, int64_t{2}, int64_t{4}, int64_t{5}, mr + 1, 3 * mr + 2}) {
-      for (int64_t n : {int64_t{1}, nr - 1, nr + 1, 5 * nr + 3}) {
+    for (int64_t m : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{4}, int64_t{5}, mr + 1,
+                      3 * mr + 2}) {
+      // 9 NR + 5 columns: for m <= 4, runs of several panels at once, then single and partial
+      // panels.
+      for (int64_t n : {int64_t{1}, nr - 1, nr + 1, 5 * nr + 3, 9 * nr + 5}) {
         for (int64_t k : {1, 8, 29}) {
           const bool ta = seed % 2, tb = seed % 3 == 0;
           const T alpha = seed % 4 ? T(1) : T(-0.3), beta = seed % 5 ? T(0) : T(3.7);

@@ -200,6 +200,8 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPoo
 // A few rows times a prepacked B (the decode step over prepacked weights): each K x NR panel is
 // itself a row-major matrix with NR columns, so the direct kernel streams it once, contiguously,
 // over all of K with its accumulators in registers. Members take contiguous runs of panels.
+// A kernel with direct_panels walks the run with several panels in flight (one core read 21 GB/s
+// from one stream and 29 from four on the Zen 3 machine); the others go panel by panel.
 void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPool* pool,
                           int threads) {
   const int64_t nr = kern.nr;
@@ -209,8 +211,20 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime:
     runtime::FpModeGuard fp_mode;
     int64_t lo = 0, hi = 0;
     share(panels, me, members, &lo, &hi);
+    if (hi == lo) return;
     for (int64_t i = 0; i < p.m; i += kernels::kDirectMaxRows) {
       const int64_t rows = std::min<int64_t>(kernels::kDirectMaxRows, p.m - i);
+      if (kern.direct_panels != nullptr) {
+        // One call over the member's run of panels, several of them streaming at once.
+        const int64_t j = lo * nr;
+        const int64_t cols = std::min(p.n, hi * nr) - j;
+        char* c = static_cast<char*>(p.c) + (i * p.ldc + j) * kern.c_bytes;
+        kern.direct_panels(rows, cols, p.k, p.alpha, at(p.a, i * p.a_rs, kern.a_in_bytes), p.a_rs,
+                           p.a_cs, static_cast<const char*>(p.b_panels) + lo * panel_bytes,
+                           p.k * nr, c, p.ldc, p.first_init, p.beta);
+        numeric::apply_epilogue(p.epilogue, c, p.ldc, rows, cols, i, j);
+        continue;
+      }
       for (int64_t s = lo; s < hi; ++s) {
         const int64_t cols = std::min(nr, p.n - s * nr);
         kern.direct(rows, cols, p.k, p.alpha, at(p.a, i * p.a_rs, kern.a_in_bytes), p.a_rs,

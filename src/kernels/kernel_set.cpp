@@ -124,6 +124,13 @@ constexpr GemmKernel with_direct(GemmKernel k) {
   return k;
 }
 
+// F's groups must be one packed panel (nr columns) wide.
+template <class T, DirectFn<T> F>
+constexpr GemmKernel with_direct_panels(GemmKernel k) {
+  k.direct_panels = &erased_direct<T, F>;
+  return k;
+}
+
 template <class T, int NR, DirectFn<T> F>
 constexpr GemmKernel with_direct_t(GemmKernel k) {
   k.direct_t_nr = NR;
@@ -172,14 +179,16 @@ constexpr GemmKernel with_pack_b(GemmKernel k, void (*fn)(int64_t, int64_t, cons
 
 const KernelSet kAvx2Set = {
     Isa::kAvx2,
-    with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
-        with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(with_pack_b(
-            make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16>(
-                "sgemm_avx2_6x16"),
-            &pack_b_avx2_f32))),
-    with_direct<double, 8, &avx2::dgemm_avx2_direct_8>(
-        make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr, &avx2::dgemm_avx2_6x8>(
-            "dgemm_avx2_6x8")),
+    with_direct_panels<float, &avx2::sgemm_avx2_direct_panels16>(
+        with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
+            with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(with_pack_b(
+                make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16>(
+                    "sgemm_avx2_6x16"),
+                &pack_b_avx2_f32)))),
+    with_direct_panels<double, &avx2::dgemm_avx2_direct_panels8>(
+        with_direct<double, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
+            make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr, &avx2::dgemm_avx2_6x8>(
+                "dgemm_avx2_6x8"))),
     make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16, bf16>(
         "sbgemm_avx2_6x16"),
     make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16, f16>(

@@ -43,6 +43,11 @@ struct GemmKernel {
   void (*direct)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a, int64_t a_rs,
                  int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc, AccInit init,
                  const void* beta) = nullptr;
+  // Optional: the direct kernel over prepacked panels (K x nr, row stride nr), its `ldb`
+  // argument being the distance between panels in elements; it walks several panels at once.
+  void (*direct_panels)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a,
+                        int64_t a_rs, int64_t a_cs, const void* panels, int64_t panel_stride,
+                        void* c, int64_t ldc, AccInit init, const void* beta) = nullptr;
   // Optional: the same with B stored transposed (op(B)[k][j] at b[j * ldb + k]), the layout of
   // x * W^T; direct_t_nr columns per basic group.
   int direct_t_nr = 0;

@@ -1,99 +1,24 @@
-// sgemm_avx2_direct_16: m <= 4 rows x any n columns of C from unpacked operands (ukernel.h), for
-// products with a few rows (or small ones) and a row-major B, where packing would cost more than
-// the product. Each step loads one row segment of B and broadcasts alpha * op(A)[i][k] (one
-// rounded multiply, as packing would do) into one fma per accumulator lane. Rows are a template
-// parameter so the accumulators stay in registers.
-//
-// The last n % 16 columns use vmaskmovps: masked-off lanes of B and C are neither read (no fault
-// past the end of a row, however the row ends) nor written, and the lanes that are computed see
-// the same fma chain as full vectors.
-#include <immintrin.h>
-
+// sgemm_avx2_direct_16 and sgemm_avx2_direct_panels16: the f32 direct kernels (direct.h), over a
+// row-major B and over prepacked 16-column panels.
 #include "kernels/avx2/avx2.h"
+#include "kernels/avx2/direct.h"
 
 namespace invar::kernels::avx2 {
-namespace {
 
-// M rows x 8*NV columns; with `mask`, only the lanes it selects (of two vectors) exist.
-template <int M, int NV, bool kMasked>
-void direct(int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs, const float* b,
-            int64_t ldb, float* c, int64_t ldc, AccInit init, float beta, const __m256i* mask) {
-  static_assert(!kMasked || NV == 2, "masked groups are 16 columns");
-  auto load = [&](const float* p, int v) {
-    if constexpr (kMasked) return _mm256_maskload_ps(p, mask[v]);
-    return _mm256_loadu_ps(p);
-  };
-  __m256 acc[M][NV];
-  const __m256 vbeta = _mm256_set1_ps(beta);
-  for (int i = 0; i < M; ++i) {
-    for (int v = 0; v < NV; ++v) {
-      if (init == AccInit::kZero) {
-        acc[i][v] = _mm256_setzero_ps();
-      } else if (init == AccInit::kLoad) {
-        acc[i][v] = load(c + i * ldc + 8 * v, v);
-      } else {
-        acc[i][v] = _mm256_mul_ps(vbeta, load(c + i * ldc + 8 * v, v));
-      }
-    }
-  }
-  const bool scale = alpha != 1.0f;
-  for (int64_t p = 0; p < k; ++p) {
-    const float* bp = b + p * ldb;
-    __m256 bv[NV];
-    for (int v = 0; v < NV; ++v) bv[v] = load(bp + 8 * v, v);
-    for (int i = 0; i < M; ++i) {
-      float aip = a[i * a_rs + p * a_cs];
-      if (scale) aip = alpha * aip;
-      const __m256 va = _mm256_set1_ps(aip);
-      for (int v = 0; v < NV; ++v) acc[i][v] = _mm256_fmadd_ps(va, bv[v], acc[i][v]);
-    }
-  }
-  for (int i = 0; i < M; ++i) {
-    for (int v = 0; v < NV; ++v) {
-      if constexpr (kMasked) {
-        _mm256_maskstore_ps(c + i * ldc + 8 * v, mask[v], acc[i][v]);
-      } else {
-        _mm256_storeu_ps(c + i * ldc + 8 * v, acc[i][v]);
-      }
-    }
-  }
-}
-
-// All n columns of M rows: groups as wide as the registers allow (fewer rows, more columns, so
-// at least eight independent chains and several loads in flight), then 16-column groups, then
-// a masked group for the rest.
-template <int M>
-void direct_rows(int64_t n, int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs,
-                 const float* b, int64_t ldb, float* c, int64_t ldc, AccInit init, float beta) {
-  constexpr int kWide = M == 1 ? 8 : M == 2 ? 4 : 2;  // vectors per row in the wide groups
-  int64_t j = 0;
-  for (; j + 8 * kWide <= n; j += 8 * kWide)
-    direct<M, kWide, false>(k, alpha, a, a_rs, a_cs, b + j, ldb, c + j, ldc, init, beta, nullptr);
-  for (; j + 16 <= n; j += 16)
-    direct<M, 2, false>(k, alpha, a, a_rs, a_cs, b + j, ldb, c + j, ldc, init, beta, nullptr);
-  if (j < n) {
-    const int left = static_cast<int>(n - j);
-    __m256i mask[2];
-    for (int v = 0; v < 2; ++v) {
-      const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-      mask[v] = _mm256_cmpgt_epi32(_mm256_set1_epi32(left - 8 * v), lane);
-    }
-    direct<M, 2, true>(k, alpha, a, a_rs, a_cs, b + j, ldb, c + j, ldc, init, beta, mask);
-  }
-}
-
-}  // namespace
+static_assert(2 * F32Vec::kLanes == kSgemmNr, "a direct group is one packed panel wide");
 
 void sgemm_avx2_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                           int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                           int64_t ldc, AccInit init, float beta) {
-  static_assert(kDirectMaxRows == 4, "one case per row count");
-  switch (m) {
-    case 1: direct_rows<1>(n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta); break;
-    case 2: direct_rows<2>(n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta); break;
-    case 3: direct_rows<3>(n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta); break;
-    default: direct_rows<4>(n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta); break;
-  }
+  direct_any<F32Vec>(m, n, k, alpha, a, a_rs, a_cs, b, ldb, kSgemmNr, c, ldc, init, beta);
+}
+
+void sgemm_avx2_direct_panels16(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                                int64_t a_rs, int64_t a_cs, const float* panels,
+                                int64_t panel_stride, float* c, int64_t ldc, AccInit init,
+                                float beta) {
+  direct_any<F32Vec>(m, n, k, alpha, a, a_rs, a_cs, panels, kSgemmNr, panel_stride, c, ldc, init,
+                     beta);
 }
 
 }  // namespace invar::kernels::avx2
