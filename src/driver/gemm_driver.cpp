@@ -92,30 +92,53 @@ void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc, co
 // C block is cut into a tm x tn grid of (row blocks, column ranges), one cell per member. Row
 // blocks are dealt round-robin (MC is shrunk, in whole tiles, so that their count is a multiple
 // of tm and nobody waits for a last odd block); column ranges are contiguous runs of B
-// micro-panels. Rows are split when there are at least two tiles of rows per member, columns
-// otherwise (then each member packs the same few rows of A, which is cheap). K is never split.
+// micro-panels. K is never split.
+//
+// Rows are split when there are at least two tiles of rows per member, unless splitting the
+// columns loads the busiest member less, counting that each member then packs the same rows of
+// A. With rows in whole tiles, a few rows split badly: M = 64 on two members is 36 + 28 rows,
+// 12 % more than half on the busier member, and x * W^T at M = 64, N = K = 4096 ran at 1.63x the
+// 1-thread rate (oneDNN: 1.9x); split by columns, 2.0x (125.1 against 62.6 GFLOP/s; bench, Zen 3
+// machine, 2026-12-03).
+// At 128^3 the columns' extra packing of A lost 7 % against the rows' 3 % imbalance.
 struct Partition {
   int64_t mc = 0;  // row block height actually used
   int tm = 1;      // members along M
   int tn = 1;      // members along N
 };
 
-Partition partition(int64_t m, int64_t mc_max, int64_t mr, int members) {
+// The busiest member's share (per_member of `items`) as a multiple of an even share.
+double imbalance(int64_t items, int64_t per_member, int members) {
+  return static_cast<double>(per_member) * members / static_cast<double>(items);
+}
+
+// What packing one element of A costs in the kernel's multiply-adds: 0.38 ns per element (pack_a,
+// 6-row panels, row-major A) against 46 G multiply-adds per second on one Zen 3 core.
+constexpr double kPackedElementFmas = 17.0;
+
+Partition partition(int64_t m, int64_t n, int64_t panels, int64_t mc_max, int64_t mr,
+                    int members) {
   Partition part;
+  part.mc = mc_max;
+  part.tm = 1;
+  part.tn = members;
   const int64_t row_tiles = (m + mr - 1) / mr;
-  if (members == 1 || row_tiles < 2 * members) {
-    part.mc = mc_max;
-    part.tm = 1;
-    part.tn = members;
-    return part;
-  }
-  part.tm = members;
-  part.tn = 1;
+  if (members == 1 || row_tiles < 2 * members) return part;
   // Row blocks: a multiple of tm, each at most mc_max, heights in whole tiles.
   const int64_t blocks_needed = (m + mc_max - 1) / mc_max;
   const int64_t blocks = (blocks_needed + members - 1) / members * members;
   const int64_t tiles_per_block = (row_tiles + blocks - 1) / blocks;
-  part.mc = tiles_per_block * mr;
+  const int64_t mc = tiles_per_block * mr;
+  const int64_t first_rows = std::min(m, blocks / members * mc);  // member 0 has the most
+  const double by_rows = imbalance(m, first_rows, members);
+  // Splitting columns has every member pack all of its rows of A: M x K elements against its
+  // M x N / members x K multiply-adds, at kPackedElementFmas each.
+  const double by_cols = imbalance(panels, (panels + members - 1) / members, members) +
+                         kPackedElementFmas * members / static_cast<double>(n);
+  if (by_cols < by_rows) return part;
+  part.tm = members;
+  part.tn = 1;
+  part.mc = mc;
   return part;
 }
 
@@ -308,7 +331,8 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
     runtime::FpModeGuard fp_mode;  // pool workers keep whatever mode they last had
     char* const a_packed = per_member + static_cast<std::size_t>(me) * (a_bytes + tile_bytes);
     char* const scratch = a_packed + a_bytes;
-    const Partition part = partition(p.m, mc_max, mr, members);
+    const Partition part =
+        partition(p.m, p.n, (std::min(p.n, nc_max) + nr - 1) / nr, mc_max, mr, members);
     const int ti = me % part.tm, tj = me / part.tm;
 
     for (int64_t jc = 0; jc < p.n; jc += nc_max) {
