@@ -187,6 +187,28 @@ INVAR_API invar_status invar_sgemm_packed(invar_trans ta, int64_t m, float alpha
 INVAR_API invar_status invar_dgemm_packed(invar_trans ta, int64_t m, double alpha,
                                           const double *a, int64_t lda, const invar_packed *b,
                                           double beta, double *c, int64_t ldc);
+/*
+ * Prepacked A. invar_sgemm_pack_a packs alpha * op(A) (M x K; A stored K x M when ta ==
+ * INVAR_TRANS), alpha included as every call applies it, into the same kind of handle;
+ * invar_sgemm_packed_a then computes C <- alpha * op(A) * op(B) + beta * C for any N with exactly
+ * the bits of invar_sgemm on the unpacked A and that alpha, and invar_sgemm_packed_ab does the
+ * same with B prepacked too (a's K must equal b's). The rules of prepacked B apply; a packed B
+ * given as A, or the other way round, is refused with INVAR_EINVAL.
+ */
+INVAR_API invar_status invar_sgemm_pack_a(invar_trans ta, int64_t m, int64_t k, float alpha,
+                                          const float *a, int64_t lda, invar_packed **out);
+INVAR_API invar_status invar_dgemm_pack_a(invar_trans ta, int64_t m, int64_t k, double alpha,
+                                          const double *a, int64_t lda, invar_packed **out);
+INVAR_API invar_status invar_sgemm_packed_a(const invar_packed *a, invar_trans tb, int64_t n,
+                                            const float *b, int64_t ldb, float beta, float *c,
+                                            int64_t ldc);
+INVAR_API invar_status invar_dgemm_packed_a(const invar_packed *a, invar_trans tb, int64_t n,
+                                            const double *b, int64_t ldb, double beta, double *c,
+                                            int64_t ldc);
+INVAR_API invar_status invar_sgemm_packed_ab(const invar_packed *a, const invar_packed *b,
+                                             float beta, float *c, int64_t ldc);
+INVAR_API invar_status invar_dgemm_packed_ab(const invar_packed *a, const invar_packed *b,
+                                             double beta, double *c, int64_t ldc);
 /* Bytes held by the packed panels (0 for NULL). */
 INVAR_API size_t invar_packed_bytes(const invar_packed *p);
 /* Frees a handle; NULL is ignored. */

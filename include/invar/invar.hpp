@@ -202,6 +202,10 @@ INVAR_API void gemm(double alpha, Op op_a, MatrixView<const double> a, Op op_b,
 
 // ---- prepacked operands ----------------------------------------------------------------------
 
+namespace detail {
+struct PackedOperand;  // the panels and what they were packed for (opaque)
+}  // namespace detail
+
 // op(B) packed once, ahead of time, into the micro-kernel's panel layout: weights reused by many
 // products (M = 1 decode steps to M = 4096 prefills) skip packing on every call, and the bits
 // equal those of the unpacked call. A PackedB belongs to the kernel of the context that packed it
@@ -218,7 +222,7 @@ class INVAR_API PackedB {
   std::size_t bytes() const;  // size of the packed panels
   bool is_f64() const;
 
-  struct Impl;
+  using Impl = detail::PackedOperand;
   const Impl& impl() const { return *impl_; }
   explicit PackedB(std::unique_ptr<Impl> impl);
 
@@ -254,6 +258,63 @@ INVAR_API void gemm(float alpha, Op op_a, MatrixView<const float> a, const Packe
 INVAR_API void gemm(double alpha, Op op_a, MatrixView<const double> a, const PackedB& b,
                     double beta, MatrixView<double> c, const Epilogue<double>& epilogue,
                     Context& context);
+
+// alpha * op(A) packed once into the micro-kernel's panel layout, alpha included (it is applied
+// while packing, as every call does): a constant left operand (W * X) reused with any N. The
+// same rules as PackedB: the bits equal the unpacked call's, the handle belongs to one kernel,
+// and it is immutable.
+class INVAR_API PackedA {
+ public:
+  PackedA(PackedA&&) noexcept;
+  PackedA& operator=(PackedA&&) noexcept;
+  ~PackedA();
+
+  int64_t m() const;          // rows of op(A)
+  int64_t k() const;          // columns of op(A)
+  std::size_t bytes() const;  // size of the packed panels
+  bool is_f64() const;
+
+  using Impl = detail::PackedOperand;
+  const Impl& impl() const { return *impl_; }
+  explicit PackedA(std::unique_ptr<Impl> impl);
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+INVAR_API PackedA pack_a(float alpha, Op op_a, MatrixView<const float> a, Context& context);
+INVAR_API PackedA pack_a(double alpha, Op op_a, MatrixView<const double> a, Context& context);
+inline PackedA pack_a(float alpha, Op op_a, MatrixView<const float> a) {
+  return pack_a(alpha, op_a, a, Context::default_context());
+}
+inline PackedA pack_a(double alpha, Op op_a, MatrixView<const double> a) {
+  return pack_a(alpha, op_a, a, Context::default_context());
+}
+
+// C <- alpha * op(A) * op(B) + beta * C with alpha * op(A) prepacked (alpha is the one given to
+// pack_a), and with both operands prepacked: the same bits as the unpacked call.
+INVAR_API void gemm(const PackedA& a, Op op_b, MatrixView<const float> b, float beta,
+                    MatrixView<float> c, Context& context);
+INVAR_API void gemm(const PackedA& a, Op op_b, MatrixView<const double> b, double beta,
+                    MatrixView<double> c, Context& context);
+INVAR_API void gemm(const PackedA& a, const PackedB& b, float beta, MatrixView<float> c,
+                    Context& context);
+INVAR_API void gemm(const PackedA& a, const PackedB& b, double beta, MatrixView<double> c,
+                    Context& context);
+inline void gemm(const PackedA& a, Op op_b, MatrixView<const float> b, float beta,
+                 MatrixView<float> c) {
+  gemm(a, op_b, b, beta, c, Context::default_context());
+}
+inline void gemm(const PackedA& a, Op op_b, MatrixView<const double> b, double beta,
+                 MatrixView<double> c) {
+  gemm(a, op_b, b, beta, c, Context::default_context());
+}
+inline void gemm(const PackedA& a, const PackedB& b, float beta, MatrixView<float> c) {
+  gemm(a, b, beta, c, Context::default_context());
+}
+inline void gemm(const PackedA& a, const PackedB& b, double beta, MatrixView<double> c) {
+  gemm(a, b, beta, c, Context::default_context());
+}
 
 // ---- batches ---------------------------------------------------------------------------------
 

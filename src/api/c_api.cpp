@@ -51,7 +51,8 @@ template <class In, class InB, class Out, class Acc>
 invar_status gemm_entry(const char* function, invar_trans ta, invar_trans tb, int64_t m, int64_t n,
                         int64_t k, Acc alpha, const In* a, int64_t lda, const InB* b, int64_t ldb,
                         Acc beta, Out* c, int64_t ldc, const invar_packed* packed = nullptr,
-                        int bias = 0, const Acc* bias_values = nullptr, int activation = 0) {
+                        int bias = 0, const Acc* bias_values = nullptr, int activation = 0,
+                        const invar_packed* packed_a = nullptr) {
   invar::api::clear_last_error();
   const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
   return guarded(function, [&] {
@@ -71,6 +72,7 @@ invar_status gemm_entry(const char* function, invar_trans ta, invar_trans tb, in
     call.c = c;
     call.ldc = ldc;
     if (packed != nullptr) call.packed_b = packed->impl.get();
+    if (packed_a != nullptr) call.packed_a = packed_a->impl.get();
     call.bias = bias;
     call.bias_values = bias_values;
     call.activation = activation;
@@ -99,6 +101,52 @@ invar_status pack_b_entry(const char* function, invar_trans tb, int64_t k, int64
     *out = new invar_packed{std::move(impl)};
     return INVAR_OK;
   });
+}
+
+template <class T>
+invar_status pack_a_entry(const char* function, invar_trans ta, int64_t m, int64_t k, T alpha,
+                          const T* a, int64_t lda, invar_packed** out) {
+  invar::api::clear_last_error();
+  const int trans_a = raw_enum(ta);
+  return guarded(function, [&] {
+    if (out == nullptr) {
+      invar::api::set_last_error(std::string(function) + ": out is NULL");
+      return INVAR_EINVAL;
+    }
+    auto impl = invar::api::pack_a(invar::Context::default_context().impl(), function, trans_a, m,
+                                   k, alpha, a, lda);
+    *out = new invar_packed{std::move(impl)};
+    return INVAR_OK;
+  });
+}
+
+// A prepacked A, with B unpacked or (b_packed) prepacked too.
+template <class T>
+invar_status packed_a_entry(const char* function, const invar_packed* a, invar_trans tb, int64_t n,
+                            const T* b, int64_t ldb, const invar_packed* b_packed, T beta, T* c,
+                            int64_t ldc) {
+  if (a == nullptr) {
+    invar::api::clear_last_error();
+    invar::api::set_last_error(std::string(function) + ": a is NULL");
+    return INVAR_EINVAL;
+  }
+  const auto& pa = *a->impl;
+  int64_t k = pa.k;
+  if (b_packed != nullptr) {
+    n = b_packed->impl->n;
+    if (b_packed->impl->side == invar::detail::PackedOperand::Side::kB && b_packed->impl->k != k) {
+      invar::api::clear_last_error();
+      invar::api::set_last_error(std::string(function) + ": a is " + std::to_string(pa.m) + " x " +
+                                 std::to_string(k) + ", b is " + std::to_string(b_packed->impl->k) +
+                                 " x " + std::to_string(n) + " (k differs)");
+      return INVAR_EINVAL;
+    }
+  }
+  // The alpha the panels were packed with (exact: it was a T).
+  const T alpha = pa.elem_bytes == static_cast<int>(sizeof(T)) ? static_cast<T>(pa.alpha) : T(1);
+  return gemm_entry(function, INVAR_NO_TRANS, tb, pa.m, n, k, alpha,
+                    static_cast<const T*>(nullptr), 0, b, ldb, beta, c, ldc, b_packed, 0,
+                    static_cast<const T*>(nullptr), 0, a);
 }
 
 template <class T>
@@ -334,6 +382,49 @@ invar_status invar_dgemm_packed(invar_trans ta, int64_t m, double alpha, const d
                                 int64_t lda, const invar_packed* b, double beta, double* c,
                                 int64_t ldc) {
   return packed_entry("invar_dgemm_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
+}
+
+invar_status invar_sgemm_pack_a(invar_trans ta, int64_t m, int64_t k, float alpha, const float* a,
+                                int64_t lda, invar_packed** out) {
+  return pack_a_entry("invar_sgemm_pack_a", ta, m, k, alpha, a, lda, out);
+}
+
+invar_status invar_dgemm_pack_a(invar_trans ta, int64_t m, int64_t k, double alpha,
+                                const double* a, int64_t lda, invar_packed** out) {
+  return pack_a_entry("invar_dgemm_pack_a", ta, m, k, alpha, a, lda, out);
+}
+
+invar_status invar_sgemm_packed_a(const invar_packed* a, invar_trans tb, int64_t n, const float* b,
+                                  int64_t ldb, float beta, float* c, int64_t ldc) {
+  return packed_a_entry<float>("invar_sgemm_packed_a", a, tb, n, b, ldb, nullptr, beta, c, ldc);
+}
+
+invar_status invar_dgemm_packed_a(const invar_packed* a, invar_trans tb, int64_t n,
+                                  const double* b, int64_t ldb, double beta, double* c,
+                                  int64_t ldc) {
+  return packed_a_entry<double>("invar_dgemm_packed_a", a, tb, n, b, ldb, nullptr, beta, c, ldc);
+}
+
+invar_status invar_sgemm_packed_ab(const invar_packed* a, const invar_packed* b, float beta,
+                                   float* c, int64_t ldc) {
+  if (b == nullptr) {
+    invar::api::clear_last_error();
+    invar::api::set_last_error("invar_sgemm_packed_ab: b is NULL");
+    return INVAR_EINVAL;
+  }
+  return packed_a_entry<float>("invar_sgemm_packed_ab", a, INVAR_NO_TRANS, 0, nullptr, 0, b, beta,
+                               c, ldc);
+}
+
+invar_status invar_dgemm_packed_ab(const invar_packed* a, const invar_packed* b, double beta,
+                                   double* c, int64_t ldc) {
+  if (b == nullptr) {
+    invar::api::clear_last_error();
+    invar::api::set_last_error("invar_dgemm_packed_ab: b is NULL");
+    return INVAR_EINVAL;
+  }
+  return packed_a_entry<double>("invar_dgemm_packed_ab", a, INVAR_NO_TRANS, 0, nullptr, 0, b,
+                                beta, c, ldc);
 }
 
 size_t invar_packed_bytes(const invar_packed* p) { return p == nullptr ? 0 : p->impl->bytes; }

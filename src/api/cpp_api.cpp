@@ -137,7 +137,79 @@ PackedB pack_b_impl(Op op_b, MatrixView<const T> b, Context& context) {
   }
 }
 
+template <class T>
+PackedA pack_a_impl(T alpha, Op op_a, MatrixView<const T> a, Context& context) {
+  const bool ta = op_a == Op::kTrans;
+  if (op_a != Op::kNoTrans && !ta) throw InvalidArgument("invar::pack_a: invalid Op value");
+  try {
+    return PackedA(api::pack_a(context.impl(), "invar::pack_a", ta, ta ? a.cols() : a.rows(),
+                               ta ? a.rows() : a.cols(), alpha, a.data(), a.ld()));
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemory("invar::pack_a: out of memory");
+  }
+}
+
+// A prepacked A times op(B), or times a prepacked B when `packed_b` is set.
+template <class T>
+void gemm_packed_a_impl(const PackedA& a, Op op_b, MatrixView<const T> b, const PackedB* packed_b,
+                        T beta, MatrixView<T> c, Context& context) {
+  const bool tb = op_b == Op::kTrans;
+  if (op_b != Op::kNoTrans && !tb) throw InvalidArgument("invar::gemm: invalid Op value");
+  if (a.is_f64() != std::is_same_v<T, double>)
+    throw InvalidArgument(std::string("invar::gemm: a was packed in ") +
+                          (a.is_f64() ? "f64" : "f32") + ", not in " +
+                          (std::is_same_v<T, double> ? "f64" : "f32"));
+  const int64_t k = packed_b ? packed_b->k() : tb ? b.cols() : b.rows();
+  const int64_t n = packed_b ? packed_b->n() : tb ? b.rows() : b.cols();
+  if (k != a.k() || c.rows() != a.m() || c.cols() != n)
+    throw InvalidArgument("invar::gemm: the packed A is " + dims(a.m(), a.k()) + ", " +
+                          (packed_b ? "the packed B is " : "op(B) is ") + dims(k, n) +
+                          " and C is " + dims(c.rows(), c.cols()));
+  api::GemmCall<T> call;
+  call.function = "invar::gemm";
+  call.trans_b = tb;
+  call.m = a.m();
+  call.n = n;
+  call.k = k;
+  call.alpha = static_cast<T>(a.impl().alpha);  // exact: it was a T
+  call.packed_a = &a.impl();
+  call.b = b.data();
+  call.ldb = b.ld();
+  if (packed_b != nullptr) call.packed_b = &packed_b->impl();
+  call.beta = beta;
+  call.c = c.data();
+  call.ldc = c.ld();
+  run(call, context);
+}
+
 }  // namespace
+
+PackedA pack_a(float alpha, Op op_a, MatrixView<const float> a, Context& context) {
+  return pack_a_impl(alpha, op_a, a, context);
+}
+
+PackedA pack_a(double alpha, Op op_a, MatrixView<const double> a, Context& context) {
+  return pack_a_impl(alpha, op_a, a, context);
+}
+
+void gemm(const PackedA& a, Op op_b, MatrixView<const float> b, float beta, MatrixView<float> c,
+          Context& context) {
+  gemm_packed_a_impl(a, op_b, b, nullptr, beta, c, context);
+}
+
+void gemm(const PackedA& a, Op op_b, MatrixView<const double> b, double beta,
+          MatrixView<double> c, Context& context) {
+  gemm_packed_a_impl(a, op_b, b, nullptr, beta, c, context);
+}
+
+void gemm(const PackedA& a, const PackedB& b, float beta, MatrixView<float> c, Context& context) {
+  gemm_packed_a_impl(a, Op::kNoTrans, MatrixView<const float>(nullptr, 0, 0), &b, beta, c, context);
+}
+
+void gemm(const PackedA& a, const PackedB& b, double beta, MatrixView<double> c,
+          Context& context) {
+  gemm_packed_a_impl(a, Op::kNoTrans, MatrixView<const double>(nullptr, 0, 0), &b, beta, c, context);
+}
 
 void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b, MatrixView<const float> b,
           float beta, MatrixView<float> c, Context& context) {

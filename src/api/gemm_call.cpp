@@ -104,8 +104,16 @@ std::string validate(const GemmCall<In, Out>& c) {
   if (c.m < 0) return arg(f, "m = " + std::to_string(c.m) + " is negative");
   if (c.n < 0) return arg(f, "n = " + std::to_string(c.n) + " is negative");
   if (c.k < 0) return arg(f, "k = " + std::to_string(c.k) + " is negative");
+  using Side = detail::PackedOperand::Side;
+  if (c.packed_b != nullptr && c.packed_b->side != Side::kB)
+    return arg(f, "b is a packed A, not a packed B");
+  if (c.packed_a != nullptr && c.packed_a->side != Side::kA)
+    return arg(f, "a is a packed B, not a packed A");
   if (c.packed_b != nullptr && c.packed_b->elem_bytes != static_cast<int>(sizeof(In)))
     return arg(f, std::string("b was packed in ") + type_name(c.packed_b->elem_bytes) +
+                      ", not in " + type_name(sizeof(In)));
+  if (c.packed_a != nullptr && c.packed_a->elem_bytes != static_cast<int>(sizeof(In)))
+    return arg(f, std::string("a was packed in ") + type_name(c.packed_a->elem_bytes) +
                       ", not in " + type_name(sizeof(In)));
   if (c.bias < 0 || c.bias > 2)
     return arg(f, "bias = " + std::to_string(c.bias) +
@@ -123,7 +131,7 @@ std::string validate(const GemmCall<In, Out>& c) {
     // A is stored m x k (k x m when transposed); B is stored k x n (n x k when transposed).
     const int64_t a_cols = c.trans_a ? c.m : c.k;
     const int64_t b_cols = c.trans_b ? c.k : c.n;
-    if (c.lda < a_cols)
+    if (c.packed_a == nullptr && c.lda < a_cols)
       return arg(f, "lda = " + std::to_string(c.lda) + " is smaller than " +
                         (c.trans_a ? "m = " : "k = ") + std::to_string(a_cols) +
                         (c.trans_a ? " (A is transposed, stored k x m)" : ""));
@@ -133,7 +141,7 @@ std::string validate(const GemmCall<In, Out>& c) {
                         (c.trans_b ? " (B is transposed, stored n x k)" : ""));
   }
   const bool reads_ab = c.k > 0 && !(c.alpha == Acc(0));
-  if (reads_ab && c.a == nullptr) return arg(f, "a is NULL");
+  if (reads_ab && c.a == nullptr && c.packed_a == nullptr) return arg(f, "a is NULL");
   if (reads_ab && c.b == nullptr && c.packed_b == nullptr) return arg(f, "b is NULL");
   if (c.c == nullptr) return arg(f, "c is NULL");
   return "";
@@ -148,6 +156,9 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call) {
   if (call.packed_b != nullptr && call.packed_b->kernel != &kernel)
     throw InvalidArgument(std::string(call.function) + ": b was packed for " +
                           call.packed_b->kernel->name + ", but this context runs " + kernel.name);
+  if (call.packed_a != nullptr && call.packed_a->kernel != &kernel)
+    throw InvalidArgument(std::string(call.function) + ": a was packed for " +
+                          call.packed_a->kernel->name + ", but this context runs " + kernel.name);
   if (call.m == 0 || call.n == 0) return;
   // The whole call runs in invar's mode, so that not even the bookkeeping below (thread and
   // block counts in double) raises a flag in the caller's environment. Pool workers enter the
@@ -169,6 +180,7 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call) {
   p.b_rs = call.trans_b ? 1 : call.ldb;
   p.b_cs = call.trans_b ? call.ldb : 1;
   p.b_panels = call.packed_b != nullptr ? call.packed_b->data.get() : nullptr;
+  p.a_panels = call.packed_a != nullptr ? call.packed_a->data.get() : nullptr;
   p.epilogue = epilogue_of(call);
   p.c = call.c;
   p.ldc = call.ldc;

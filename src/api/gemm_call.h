@@ -65,7 +65,9 @@ struct GemmCall {
   Out* c = nullptr;
   int64_t ldc = 0;
   // A prepacked op(B) instead of b, ldb and trans_b; k and n are then the handle's.
-  const PackedB::Impl* packed_b = nullptr;
+  const detail::PackedOperand* packed_b = nullptr;
+  // A prepacked alpha * op(A) instead of a, lda and trans_a; m, k and alpha are the handle's.
+  const detail::PackedOperand* packed_a = nullptr;
   // Bias and activation applied to each result (numeric/epilogue.h); bias values are of type
   // Acc. bias and activation hold the caller's raw enum values until validated.
   int bias = 0;

@@ -6,6 +6,7 @@
 
 #include "api/context_impl.h"
 #include "driver/gemm_driver.h"
+#include "runtime/fp_mode.h"
 
 namespace invar {
 
@@ -19,49 +20,113 @@ int64_t PackedB::n() const { return impl_->n; }
 std::size_t PackedB::bytes() const { return impl_->bytes; }
 bool PackedB::is_f64() const { return impl_->elem_bytes == 8; }
 
-namespace api {
+PackedA::PackedA(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+PackedA::PackedA(PackedA&&) noexcept = default;
+PackedA& PackedA::operator=(PackedA&&) noexcept = default;
+PackedA::~PackedA() = default;
 
+int64_t PackedA::m() const { return impl_->m; }
+int64_t PackedA::k() const { return impl_->k; }
+std::size_t PackedA::bytes() const { return impl_->bytes; }
+bool PackedA::is_f64() const { return impl_->elem_bytes == 8; }
+
+namespace api {
+namespace {
+
+[[noreturn]] void fail(const char* function, const std::string& text) {
+  throw InvalidArgument(std::string(function) + ": " + text);
+}
+
+// Checks the arguments of either operand and makes its handle, with the panels allocated (not yet
+// filled) when there are any. A is m x k, B is k x n; the other dimension is unused.
 template <class T>
-std::unique_ptr<PackedB::Impl> pack_b(Context::Impl& context, const char* function, int trans_b,
-                                      int64_t k, int64_t n, const T* b, int64_t ldb) {
-  auto fail = [&](const std::string& text) {
-    throw InvalidArgument(std::string(function) + ": " + text);
-  };
-  if (trans_b != 0 && trans_b != 1)
-    fail("tb = " + std::to_string(trans_b) + " is neither INVAR_NO_TRANS nor INVAR_TRANS");
-  if (k < 0) fail("k = " + std::to_string(k) + " is negative");
-  if (n < 0) fail("n = " + std::to_string(n) + " is negative");
+std::unique_ptr<detail::PackedOperand> new_operand(Context::Impl& context, const char* function,
+                                                   detail::PackedOperand::Side side, int trans,
+                                                   int64_t m, int64_t k, int64_t n, const T* src,
+                                                   int64_t ld) {
+  const bool is_a = side == detail::PackedOperand::Side::kA;
+  const char* t_name = is_a ? "ta" : "tb";
+  if (trans != 0 && trans != 1)
+    fail(function, std::string(t_name) + " = " + std::to_string(trans) +
+                       " is neither INVAR_NO_TRANS nor INVAR_TRANS");
+  if (is_a && m < 0) fail(function, "m = " + std::to_string(m) + " is negative");
+  if (k < 0) fail(function, "k = " + std::to_string(k) + " is negative");
+  if (!is_a && n < 0) fail(function, "n = " + std::to_string(n) + " is negative");
   const kernels::GemmKernel& kernel = kernels::kernel_for<T>(*context.kernels);
-  auto packed = std::make_unique<PackedB::Impl>();
+  auto packed = std::make_unique<detail::PackedOperand>();
+  packed->side = side;
   packed->elem_bytes = sizeof(T);
   packed->kernel = &kernel;
+  packed->m = m;
   packed->k = k;
   packed->n = n;
-  if (k == 0 || n == 0) return packed;
+  const int64_t outer = is_a ? m : n;  // the dimension cut into panels
+  if (k == 0 || outer == 0) return packed;
 
-  const int64_t cols = trans_b ? k : n;  // B is stored k x n, or n x k when transposed
-  if (ldb < cols)
-    fail("ldb = " + std::to_string(ldb) + " is smaller than " + (trans_b ? "k = " : "n = ") +
-         std::to_string(cols) + (trans_b ? " (B is transposed, stored n x k)" : ""));
-  if (b == nullptr) fail("b is NULL");
-  // The panels hold ceil(n / NR) * NR * k elements; refuse sizes that overflow size_t.
-  const int64_t panels = n / kernel.nr + 1;
-  if (panels > std::numeric_limits<int64_t>::max() / kernel.nr / k / 8)
-    throw OutOfMemory(std::string(function) + ": a " + std::to_string(k) + " x " +
-                      std::to_string(n) + " operand is too large to pack");
-  packed->bytes = driver::packed_b_bytes(kernel, k, n);
+  // A is stored m x k (k x m when transposed); B is stored k x n (n x k when transposed).
+  const bool rows_of_k = is_a != (trans == 1);
+  const int64_t stored_cols = rows_of_k ? k : outer;
+  if (ld < stored_cols) {
+    std::string text = std::string(is_a ? "lda = " : "ldb = ") + std::to_string(ld) +
+                       " is smaller than " + (rows_of_k ? "k = " : is_a ? "m = " : "n = ") +
+                       std::to_string(stored_cols);
+    if (trans) text += is_a ? " (A is transposed, stored k x m)" : " (B is transposed, stored n x k)";
+    fail(function, text);
+  }
+  if (src == nullptr) fail(function, is_a ? "a is NULL" : "b is NULL");
+  // The panels hold about outer * k elements; refuse sizes that overflow size_t.
+  const int64_t tile = is_a ? kernel.mr : kernel.nr;
+  const int64_t panels = outer / tile + 1;
+  if (panels > std::numeric_limits<int64_t>::max() / tile / k / 8)
+    throw OutOfMemory(std::string(function) + ": a " + std::to_string(is_a ? m : k) + " x " +
+                      std::to_string(is_a ? k : n) + " operand is too large to pack");
+  packed->bytes = is_a ? driver::packed_a_bytes(kernel, m, k) : driver::packed_b_bytes(kernel, k, n);
   packed->data.reset(std::aligned_alloc(runtime::kBufferAlignment, packed->bytes));
   if (packed->data == nullptr)
     throw OutOfMemory(std::string(function) + ": out of memory for " +
                       std::to_string(packed->bytes) + " bytes of packed panels");
-  driver::pack_b_whole(kernel, k, n, b, trans_b ? 1 : ldb, trans_b ? ldb : 1, packed->data.get());
   return packed;
 }
 
-template std::unique_ptr<PackedB::Impl> pack_b<float>(Context::Impl&, const char*, int, int64_t,
-                                                      int64_t, const float*, int64_t);
-template std::unique_ptr<PackedB::Impl> pack_b<double>(Context::Impl&, const char*, int, int64_t,
-                                                       int64_t, const double*, int64_t);
+}  // namespace
+
+template <class T>
+std::unique_ptr<detail::PackedOperand> pack_b(Context::Impl& context, const char* function,
+                                              int trans_b, int64_t k, int64_t n, const T* b,
+                                              int64_t ldb) {
+  auto packed = new_operand<T>(context, function, detail::PackedOperand::Side::kB, trans_b, 0, k,
+                               n, b, ldb);
+  if (packed->data != nullptr)
+    driver::pack_b_whole(*packed->kernel, k, n, b, trans_b ? 1 : ldb, trans_b ? ldb : 1,
+                         packed->data.get());
+  return packed;
+}
+
+template <class T>
+std::unique_ptr<detail::PackedOperand> pack_a(Context::Impl& context, const char* function,
+                                              int trans_a, int64_t m, int64_t k, T alpha,
+                                              const T* a, int64_t lda) {
+  auto packed = new_operand<T>(context, function, detail::PackedOperand::Side::kA, trans_a, m, k,
+                               0, a, lda);
+  packed->alpha = alpha;
+  if (packed->data != nullptr) {
+    runtime::FpModeGuard fp_mode;  // alpha * a is rounded as in every call
+    driver::pack_a_whole(*packed->kernel, m, k, a, trans_a ? 1 : lda, trans_a ? lda : 1, &alpha,
+                         packed->data.get());
+  }
+  return packed;
+}
+
+#define INVAR_PACK(T)                                                                          \
+  template std::unique_ptr<detail::PackedOperand> pack_b<T>(Context::Impl&, const char*, int,  \
+                                                            int64_t, int64_t, const T*,        \
+                                                            int64_t);                          \
+  template std::unique_ptr<detail::PackedOperand> pack_a<T>(Context::Impl&, const char*, int,  \
+                                                            int64_t, int64_t, T, const T*,     \
+                                                            int64_t);
+INVAR_PACK(float)
+INVAR_PACK(double)
+#undef INVAR_PACK
 
 }  // namespace api
 }  // namespace invar

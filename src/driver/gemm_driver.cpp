@@ -64,12 +64,11 @@ void prefetch_tile(const char* c, int64_t ldc, int64_t rows, const GemmKernel& k
 // one band of MR rows. The other order (one B micro-panel in L1, A streaming) walks C down its
 // rows, a page apart for large N, and measured 3-8% slower on the Zen 3 machine at 1024^3-4096^3
 // (bench/invar_bench against OpenBLAS in the same run, 1 thread).
-// B micro-panels lie b_panel_bytes apart: kc * NR elements in a packed block, k * NR in a
-// prepacked operand.
+// A and B micro-panels lie a_panel_bytes and b_panel_bytes apart: kc * MR and kc * NR elements
+// in packed blocks, k * MR and k * NR in prepacked operands.
 void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc, const char* a_packed,
-                  const char* b_packed, int64_t b_panel_bytes, char* c, int64_t ldc, AccInit init,
-                  const void* beta, char* scratch, bool prefetch_c) {
-  const int64_t a_panel_bytes = kc * kern.mr * kern.a_packed_bytes;
+                  int64_t a_panel_bytes, const char* b_packed, int64_t b_panel_bytes, char* c,
+                  int64_t ldc, AccInit init, const void* beta, char* scratch, bool prefetch_c) {
   for (int64_t ir = 0; ir < mc; ir += kern.mr) {
     const int64_t rows = std::min<int64_t>(kern.mr, mc - ir);
     const char* a_panel = a_packed + (ir / kern.mr) * a_panel_bytes;
@@ -117,7 +116,7 @@ double imbalance(int64_t items, int64_t per_member, int members) {
 constexpr double kPackedElementFmas = 17.0;
 
 Partition partition(int64_t m, int64_t n, int64_t panels, int64_t mc_max, int64_t mr,
-                    int members) {
+                    int members, bool packs_a) {
   Partition part;
   part.mc = mc_max;
   part.tm = 1;
@@ -131,10 +130,10 @@ Partition partition(int64_t m, int64_t n, int64_t panels, int64_t mc_max, int64_
   const int64_t mc = tiles_per_block * mr;
   const int64_t first_rows = std::min(m, blocks / members * mc);  // member 0 has the most
   const double by_rows = imbalance(m, first_rows, members);
-  // Splitting columns has every member pack all of its rows of A: M x K elements against its
-  // M x N / members x K multiply-adds, at kPackedElementFmas each.
+  // Splitting columns has every member pack all of its rows of A (unless A is prepacked):
+  // M x K elements against its M x N / members x K multiply-adds, at kPackedElementFmas each.
   const double by_cols = imbalance(panels, (panels + members - 1) / members, members) +
-                         kPackedElementFmas * members / static_cast<double>(n);
+                         (packs_a ? kPackedElementFmas * members / static_cast<double>(n) : 0.0);
   if (by_cols < by_rows) return part;
   part.tm = members;
   part.tn = 1;
@@ -269,6 +268,17 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime:
 
 }  // namespace
 
+std::size_t packed_a_bytes(const GemmKernel& kern, int64_t m, int64_t k) {
+  const int64_t panels = (m + kern.mr - 1) / kern.mr;
+  return align_up(static_cast<std::size_t>(panels * kern.mr * k) * kern.a_packed_bytes);
+}
+
+void pack_a_whole(const GemmKernel& kern, int64_t m, int64_t k, const void* a, int64_t a_rs,
+                  int64_t a_cs, const void* alpha, void* dst) {
+  // One block of m rows and depth k: panel r lands at r * k * MR, the prepacked layout.
+  kern.pack_a(m, k, a, a_rs, a_cs, alpha, dst);
+}
+
 std::size_t packed_b_bytes(const GemmKernel& kern, int64_t k, int64_t n) {
   const int64_t panels = (n + kern.nr - 1) / kern.nr;
   return align_up(static_cast<std::size_t>(panels * kern.nr * k) * kern.b_packed_bytes);
@@ -282,7 +292,7 @@ void pack_b_whole(const GemmKernel& kern, int64_t k, int64_t n, const void* b, i
 
 bool try_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPool* pool,
                 int threads) {
-  if (!p.allow_direct) return false;
+  if (!p.allow_direct || p.a_panels != nullptr) return false;
   const double fmas =
       static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
   const bool small = fmas <= kSmallDirectFmas;
@@ -307,6 +317,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
               runtime::Workspace& workspace, runtime::ThreadPool* pool, int threads) {
   if (try_direct(kern, p, pool, threads)) return;
   const bool prepacked = p.b_panels != nullptr;
+  const bool prepacked_a = p.a_panels != nullptr;
   const int64_t mr = kern.mr, nr = kern.nr;
   const int64_t mc_max = (blocks.mc + mr - 1) / mr * mr;
   const int64_t nc_max = (blocks.nc + nr - 1) / nr * nr;
@@ -317,7 +328,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
   // Workspace: one shared packed B block, then one packed A block and one scratch tile per
   // member (sized for the largest team this call may get).
   const std::size_t a_bytes =
-      align_up(static_cast<std::size_t>(mc_max * kc_max) * kern.a_packed_bytes);
+      prepacked_a ? 0 : align_up(static_cast<std::size_t>(mc_max * kc_max) * kern.a_packed_bytes);
   const std::size_t b_bytes =
       prepacked ? 0 : align_up(static_cast<std::size_t>(nc_max * kc_max) * kern.b_packed_bytes);
   const std::size_t tile_bytes = align_up(static_cast<std::size_t>(mr * nr) * kern.c_bytes);
@@ -332,7 +343,8 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
     char* const a_packed = per_member + static_cast<std::size_t>(me) * (a_bytes + tile_bytes);
     char* const scratch = a_packed + a_bytes;
     const Partition part =
-        partition(p.m, p.n, (std::min(p.n, nc_max) + nr - 1) / nr, mc_max, mr, members);
+        partition(p.m, p.n, (std::min(p.n, nc_max) + nr - 1) / nr, mc_max, mr, members,
+                  !prepacked_a);
     const int ti = me % part.tm, tj = me / part.tm;
 
     for (int64_t jc = 0; jc < p.n; jc += nc_max) {
@@ -367,11 +379,22 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
         const int64_t ncols = std::min(nc, col_hi * nr) - c0;
         for (int64_t ic = ti * part.mc; ncols > 0 && ic < p.m; ic += part.tm * part.mc) {
           const int64_t mc = std::min(part.mc, p.m - ic);
-          kern.pack_a(mc, kc, at(p.a, ic * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs, p.a_cs,
-                      p.alpha, a_packed);
+          // The A block's micro-panels: packed here, kc * MR apart, or rows pc.. of the
+          // prepacked panels (ic is a multiple of MR), k * MR apart.
+          const char* a_block = a_packed;
+          int64_t a_panel_bytes = kc * mr * kern.a_packed_bytes;
+          if (prepacked_a) {
+            a_panel_bytes = p.k * mr * kern.a_packed_bytes;
+            a_block = static_cast<const char*>(p.a_panels) + (ic / mr) * a_panel_bytes +
+                      pc * mr * kern.a_packed_bytes;
+          } else {
+            kern.pack_a(mc, kc, at(p.a, ic * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs,
+                        p.a_cs, p.alpha, a_packed);
+          }
           char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc + c0) * kern.c_bytes;
-          macro_kernel(kern, mc, ncols, kc, a_packed, b_block + col_lo * b_panel_bytes,
-                       b_panel_bytes, c_block, p.ldc, init, p.beta, scratch, blocks.prefetch_c);
+          macro_kernel(kern, mc, ncols, kc, a_block, a_panel_bytes,
+                       b_block + col_lo * b_panel_bytes, b_panel_bytes, c_block, p.ldc, init,
+                       p.beta, scratch, blocks.prefetch_c);
           // The block's chains end with the last k-block: its epilogue runs while it is in cache.
           if (pc + kc == p.k)
             numeric::apply_epilogue(p.epilogue, c_block, p.ldc, mc, ncols, ic, jc + c0);

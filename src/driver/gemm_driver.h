@@ -17,7 +17,8 @@
 // skip packing when the kernel offers a direct path for B's layout: a row-major B is read in
 // place in short k-blocks swept along j; a transposed B (x * W^T) eight rows of W at a time,
 // transposed in registers. The members split the columns. Same chains, so the same bits as the
-// loop nest.
+// loop nest. Either operand may have been packed ahead of time (GemmProblem::a_panels, b_panels);
+// the loop nest then reads its panels where the packer would have left them.
 // The loop nest never splits K between workers and never reorders k, so each element's chain is
 // the contract's chain whatever the block sizes are.
 #ifndef INVAR_DRIVER_GEMM_DRIVER_H_
@@ -56,6 +57,12 @@ struct GemmProblem {
   // at element s * k * NR, 64-byte aligned. Rows pc..pc+kc of a panel are then exactly the kc x NR
   // micro-panel the packer would have made for that k-block, so the bits are the same.
   const void* b_panels = nullptr;
+  // When set, alpha * op(A) was packed ahead of time and a, a_rs, a_cs are not used (nor is
+  // alpha, except by the caller's special cases): ceil(m / MR) micro-panels of the kernel's MR
+  // rows over all of K, panel r starting at element r * k * MR, the layout pack_a makes for one
+  // k-block of depth k. Its rows pc..pc+kc are that k-block's micro-panel, as for b_panels.
+  // Such a product always runs the loop nest (the direct kernels read A in place).
+  const void* a_panels = nullptr;
   // Applied to each element once its chain has ended (numeric/epilogue.h).
   numeric::Epilogue epilogue;
 };
@@ -65,6 +72,12 @@ struct GemmProblem {
 std::size_t packed_b_bytes(const kernels::GemmKernel& kernel, int64_t k, int64_t n);
 void pack_b_whole(const kernels::GemmKernel& kernel, int64_t k, int64_t n, const void* b,
                   int64_t b_rs, int64_t b_cs, void* dst);
+
+// Packs all of alpha * op(A) (m x k) into the prepacked layout of GemmProblem::a_panels; dst
+// holds packed_a_bytes(kernel, m, k) bytes, 64-byte aligned.
+std::size_t packed_a_bytes(const kernels::GemmKernel& kernel, int64_t m, int64_t k);
+void pack_a_whole(const kernels::GemmKernel& kernel, int64_t m, int64_t k, const void* a,
+                  int64_t a_rs, int64_t a_cs, const void* alpha, void* dst);
 
 // Runs the product on up to `threads` threads of `pool` (the caller included; nullptr or 1: the
 // caller alone). The bits do not depend on the thread count: threads split M and N, never K.
