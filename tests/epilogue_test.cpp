@@ -163,5 +163,53 @@ TEST(FusedErrors, BadEpilogueArgumentsLeaveCUntouched) {
   EXPECT_TRUE(same_bits(c, expected));
 }
 
+// The C entry over a prepacked B: M = 1 (the direct path) and M = 9 (the loop nest), row and
+// column bias, each equal to invar_sgemm_packed followed by the scalar epilogue.
+TEST(FusedPacked, CEntryEqualsPackedThenEpilogue) {
+  const int64_t k = 37, n = 45;
+  const auto w = random_floats(n * k, 1), bias = random_floats(n, 2);
+  invar_packed* packed = nullptr;
+  ASSERT_EQ(invar_sgemm_pack_b(INVAR_TRANS, k, n, w.data(), k, &packed), INVAR_OK);
+  for (int64_t m : {1, 9}) {
+    const auto x = random_floats(m * k, 3 + m), c0 = random_floats(m * n, 4 + m);
+    for (invar_bias b : {INVAR_BIAS_ROW, INVAR_BIAS_COLUMN}) {
+      auto expected = c0, got = c0;
+      ASSERT_EQ(invar_sgemm_packed(INVAR_NO_TRANS, m, 0.5f, x.data(), k, packed, 1.5f,
+                                   expected.data(), n),
+                INVAR_OK);
+      const Epilogue<float> e{b == INVAR_BIAS_ROW ? Bias::kPerRow : Bias::kPerColumn, bias.data(),
+                              Activation::kGeluTanh};
+      unfused(expected, m, n, n, e);
+      ASSERT_EQ(invar_sgemm_packed_epilogue(INVAR_NO_TRANS, m, 0.5f, x.data(), k, packed, 1.5f,
+                                            got.data(), n, b, bias.data(), INVAR_ACT_GELU_TANH),
+                INVAR_OK);
+      EXPECT_TRUE(same_bits(got, expected)) << "m = " << m << ", bias " << b;
+    }
+  }
+  // Bad epilogue arguments are refused before C is touched.
+  auto c = random_floats(n, 9);
+  const auto c0 = c;
+  const auto x = random_floats(k, 10);
+  EXPECT_EQ(invar_sgemm_packed_epilogue(INVAR_NO_TRANS, 1, 1.0f, x.data(), k, packed, 0.0f,
+                                        c.data(), n, INVAR_BIAS_ROW, nullptr, INVAR_ACT_RELU),
+            INVAR_EINVAL);
+  EXPECT_NE(std::string(invar_last_error()).find("bias values are NULL"), std::string::npos);
+  EXPECT_TRUE(same_bits(c, c0));
+  invar_packed_free(packed);
+  // And in double precision.
+  const auto wd = random_values<double>(n * k, 11), xd = random_values<double>(3 * k, 12);
+  ASSERT_EQ(invar_dgemm_pack_b(INVAR_TRANS, k, n, wd.data(), k, &packed), INVAR_OK);
+  std::vector<double> expected(3 * n), got(3 * n);
+  ASSERT_EQ(invar_dgemm_packed(INVAR_NO_TRANS, 3, 1.0, xd.data(), k, packed, 0.0, expected.data(),
+                               n),
+            INVAR_OK);
+  unfused(expected, 3, n, n, Epilogue<double>{Bias::kNone, nullptr, Activation::kSilu});
+  ASSERT_EQ(invar_dgemm_packed_epilogue(INVAR_NO_TRANS, 3, 1.0, xd.data(), k, packed, 0.0,
+                                        got.data(), n, INVAR_BIAS_NONE, nullptr, INVAR_ACT_SILU),
+            INVAR_OK);
+  EXPECT_TRUE(same_bits(got, expected));
+  invar_packed_free(packed);
+}
+
 }  // namespace
 }  // namespace invar::test

@@ -209,6 +209,19 @@ INVAR_API invar_status invar_sgemm_packed_ab(const invar_packed *a, const invar_
                                              float beta, float *c, int64_t ldc);
 INVAR_API invar_status invar_dgemm_packed_ab(const invar_packed *a, const invar_packed *b,
                                              double beta, double *c, int64_t ldc);
+/* With an epilogue (see invar_sgemm_epilogue): x * W^T + bias, activated, over packed weights. */
+INVAR_API invar_status invar_sgemm_packed_epilogue(invar_trans ta, int64_t m, float alpha,
+                                                   const float *a, int64_t lda,
+                                                   const invar_packed *b, float beta, float *c,
+                                                   int64_t ldc, invar_bias bias,
+                                                   const float *bias_values,
+                                                   invar_activation activation);
+INVAR_API invar_status invar_dgemm_packed_epilogue(invar_trans ta, int64_t m, double alpha,
+                                                   const double *a, int64_t lda,
+                                                   const invar_packed *b, double beta, double *c,
+                                                   int64_t ldc, invar_bias bias,
+                                                   const double *bias_values,
+                                                   invar_activation activation);
 /* Bytes held by the packed panels (0 for NULL). */
 INVAR_API size_t invar_packed_bytes(const invar_packed *p);
 /* Frees a handle; NULL is ignored. */

@@ -151,14 +151,16 @@ invar_status packed_a_entry(const char* function, const invar_packed* a, invar_t
 
 template <class T>
 invar_status packed_entry(const char* function, invar_trans ta, int64_t m, T alpha, const T* a,
-                          int64_t lda, const invar_packed* b, T beta, T* c, int64_t ldc) {
+                          int64_t lda, const invar_packed* b, T beta, T* c, int64_t ldc,
+                          int bias = 0, const T* bias_values = nullptr, int activation = 0) {
   if (b == nullptr) {
     invar::api::clear_last_error();
     invar::api::set_last_error(std::string(function) + ": b is NULL");
     return INVAR_EINVAL;
   }
   return gemm_entry(function, ta, INVAR_NO_TRANS, m, b->impl->n, b->impl->k, alpha, a, lda,
-                    static_cast<const T*>(nullptr), 0, beta, c, ldc, b);
+                    static_cast<const T*>(nullptr), 0, beta, c, ldc, b, bias, bias_values,
+                    activation);
 }
 
 // One entry of a batch: the shared arguments with this entry's matrices.
@@ -425,6 +427,22 @@ invar_status invar_dgemm_packed_ab(const invar_packed* a, const invar_packed* b,
   }
   return packed_a_entry<double>("invar_dgemm_packed_ab", a, INVAR_NO_TRANS, 0, nullptr, 0, b,
                                 beta, c, ldc);
+}
+
+invar_status invar_sgemm_packed_epilogue(invar_trans ta, int64_t m, float alpha, const float* a,
+                                         int64_t lda, const invar_packed* b, float beta, float* c,
+                                         int64_t ldc, invar_bias bias, const float* bias_values,
+                                         invar_activation activation) {
+  return packed_entry("invar_sgemm_packed_epilogue", ta, m, alpha, a, lda, b, beta, c, ldc,
+                      raw_enum(bias), bias_values, raw_enum(activation));
+}
+
+invar_status invar_dgemm_packed_epilogue(invar_trans ta, int64_t m, double alpha, const double* a,
+                                         int64_t lda, const invar_packed* b, double beta,
+                                         double* c, int64_t ldc, invar_bias bias,
+                                         const double* bias_values, invar_activation activation) {
+  return packed_entry("invar_dgemm_packed_epilogue", ta, m, alpha, a, lda, b, beta, c, ldc,
+                      raw_enum(bias), bias_values, raw_enum(activation));
 }
 
 size_t invar_packed_bytes(const invar_packed* p) { return p == nullptr ? 0 : p->impl->bytes; }
