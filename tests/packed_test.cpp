@@ -1,6 +1,8 @@
-// Prepacked B: the same bits as the unpacked call (and so as the reference) for every M, both
-// layouts of B, tile and block edges and thread counts; the decode step over packed weights
-// equals the prefill row by row; and every misuse is an error that leaves C untouched.
+// Prepacked operands. B: the same bits as the unpacked call (and so as the reference) for every
+// M, both layouts of B, tile and block edges and thread counts; the decode step over packed
+// weights equals the prefill row by row. A (alpha * op(A), alpha applied while packing): the same
+// for every N, with B unpacked or prepacked too; one column of a product equals that column of
+// the whole. Every misuse is an error that leaves C untouched.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -189,6 +191,214 @@ TEST(PackedErrors, HandleOfAnotherPathIsRefused) {
   }
   EXPECT_TRUE(same_bits(c, c0));
   EXPECT_THROW(gemm(1.0f, Op::kNoTrans, MatrixView<const float>(a.data(), 16, 15), packed, 0.0f,
+                    MatrixView<float>(c.data(), 16, 16), generic),
+               InvalidArgument);
+}
+
+// ---- prepacked A ----------------------------------------------------------------------------
+
+template <class T>
+class PackedA : public ::testing::Test {};
+TYPED_TEST_SUITE(PackedA, ElementTypes);
+
+// C = alpha * op(A) * op(B) + beta * C with A packed (and B too when pack_both), compared with
+// the reference.
+template <class T>
+std::string check_packed_a(Context& context, bool pack_both, bool ta, bool tb, int64_t m,
+                           int64_t n, int64_t k, T alpha, T beta, uint64_t seed) {
+  const int64_t lda = (ta ? m : k) + 1, ldb = (tb ? k : n) + 2, ldc = n + 3;
+  const auto a = random_values<T>((ta ? k : m) * lda, seed);
+  const auto b = random_values<T>((tb ? n : k) * ldb, seed + 1);
+  auto c = random_values<T>(m * ldc, seed + 2);
+  auto expected = c;
+  reference_gemm<T>(ta, tb, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta, expected.data(),
+                    ldc);
+  const MatrixView<const T> b_view(b.data(), tb ? n : k, tb ? k : n, ldb);
+  const invar::PackedA packed =
+      pack_a(alpha, ta ? Op::kTrans : Op::kNoTrans,
+             MatrixView<const T>(a.data(), ta ? k : m, ta ? m : k, lda), context);
+  if (packed.m() != m || packed.k() != k) return "packed shape";
+  if (pack_both) {
+    const PackedB packed_b = pack_b(tb ? Op::kTrans : Op::kNoTrans, b_view, context);
+    gemm(packed, packed_b, beta, MatrixView<T>(c.data(), m, n, ldc), context);
+  } else {
+    gemm(packed, tb ? Op::kTrans : Op::kNoTrans, b_view, beta, MatrixView<T>(c.data(), m, n, ldc),
+         context);
+  }
+  const int64_t at = first_difference(c.data(), expected.data(), c.size());
+  if (at < 0) return "";
+  return std::string(pack_both ? "A and B packed" : "A packed") + ", m=" + std::to_string(m) +
+         " n=" + std::to_string(n) + " k=" + std::to_string(k) + " ta=" + std::to_string(ta) +
+         " tb=" + std::to_string(tb) + ": first difference at " + std::to_string(at);
+}
+
+TYPED_TEST(PackedA, EqualsTheReferenceForEveryShape) {
+  using T = TypeParam;
+  Context base;
+  const auto& kern = kernel_of<T>(base);
+  const int64_t nr = kern.nr, mr = kern.mr;
+  uint64_t seed = 1;
+  for (int threads : {1, 2, 3}) {
+    ContextOptions o;
+    o.num_threads = threads;
+    Context context(o);
+    o.mc = 2 * mr;  // small blocks: several row, column and k-blocks over prepacked panels
+    o.kc = 7;
+    o.nc = 2 * nr;
+    Context blocked(o);
+    for (int64_t m : {int64_t{1}, int64_t{4}, mr - 1, mr + 1, 3 * mr + 2}) {
+      for (int64_t n : {int64_t{1}, nr - 1, nr + 1, 5 * nr + 3}) {
+        for (int64_t k : {1, 8, 29}) {
+          const bool ta = seed % 2, tb = seed % 3 == 0, both = seed % 5 < 2;
+          const T alpha = seed % 4 ? T(1) : T(-0.3), beta = seed % 7 ? T(0) : T(3.7);
+          ASSERT_EQ(check_packed_a<T>(context, both, ta, tb, m, n, k, alpha, beta, seed), "");
+          ASSERT_EQ(check_packed_a<T>(blocked, !both, ta, tb, m, n, k, alpha, beta, seed + 7), "");
+          ++seed;
+        }
+      }
+    }
+  }
+}
+
+// Large enough for two threads and several blocks of the model's sizes.
+TYPED_TEST(PackedA, TwoThreadsGiveTheSameBits) {
+  using T = TypeParam;
+  ContextOptions o;
+  o.num_threads = 2;
+  Context context(o);
+  ASSERT_EQ(check_packed_a<T>(context, false, false, true, 301, 1003, 700, T(0.7), T(0), 50), "");
+  ASSERT_EQ(check_packed_a<T>(context, true, true, false, 64, 2003, 300, T(1), T(-2), 51), "");
+}
+
+// W * X over a packed W: one column of X gives exactly that column of the product of all.
+TYPED_TEST(PackedA, OneColumnEqualsItsColumnOfTheWhole) {
+  using T = TypeParam;
+  Context context;
+  const int64_t m = 203, k = 257, t = 19;
+  const auto w = random_values<T>(m * k, 21);
+  const auto x = random_values<T>(k * t, 22);  // k x t, row-major
+  const invar::PackedA packed = pack_a(T(1), Op::kNoTrans, MatrixView<const T>(w.data(), m, k),
+                                       context);
+  std::vector<T> whole(m * t), column(m);
+  gemm(packed, Op::kNoTrans, MatrixView<const T>(x.data(), k, t), T(0),
+       MatrixView<T>(whole.data(), m, t), context);
+  for (int64_t j = 0; j < t; ++j) {
+    gemm(packed, Op::kNoTrans, MatrixView<const T>(x.data() + j, k, 1, t), T(0),
+         MatrixView<T>(column.data(), m, 1), context);
+    for (int64_t i = 0; i < m; ++i)
+      ASSERT_EQ(std::memcmp(&column[i], &whole[i * t + j], sizeof(T)), 0) << i << ", " << j;
+  }
+}
+
+TYPED_TEST(PackedA, ReportsItsSize) {
+  using T = TypeParam;
+  Context context;
+  const int64_t mr = kernel_of<T>(context).mr;
+  const auto a = random_values<T>(41 * 300, 3);
+  const invar::PackedA packed =
+      pack_a(T(2), Op::kNoTrans, MatrixView<const T>(a.data(), 41, 300), context);
+  const std::size_t panels_bytes = ((41 + mr - 1) / mr) * mr * 300 * sizeof(T);
+  EXPECT_GE(packed.bytes(), panels_bytes);
+  EXPECT_LT(packed.bytes(), panels_bytes + 64);
+  EXPECT_EQ(packed.is_f64(), sizeof(T) == 8);
+}
+
+TEST(PackedAErrors, MisuseIsAnErrorAndLeavesCUntouched) {
+  const auto a = random_floats(8 * 8, 1), b = random_floats(8 * 8, 2);
+  const auto c0 = random_floats(8 * 8, 3);
+  auto c = c0;
+  invar_packed* pa = nullptr;
+  // Packing.
+  EXPECT_EQ(invar_sgemm_pack_a(INVAR_NO_TRANS, -1, 8, 1.0f, a.data(), 8, &pa), INVAR_EINVAL);
+  EXPECT_NE(std::string(invar_last_error()).find("m = -1"), std::string::npos);
+  EXPECT_EQ(invar_sgemm_pack_a(INVAR_NO_TRANS, 8, 8, 1.0f, a.data(), 7, &pa), INVAR_EINVAL);
+  EXPECT_NE(std::string(invar_last_error()).find("lda = 7 is smaller than k = 8"),
+            std::string::npos);
+  EXPECT_EQ(invar_sgemm_pack_a(INVAR_TRANS, 8, 9, 1.0f, a.data(), 7, &pa), INVAR_EINVAL);
+  EXPECT_NE(std::string(invar_last_error()).find("smaller than m = 8 (A is transposed"),
+            std::string::npos);
+  EXPECT_EQ(invar_sgemm_pack_a(INVAR_NO_TRANS, 8, 8, 1.0f, nullptr, 8, &pa), INVAR_EINVAL);
+  EXPECT_EQ(invar_sgemm_pack_a(INVAR_NO_TRANS, 8, 8, 1.0f, a.data(), 8, nullptr), INVAR_EINVAL);
+  EXPECT_EQ(pa, nullptr);
+  // Good handles, then calls that misuse them.
+  invar_packed* pb = nullptr;
+  invar_packed* pb_short = nullptr;
+  ASSERT_EQ(invar_sgemm_pack_a(INVAR_NO_TRANS, 8, 8, 0.3f, a.data(), 8, &pa), INVAR_OK);
+  ASSERT_EQ(invar_sgemm_pack_b(INVAR_NO_TRANS, 8, 8, b.data(), 8, &pb), INVAR_OK);
+  ASSERT_EQ(invar_sgemm_pack_b(INVAR_NO_TRANS, 7, 8, b.data(), 8, &pb_short), INVAR_OK);
+  EXPECT_GE(invar_packed_bytes(pa), 8u * 8u * sizeof(float));
+  EXPECT_EQ(invar_sgemm_packed_a(nullptr, INVAR_NO_TRANS, 8, b.data(), 8, 0.0f, c.data(), 8),
+            INVAR_EINVAL);
+  EXPECT_EQ(invar_sgemm_packed_a(pa, INVAR_NO_TRANS, 8, b.data(), 7, 0.0f, c.data(), 8),
+            INVAR_EINVAL);
+  EXPECT_NE(std::string(invar_last_error()).find("ldb = 7"), std::string::npos);
+  EXPECT_EQ(invar_sgemm_packed_a(pa, INVAR_NO_TRANS, 8, b.data(), 8, 0.0f, c.data(), 7),
+            INVAR_EINVAL);
+  EXPECT_EQ(invar_sgemm_packed_a(pb, INVAR_NO_TRANS, 8, b.data(), 8, 0.0f, c.data(), 8),
+            INVAR_EINVAL);
+  EXPECT_NE(std::string(invar_last_error()).find("a is a packed B"), std::string::npos);
+  EXPECT_EQ(invar_sgemm_packed(INVAR_NO_TRANS, 8, 1.0f, a.data(), 8, pa, 0.0f, c.data(), 8),
+            INVAR_EINVAL);
+  EXPECT_NE(std::string(invar_last_error()).find("b is a packed A"), std::string::npos);
+  EXPECT_EQ(invar_sgemm_packed_ab(pa, pb_short, 0.0f, c.data(), 8), INVAR_EINVAL);
+  EXPECT_NE(std::string(invar_last_error()).find("k differs"), std::string::npos);
+  EXPECT_EQ(invar_sgemm_packed_ab(pa, nullptr, 0.0f, c.data(), 8), INVAR_EINVAL);
+  EXPECT_EQ(invar_sgemm_packed_ab(pb, pb, 0.0f, c.data(), 8), INVAR_EINVAL);
+  std::vector<double> cd(64, 1.0);
+  const std::vector<double> bd(64, 1.0), cd0 = cd;
+  EXPECT_EQ(invar_dgemm_packed_a(pa, INVAR_NO_TRANS, 8, bd.data(), 8, 0.0, cd.data(), 8),
+            INVAR_EINVAL);
+  EXPECT_NE(std::string(invar_last_error()).find("packed in f32"), std::string::npos);
+  EXPECT_TRUE(same_bits(c, c0));
+  EXPECT_TRUE(same_bits(cd, cd0));
+  // And good calls agree with invar_sgemm at the alpha given to pack_a.
+  auto expected = c0;
+  ASSERT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 8, 8, 8, 0.3f, a.data(), 8, b.data(), 8,
+                        -1.5f, expected.data(), 8),
+            INVAR_OK);
+  ASSERT_EQ(invar_sgemm_packed_a(pa, INVAR_NO_TRANS, 8, b.data(), 8, -1.5f, c.data(), 8),
+            INVAR_OK);
+  EXPECT_TRUE(same_bits(c, expected));
+  c = c0;
+  ASSERT_EQ(invar_sgemm_packed_ab(pa, pb, -1.5f, c.data(), 8), INVAR_OK);
+  EXPECT_TRUE(same_bits(c, expected));
+  // alpha == 0 packed: beta * C, as invar_sgemm gives.
+  invar_packed* zero = nullptr;
+  ASSERT_EQ(invar_sgemm_pack_a(INVAR_NO_TRANS, 8, 8, 0.0f, a.data(), 8, &zero), INVAR_OK);
+  expected = c0;
+  ASSERT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 8, 8, 8, 0.0f, a.data(), 8, b.data(), 8,
+                        2.0f, expected.data(), 8),
+            INVAR_OK);
+  c = c0;
+  ASSERT_EQ(invar_sgemm_packed_a(zero, INVAR_NO_TRANS, 8, b.data(), 8, 2.0f, c.data(), 8),
+            INVAR_OK);
+  EXPECT_TRUE(same_bits(c, expected));
+  invar_packed_free(zero);
+  invar_packed_free(pa);
+  invar_packed_free(pb);
+  invar_packed_free(pb_short);
+}
+
+TEST(PackedAErrors, HandleOfAnotherPathIsRefused) {
+  ContextOptions o;
+  o.isa = Isa::kGeneric;
+  Context generic(o);
+  Context best;
+  if (best.isa() == Isa::kGeneric) GTEST_SKIP() << "only the generic path on this machine";
+  const auto a = random_floats(16 * 16, 1), b = random_floats(16 * 16, 2);
+  const auto c0 = random_floats(16 * 16, 3);
+  auto c = c0;
+  const invar::PackedA packed =
+      pack_a(1.0f, Op::kNoTrans, MatrixView<const float>(a.data(), 16, 16), generic);
+  try {
+    gemm(packed, Op::kNoTrans, MatrixView<const float>(b.data(), 16, 16), 0.0f,
+         MatrixView<float>(c.data(), 16, 16), best);
+    FAIL() << "no exception";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("sgemm_generic"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(same_bits(c, c0));
+  EXPECT_THROW(gemm(packed, Op::kNoTrans, MatrixView<const float>(b.data(), 15, 16), 0.0f,
                     MatrixView<float>(c.data(), 16, 16), generic),
                InvalidArgument);
 }
