@@ -227,6 +227,63 @@ TYPED_TEST(Ukernel, TransposedDirectKernelsMatchTheChain) {
   }
 }
 
+// The direct kernels over prepacked panels (K x NR, panel after panel) against the chain, over
+// column counts that cover runs of several panels, single panels and a partial last one. The
+// AVX-512 set's direct kernels are AVX2 code (kernels/kernel_set.cpp), so its 32-column variant
+// is tested wherever AVX2 runs.
+TYPED_TEST(Ukernel, PanelDirectKernelsMatchTheChainOnPrepackedPanels) {
+  using T = TypeParam;
+  int tested = 0;
+  for (Isa isa : {Isa::kAvx512, Isa::kAvx2, Isa::kNeon, Isa::kGeneric}) {
+    const kernels::KernelSet* set = kernels::compiled_kernel_set(isa);
+    if (set == nullptr) continue;
+    const bool runs = kernels::cpu_supports(isa) ||
+                      (isa == Isa::kAvx512 && kernels::cpu_supports(Isa::kAvx2));
+    const kernels::GemmKernel& kern = kernel_of<T>(*set);
+    if (!runs || kern.direct_panels == nullptr) continue;
+    ++tested;
+    const int64_t nr = kern.nr;
+    for (int64_t n : {int64_t{1}, nr - 1, nr + 3, 4 * nr, 9 * nr + 5}) {
+      for (int64_t m = 1; m <= kernels::kDirectMaxRows; ++m) {
+        for (int64_t k : {1, 7, 33}) {
+          const int64_t panels = (n + nr - 1) / nr, ldc = n + 2;
+          const auto b = random_values<T>(k * n, 110 + k + n);  // k x n, row-major
+          const AlignedValues<T> packed = aligned_values<T>(panels * nr * k, 3);
+          kern.pack_b(k, n, b.data(), n, 1, packed.get());
+          for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
+            const T alpha = k % 2 ? T(1) : T(-0.3);
+            const T beta = init == AccInit::kScale ? T(3.7) : T(0);
+            const auto a = random_values<T>(m * k, 120 + k + m);
+            auto c = random_values<T>(m * ldc, 130 + k + m);
+            if (init == AccInit::kZero) {
+              for (int64_t i = 0; i < m; ++i)
+                for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
+            }
+            auto expected = c;
+            for (int64_t i = 0; i < m; ++i) {
+              for (int64_t j = 0; j < n; ++j) {
+                T& e = expected[i * ldc + j];
+                T acc = init == AccInit::kZero ? T(0) : init == AccInit::kLoad ? e : beta * e;
+                for (int64_t p = 0; p < k; ++p)
+                  acc = std::fma(alpha * a[i * k + p], b[p * n + j], acc);
+                e = acc;
+              }
+            }
+            kern.direct_panels(m, n, k, &alpha, a.data(), k, 1, packed.get(), k * nr, c.data(),
+                               ldc, init, &beta);
+            ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
+                << kern.name << " direct_panels m=" << m << " n=" << n << " k=" << k
+                << " init=" << static_cast<int>(init);
+          }
+        }
+      }
+    }
+  }
+#if defined(__x86_64__)
+  if (kernels::cpu_supports(Isa::kAvx2)) EXPECT_GT(tested, 0) << "no panel kernel was exercised";
+#endif
+}
+
 // Every kernel's B packer against the portable one, for a transposed source (the layout ISA
 // packers may special-case) and a row-major one, over panel and k edges.
 TEST(Ukernel, EveryBPackerWritesThePortableLayout) {

@@ -124,7 +124,7 @@ constexpr GemmKernel with_direct(GemmKernel k) {
   return k;
 }
 
-// F's groups must be one packed panel (nr columns) wide.
+// F reads the kernel's prepacked panels (nr columns each).
 template <class T, DirectFn<T> F>
 constexpr GemmKernel with_direct_panels(GemmKernel k) {
   k.direct_panels = &erased_direct<T, F>;
@@ -206,15 +206,19 @@ const KernelSet kAvx2Set = {
 #if !defined(INVAR_HAVE_AVX2)
 #error "the avx512 path is built together with the avx2 path (cmake/InvarIsa.cmake)"
 #endif
+static_assert(avx512::kSgemmNr == 32 && avx512::kDgemmNr == 16,
+              "the AVX-512 panels are those of sgemm_avx2_direct_panels32 and dgemm_..._panels16");
 const KernelSet kAvx512Set = {
     Isa::kAvx512,
-    with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
-        with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
-            make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32>(
-                "sgemm_avx512_12x32"))),
-    with_direct<double, 8, &avx2::dgemm_avx2_direct_8>(
-        make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr, &avx512::dgemm_avx512_12x16>(
-            "dgemm_avx512_12x16")),
+    with_direct_panels<float, &avx2::sgemm_avx2_direct_panels32>(
+        with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
+            with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
+                make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
+                            &avx512::sgemm_avx512_12x32>("sgemm_avx512_12x32")))),
+    with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16>(
+        with_direct<double, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
+            make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr, &avx512::dgemm_avx512_12x16>(
+                "dgemm_avx512_12x16"))),
     make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32, bf16>(
         "sbgemm_avx512_12x32"),
     make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32, f16>(

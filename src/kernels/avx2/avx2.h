@@ -20,9 +20,14 @@ void sgemm_avx2_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const fl
                           int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc,
                           AccInit init, float beta);
 
-// The same over prepacked panels (pack.h: K x 16, row stride 16, panel_stride floats apart),
-// several panels in flight at once when m is small.
+// The same over prepacked panels (pack.h: K x NR, row stride NR, panel_stride floats apart),
+// several panels in flight at once when m is small: NR = 16 (this path's tile) and 32 (the
+// AVX-512 tile, whose decode step is bound by memory, not by vector width).
 void sgemm_avx2_direct_panels16(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                                int64_t a_rs, int64_t a_cs, const float* panels,
+                                int64_t panel_stride, float* c, int64_t ldc, AccInit init,
+                                float beta);
+void sgemm_avx2_direct_panels32(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                                 int64_t a_rs, int64_t a_cs, const float* panels,
                                 int64_t panel_stride, float* c, int64_t ldc, AccInit init,
                                 float beta);
@@ -47,11 +52,15 @@ void dgemm_avx2_6x8(int64_t kc, const double* a_panel, const double* b_panel, do
 void dgemm_avx2_direct_8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
                          int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
                          int64_t ldc, AccInit init, double beta);
-// The same over prepacked 8-column panels, panel_stride doubles apart.
+// The same over prepacked panels of 8 (AVX2) or 16 (AVX-512) doubles, panel_stride apart.
 void dgemm_avx2_direct_panels8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
                                int64_t a_rs, int64_t a_cs, const double* panels,
                                int64_t panel_stride, double* c, int64_t ldc, AccInit init,
                                double beta);
+void dgemm_avx2_direct_panels16(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
+                                int64_t a_rs, int64_t a_cs, const double* panels,
+                                int64_t panel_stride, double* c, int64_t ldc, AccInit init,
+                                double beta);
 
 // s8 x s8 and u8 x s8 -> s32 on int16 pair panels (ukernel.h), 6 x 16: twelve ymm accumulators
 // of 8 int32, each step vpmaddwd (two k steps per lane, exact) then vpaddd.

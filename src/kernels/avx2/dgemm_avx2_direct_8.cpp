@@ -1,23 +1,31 @@
-// dgemm_avx2_direct_8 and dgemm_avx2_direct_panels8: the f64 direct kernels (direct.h), over a
-// row-major B and over prepacked 8-column panels.
+// dgemm_avx2_direct_8 and dgemm_avx2_direct_panels{8,16}: the f64 direct kernels (direct.h), over
+// a row-major B and over prepacked panels of 8 columns (the AVX2 tile) or 16 (AVX-512).
 #include "kernels/avx2/avx2.h"
 #include "kernels/avx2/direct.h"
 
 namespace invar::kernels::avx2 {
 
-static_assert(2 * F64Vec::kLanes == kDgemmNr, "a direct group is one packed panel wide");
+static_assert(2 * F64Vec::kLanes == kDgemmNr, "a direct group is one AVX2 panel wide");
 
 void dgemm_avx2_direct_8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
                          int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
                          int64_t ldc, AccInit init, double beta) {
-  direct_any<F64Vec>(m, n, k, alpha, a, a_rs, a_cs, b, ldb, kDgemmNr, c, ldc, init, beta);
+  direct_any<F64Vec>(m, n, k, alpha, a, a_rs, a_cs, b, ldb, kDgemmNr, 1, c, ldc, init, beta);
 }
 
 void dgemm_avx2_direct_panels8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
                                int64_t a_rs, int64_t a_cs, const double* panels,
                                int64_t panel_stride, double* c, int64_t ldc, AccInit init,
                                double beta) {
-  direct_any<F64Vec>(m, n, k, alpha, a, a_rs, a_cs, panels, kDgemmNr, panel_stride, c, ldc, init,
+  direct_any<F64Vec>(m, n, k, alpha, a, a_rs, a_cs, panels, 8, panel_stride, 1, c, ldc, init,
+                     beta);
+}
+
+void dgemm_avx2_direct_panels16(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
+                                int64_t a_rs, int64_t a_cs, const double* panels,
+                                int64_t panel_stride, double* c, int64_t ldc, AccInit init,
+                                double beta) {
+  direct_any<F64Vec>(m, n, k, alpha, a, a_rs, a_cs, panels, 16, panel_stride, 2, c, ldc, init,
                      beta);
 }
 

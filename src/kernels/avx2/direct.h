@@ -7,9 +7,11 @@
 // one fma per accumulator lane. Rows are a template parameter so the accumulators stay in
 // registers.
 //
-// B is read in groups of G = 2 vectors of columns: B[k][j] at b[(j / G) * gs + k * ldb + j % G].
-// A row-major B is gs = G (the groups lie side by side in each row); prepacked panels are
-// ldb = G = NR and gs = the panel's size, so the same code streams several panels at once.
+// B is read in groups of G = 2 vectors of columns, `gpp` groups side by side in each panel of
+// gpp * G columns, panels gs elements apart: group g starts at b[(g / gpp) * gs + (g % gpp) * G]
+// and B[k][j] is element k * ldb + j % G of its group. A row-major B is one panel (gpp = 1,
+// gs = G, so the groups lie side by side in each row); prepacked panels are ldb = gpp * G = NR
+// and gs = the panel's size, so the same code streams several panels at once.
 //
 // The last n % G columns use vmaskmov: masked-off lanes of B and C are neither read (no fault
 // past the end of a row, however the row ends) nor written, and the lanes that are computed see
@@ -62,12 +64,18 @@ struct F64Vec {
   }
 };
 
-// M rows x NV vectors of columns (NV / 2 groups); with kMasked, one group whose lanes `mask`
-// selects.
+// Where group g of B starts (see above).
+template <class Vec>
+const typename Vec::T* group_start(const typename Vec::T* b, int64_t g, int64_t gs, int gpp) {
+  return b + (g / gpp) * gs + (g % gpp) * 2 * Vec::kLanes;
+}
+
+// M rows x NV vectors of columns (NV / 2 groups from group g0); with kMasked, one group whose
+// lanes `mask` selects.
 template <class Vec, int M, int NV, bool kMasked>
 void direct_block(int64_t k, typename Vec::T alpha, const typename Vec::T* a, int64_t a_rs,
-                  int64_t a_cs, const typename Vec::T* b, int64_t ldb, int64_t gs,
-                  typename Vec::T* c, int64_t ldc, AccInit init, typename Vec::T beta,
+                  int64_t a_cs, const typename Vec::T* b, int64_t g0, int64_t ldb, int64_t gs,
+                  int gpp, typename Vec::T* c, int64_t ldc, AccInit init, typename Vec::T beta,
                   const __m256i* mask) {
   using T = typename Vec::T;
   using V = typename Vec::V;
@@ -78,7 +86,7 @@ void direct_block(int64_t k, typename Vec::T alpha, const typename Vec::T* a, in
     return Vec::load(p);
   };
   const T* bg[NV / 2];  // each group's first row
-  for (int g = 0; g < NV / 2; ++g) bg[g] = b + g * gs;
+  for (int g = 0; g < NV / 2; ++g) bg[g] = group_start<Vec>(b, g0 + g, gs, gpp);
   V acc[M][NV];
   const V vbeta = Vec::set1(beta);
   for (int i = 0; i < M; ++i) {
@@ -127,20 +135,20 @@ void direct_block(int64_t k, typename Vec::T alpha, const typename Vec::T* a, in
 template <class Vec, int M>
 void direct_rows(int64_t n, int64_t k, typename Vec::T alpha, const typename Vec::T* a,
                  int64_t a_rs, int64_t a_cs, const typename Vec::T* b, int64_t ldb, int64_t gs,
-                 typename Vec::T* c, int64_t ldc, AccInit init, typename Vec::T beta) {
+                 int gpp, typename Vec::T* c, int64_t ldc, AccInit init, typename Vec::T beta) {
   constexpr int G = 2 * Vec::kLanes;
   constexpr int kWide = M == 1 ? 8 : M == 2 ? 4 : 2;  // vectors per row in the wide blocks
   int64_t j = 0;
   for (; j + Vec::kLanes * kWide <= n; j += Vec::kLanes * kWide)
-    direct_block<Vec, M, kWide, false>(k, alpha, a, a_rs, a_cs, b + j / G * gs, ldb, gs, c + j,
+    direct_block<Vec, M, kWide, false>(k, alpha, a, a_rs, a_cs, b, j / G, ldb, gs, gpp, c + j,
                                        ldc, init, beta, nullptr);
   for (; j + G <= n; j += G)
-    direct_block<Vec, M, 2, false>(k, alpha, a, a_rs, a_cs, b + j / G * gs, ldb, gs, c + j, ldc,
+    direct_block<Vec, M, 2, false>(k, alpha, a, a_rs, a_cs, b, j / G, ldb, gs, gpp, c + j, ldc,
                                    init, beta, nullptr);
   if (j < n) {
     const int left = static_cast<int>(n - j);
     const __m256i mask[2] = {Vec::mask(left), Vec::mask(left - Vec::kLanes)};
-    direct_block<Vec, M, 2, true>(k, alpha, a, a_rs, a_cs, b + j / G * gs, ldb, gs, c + j, ldc,
+    direct_block<Vec, M, 2, true>(k, alpha, a, a_rs, a_cs, b, j / G, ldb, gs, gpp, c + j, ldc,
                                   init, beta, mask);
   }
 }
@@ -148,13 +156,21 @@ void direct_rows(int64_t n, int64_t k, typename Vec::T alpha, const typename Vec
 template <class Vec>
 void direct_any(int64_t m, int64_t n, int64_t k, typename Vec::T alpha, const typename Vec::T* a,
                 int64_t a_rs, int64_t a_cs, const typename Vec::T* b, int64_t ldb, int64_t gs,
-                typename Vec::T* c, int64_t ldc, AccInit init, typename Vec::T beta) {
+                int gpp, typename Vec::T* c, int64_t ldc, AccInit init, typename Vec::T beta) {
   static_assert(kDirectMaxRows == 4, "one case per row count");
   switch (m) {
-    case 1: direct_rows<Vec, 1>(n, k, alpha, a, a_rs, a_cs, b, ldb, gs, c, ldc, init, beta); break;
-    case 2: direct_rows<Vec, 2>(n, k, alpha, a, a_rs, a_cs, b, ldb, gs, c, ldc, init, beta); break;
-    case 3: direct_rows<Vec, 3>(n, k, alpha, a, a_rs, a_cs, b, ldb, gs, c, ldc, init, beta); break;
-    default: direct_rows<Vec, 4>(n, k, alpha, a, a_rs, a_cs, b, ldb, gs, c, ldc, init, beta); break;
+    case 1:
+      direct_rows<Vec, 1>(n, k, alpha, a, a_rs, a_cs, b, ldb, gs, gpp, c, ldc, init, beta);
+      break;
+    case 2:
+      direct_rows<Vec, 2>(n, k, alpha, a, a_rs, a_cs, b, ldb, gs, gpp, c, ldc, init, beta);
+      break;
+    case 3:
+      direct_rows<Vec, 3>(n, k, alpha, a, a_rs, a_cs, b, ldb, gs, gpp, c, ldc, init, beta);
+      break;
+    default:
+      direct_rows<Vec, 4>(n, k, alpha, a, a_rs, a_cs, b, ldb, gs, gpp, c, ldc, init, beta);
+      break;
   }
 }
 

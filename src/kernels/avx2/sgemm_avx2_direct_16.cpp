@@ -1,23 +1,31 @@
-// sgemm_avx2_direct_16 and sgemm_avx2_direct_panels16: the f32 direct kernels (direct.h), over a
-// row-major B and over prepacked 16-column panels.
+// sgemm_avx2_direct_16 and sgemm_avx2_direct_panels{16,32}: the f32 direct kernels (direct.h),
+// over a row-major B and over prepacked panels of 16 columns (the AVX2 tile) or 32 (AVX-512).
 #include "kernels/avx2/avx2.h"
 #include "kernels/avx2/direct.h"
 
 namespace invar::kernels::avx2 {
 
-static_assert(2 * F32Vec::kLanes == kSgemmNr, "a direct group is one packed panel wide");
+static_assert(2 * F32Vec::kLanes == kSgemmNr, "a direct group is one AVX2 panel wide");
 
 void sgemm_avx2_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                           int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                           int64_t ldc, AccInit init, float beta) {
-  direct_any<F32Vec>(m, n, k, alpha, a, a_rs, a_cs, b, ldb, kSgemmNr, c, ldc, init, beta);
+  direct_any<F32Vec>(m, n, k, alpha, a, a_rs, a_cs, b, ldb, kSgemmNr, 1, c, ldc, init, beta);
 }
 
 void sgemm_avx2_direct_panels16(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                                 int64_t a_rs, int64_t a_cs, const float* panels,
                                 int64_t panel_stride, float* c, int64_t ldc, AccInit init,
                                 float beta) {
-  direct_any<F32Vec>(m, n, k, alpha, a, a_rs, a_cs, panels, kSgemmNr, panel_stride, c, ldc, init,
+  direct_any<F32Vec>(m, n, k, alpha, a, a_rs, a_cs, panels, 16, panel_stride, 1, c, ldc, init,
+                     beta);
+}
+
+void sgemm_avx2_direct_panels32(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                                int64_t a_rs, int64_t a_cs, const float* panels,
+                                int64_t panel_stride, float* c, int64_t ldc, AccInit init,
+                                float beta) {
+  direct_any<F32Vec>(m, n, k, alpha, a, a_rs, a_cs, panels, 32, panel_stride, 2, c, ldc, init,
                      beta);
 }
 
