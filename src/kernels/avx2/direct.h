@@ -70,8 +70,8 @@ const typename Vec::T* group_start(const typename Vec::T* b, int64_t g, int64_t 
   return b + (g / gpp) * gs + (g % gpp) * 2 * Vec::kLanes;
 }
 
-// M rows x NV vectors of columns (NV / 2 groups from group g0); with kMasked, one group whose
-// lanes `mask` selects.
+// M rows x NV vectors of columns (NV / 2 groups from group g0); with kMasked, the first NV <= 2
+// vectors of one group, the lanes `mask` selects.
 template <class Vec, int M, int NV, bool kMasked>
 void direct_block(int64_t k, typename Vec::T alpha, const typename Vec::T* a, int64_t a_rs,
                   int64_t a_cs, const typename Vec::T* b, int64_t g0, int64_t ldb, int64_t gs,
@@ -80,13 +80,13 @@ void direct_block(int64_t k, typename Vec::T alpha, const typename Vec::T* a, in
   using T = typename Vec::T;
   using V = typename Vec::V;
   constexpr int L = Vec::kLanes;
-  static_assert(NV % 2 == 0 && (!kMasked || NV == 2), "whole groups; masked groups are one");
+  static_assert(kMasked ? NV <= 2 : NV % 2 == 0, "whole groups, or part of one masked group");
   auto load_c = [&](const T* p, int v) {
     if constexpr (kMasked) return Vec::maskload(p, mask[v]);
     return Vec::load(p);
   };
-  const T* bg[NV / 2];  // each group's first row
-  for (int g = 0; g < NV / 2; ++g) bg[g] = group_start<Vec>(b, g0 + g, gs, gpp);
+  const T* bg[(NV + 1) / 2];  // each group's first row
+  for (int g = 0; g < (NV + 1) / 2; ++g) bg[g] = group_start<Vec>(b, g0 + g, gs, gpp);
   V acc[M][NV];
   const V vbeta = Vec::set1(beta);
   for (int i = 0; i < M; ++i) {
@@ -148,8 +148,13 @@ void direct_rows(int64_t n, int64_t k, typename Vec::T alpha, const typename Vec
   if (j < n) {
     const int left = static_cast<int>(n - j);
     const __m256i mask[2] = {Vec::mask(left), Vec::mask(left - Vec::kLanes)};
-    direct_block<Vec, M, 2, true>(k, alpha, a, a_rs, a_cs, b, j / G, ldb, gs, gpp, c + j, ldc,
-                                  init, beta, mask);
+    if (left <= Vec::kLanes) {  // one vector is enough
+      direct_block<Vec, M, 1, true>(k, alpha, a, a_rs, a_cs, b, j / G, ldb, gs, gpp, c + j, ldc,
+                                    init, beta, mask);
+    } else {
+      direct_block<Vec, M, 2, true>(k, alpha, a, a_rs, a_cs, b, j / G, ldb, gs, gpp, c + j, ldc,
+                                    init, beta, mask);
+    }
   }
 }
 
