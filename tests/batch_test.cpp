@@ -1,13 +1,20 @@
 // Batched products: every entry equals its single call bit for bit, whether the batch runs in
 // parallel across entries (small products) or entry by entry on all threads (large ones); and a
-// bad entry is reported before any C is written.
+// bad entry is reported before any C is written. f32 and f64 first, then the 16-bit and 8-bit
+// element types.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <limits>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "driver/gemm_driver.h"
 #include "invar/invar.h"
 #include "invar/invar.hpp"
+#include "numeric/half.h"
 #include "testing/reference.h"
 #include "testing/seeded_data.h"
 
@@ -160,6 +167,380 @@ TEST(BatchErrors, ABadEntryLeavesEveryCUntouched) {
   EXPECT_EQ(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 1.0f, a.data(), k,
                                       0, b.data(), n, 0, 0.0f, nullptr, n, 16, 0),
             INVAR_OK);
+}
+
+// ---- 16-bit and 8-bit element types ------------------------------------------------------------
+
+// A single call of invar.h with its two batch forms, and the element types they take.
+template <class InT, class InBT, class OutT>
+struct Types {
+  using In = InT;
+  using InB = InBT;
+  using Out = OutT;
+  using Acc = std::conditional_t<std::is_integral_v<OutT>, int32_t, float>;
+};
+struct Bf16F32 : Types<bf16, bf16, float> {
+  static constexpr auto single = &invar_gemm_bf16bf16f32;
+  static constexpr auto strided = &invar_gemm_bf16bf16f32_batch_strided;
+  static constexpr auto pointers = &invar_gemm_bf16bf16f32_batch;
+};
+struct Bf16Bf16 : Types<bf16, bf16, bf16> {
+  static constexpr auto single = &invar_gemm_bf16bf16bf16;
+  static constexpr auto strided = &invar_gemm_bf16bf16bf16_batch_strided;
+  static constexpr auto pointers = &invar_gemm_bf16bf16bf16_batch;
+};
+struct F16F32 : Types<f16, f16, float> {
+  static constexpr auto single = &invar_gemm_f16f16f32;
+  static constexpr auto strided = &invar_gemm_f16f16f32_batch_strided;
+  static constexpr auto pointers = &invar_gemm_f16f16f32_batch;
+};
+struct F16F16 : Types<f16, f16, f16> {
+  static constexpr auto single = &invar_gemm_f16f16f16;
+  static constexpr auto strided = &invar_gemm_f16f16f16_batch_strided;
+  static constexpr auto pointers = &invar_gemm_f16f16f16_batch;
+};
+struct S8S8S32 : Types<int8_t, int8_t, int32_t> {
+  static constexpr auto single = &invar_gemm_s8s8s32;
+  static constexpr auto strided = &invar_gemm_s8s8s32_batch_strided;
+  static constexpr auto pointers = &invar_gemm_s8s8s32_batch;
+};
+struct U8S8S32 : Types<uint8_t, int8_t, int32_t> {
+  static constexpr auto single = &invar_gemm_u8s8s32;
+  static constexpr auto strided = &invar_gemm_u8s8s32_batch_strided;
+  static constexpr auto pointers = &invar_gemm_u8s8s32_batch;
+};
+
+constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
+constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+
+// Seeded elements: 16-bit floats rounded from f32 values in [-1, 1), integers over every bit
+// pattern, or with `extremes` only the integer type's smallest and largest values.
+template <class T>
+std::vector<T> random_elements(std::size_t count, uint64_t seed, bool extremes = false) {
+  Rng rng(seed);
+  std::vector<T> v(count);
+  for (T& x : v) {
+    if constexpr (std::is_same_v<T, bf16>) {
+      x = numeric::round_to_bf16(rng.symmetric());
+    } else if constexpr (std::is_same_v<T, f16>) {
+      x = numeric::round_to_f16(rng.symmetric());
+    } else if constexpr (std::is_floating_point_v<T>) {
+      x = rng.symmetric();
+    } else {
+      const uint64_t r = rng.next();
+      const T extreme = r >> 63 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
+      x = extremes ? extreme : static_cast<T>(r >> 32);
+    }
+  }
+  return v;
+}
+
+// alpha and beta of the i-th case: a general beta, beta == 0 (C not read) and beta == 1 (C
+// loaded as it is); for int32, factors that wrap.
+template <class Acc>
+std::pair<Acc, Acc> scalars(int i) {
+  if constexpr (std::is_integral_v<Acc>) {
+    const std::pair<Acc, Acc> s[] = {{3, -7}, {-1, 0}, {kMax, 1}};
+    return s[i % 3];
+  } else {
+    const std::pair<Acc, Acc> s[] = {{-0.3f, 3.7f}, {1.0f, 0.0f}, {0.5f, 1.0f}};
+    return s[i % 3];
+  }
+}
+
+invar_trans trans(bool t) { return t ? INVAR_TRANS : INVAR_NO_TRANS; }
+
+struct Shape {
+  int64_t m, n, k, batch;
+};
+// Small products, which run in parallel across the batch with 2 or 3 threads (the decode-like
+// M = 1 among them, and one large enough for packed panels); one that runs in parallel with 3
+// threads but one entry after another with 2; and a large one, entry after entry on all threads.
+constexpr Shape kShapes[] = {{5, 7, 9, 11},    {1, 33, 300, 5},    {37, 29, 41, 4},
+                             {60, 70, 110, 5}, {100, 100, 120, 3}, {150, 170, 190, 3}};
+
+// The rule of execute_batch (api/gemm_call.h), to show that kShapes takes both ways.
+bool one_by_one(const Shape& s, int threads) {
+  return s.batch == 1 || driver::useful_threads(s.m, s.n, s.k, threads) >= threads;
+}
+
+TEST(MixedBatchShapes, TakeBothWaysOfRunningABatch) {
+  for (int threads : {2, 3}) {
+    int parallel = 0, serial = 0;
+    for (const Shape& s : kShapes) ++(one_by_one(s, threads) ? serial : parallel);
+    EXPECT_GT(parallel, 0) << threads << " threads";
+    EXPECT_GT(serial, 0) << threads << " threads";
+  }
+}
+
+template <class P>
+class MixedBatch : public ::testing::Test {};
+using Combinations = ::testing::Types<Bf16F32, Bf16Bf16, F16F32, F16F16, S8S8S32, U8S8S32>;
+TYPED_TEST_SUITE(MixedBatch, Combinations);
+
+// Strided batches, both transposes, padded rows, gaps between the C matrices (which must stay as
+// they were), every other shape with one B shared by all entries (stride_b = 0). The whole of C
+// is compared, gaps included.
+TYPED_TEST(MixedBatch, StridedEntriesEqualSingleCalls) {
+  using P = TypeParam;
+  using In = typename P::In;
+  using InB = typename P::InB;
+  using Out = typename P::Out;
+  using Acc = typename P::Acc;
+  int index = 0;
+  for (int threads : {1, 2, 3}) {
+    const ThreadCount count(threads);
+    for (const Shape& s : kShapes) {
+      const bool ta = index % 2 == 1, tb = index % 3 != 1;
+      const auto [alpha, beta] = scalars<Acc>(index);
+      const uint64_t seed = 100 + 10 * static_cast<uint64_t>(index);
+      const bool shared_b = index % 2 == 0;
+      ++index;
+      const int64_t lda = (ta ? s.m : s.k) + 1, ldb = (tb ? s.k : s.n) + 2, ldc = s.n + 3;
+      const int64_t b_size = (tb ? s.n : s.k) * ldb;
+      const int64_t sa = (ta ? s.k : s.m) * lda + 5, sb = shared_b ? 0 : b_size + 1;
+      const int64_t sc = s.m * ldc + 1;
+      const auto a = random_elements<In>(sa * s.batch, seed);
+      const auto b = random_elements<InB>(shared_b ? b_size : sb * s.batch, seed + 1);
+      const auto c0 = random_elements<Out>(sc * s.batch, seed + 2);
+      auto c = c0, expected = c0;
+      const std::string where = "m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) +
+                                " k=" + std::to_string(s.k) + " batch=" + std::to_string(s.batch) +
+                                " threads=" + std::to_string(threads);
+      ASSERT_EQ(P::strided(trans(ta), trans(tb), s.m, s.n, s.k, alpha, a.data(), lda, sa, b.data(),
+                           ldb, sb, beta, c.data(), ldc, sc, s.batch),
+                INVAR_OK)
+          << invar_last_error() << " " << where;
+      for (int64_t i = 0; i < s.batch; ++i) {
+        ASSERT_EQ(P::single(trans(ta), trans(tb), s.m, s.n, s.k, alpha, a.data() + i * sa, lda,
+                            b.data() + i * sb, ldb, beta, expected.data() + i * sc, ldc),
+                  INVAR_OK)
+            << invar_last_error() << " " << where;
+      }
+      EXPECT_FALSE(same_bits(expected, c0)) << where;  // the products wrote something
+      EXPECT_TRUE(same_bits(c, expected)) << where << ", first difference at element "
+                                          << first_difference(c.data(), expected.data(), c.size());
+    }
+  }
+}
+
+// Pointer batches, each matrix in its own allocation, through the C API (the default context)
+// and through invar::gemm_batch (a Context of the same thread count).
+TYPED_TEST(MixedBatch, PointerArraysAndTheCppApiEqualSingleCalls) {
+  using P = TypeParam;
+  using In = typename P::In;
+  using InB = typename P::InB;
+  using Out = typename P::Out;
+  using Acc = typename P::Acc;
+  int index = 0;
+  for (int threads : {1, 2, 3}) {
+    const ThreadCount count(threads);
+    ContextOptions o;
+    o.num_threads = threads;
+    Context context(o);
+    for (const Shape& s : kShapes) {
+      const bool ta = index % 3 == 2, tb = index % 2 == 0;
+      const auto [alpha, beta] = scalars<Acc>(index + 1);
+      const uint64_t seed = 5000 + 100 * static_cast<uint64_t>(index);
+      ++index;
+      const int64_t a_rows = ta ? s.k : s.m, a_cols = ta ? s.m : s.k;
+      const int64_t b_rows = tb ? s.n : s.k, b_cols = tb ? s.k : s.n;
+      const int64_t lda = a_cols + 2, ldb = b_cols + 1, ldc = s.n + 1;
+      std::vector<std::vector<In>> as;
+      std::vector<std::vector<InB>> bs;
+      std::vector<std::vector<Out>> c0;
+      for (int64_t i = 0; i < s.batch; ++i) {
+        as.push_back(random_elements<In>(a_rows * lda, seed + 3 * i));
+        bs.push_back(random_elements<InB>(b_rows * ldb, seed + 3 * i + 1));
+        c0.push_back(random_elements<Out>(s.m * ldc, seed + 3 * i + 2));
+      }
+      auto expected = c0, c_api = c0, cpp = c0;
+      std::vector<const In*> ap;
+      std::vector<const InB*> bp;
+      std::vector<Out*> cp;
+      std::vector<MatrixView<const In>> av;
+      std::vector<MatrixView<const InB>> bv;
+      std::vector<MatrixView<Out>> cv;
+      for (int64_t i = 0; i < s.batch; ++i) {
+        ASSERT_EQ(P::single(trans(ta), trans(tb), s.m, s.n, s.k, alpha, as[i].data(), lda,
+                            bs[i].data(), ldb, beta, expected[i].data(), ldc),
+                  INVAR_OK)
+            << invar_last_error();
+        ap.push_back(as[i].data());
+        bp.push_back(bs[i].data());
+        cp.push_back(c_api[i].data());
+        av.emplace_back(as[i].data(), a_rows, a_cols, lda);
+        bv.emplace_back(bs[i].data(), b_rows, b_cols, ldb);
+        cv.emplace_back(cpp[i].data(), s.m, s.n, ldc);
+      }
+      const std::string where = "m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) +
+                                " k=" + std::to_string(s.k) + " batch=" + std::to_string(s.batch) +
+                                " threads=" + std::to_string(threads);
+      ASSERT_EQ(P::pointers(trans(ta), trans(tb), s.m, s.n, s.k, alpha, ap.data(), lda, bp.data(),
+                            ldb, beta, cp.data(), ldc, s.batch),
+                INVAR_OK)
+          << invar_last_error() << " " << where;
+      gemm_batch(alpha, ta ? Op::kTrans : Op::kNoTrans, av.data(), tb ? Op::kTrans : Op::kNoTrans,
+                 bv.data(), beta, cv.data(), static_cast<std::size_t>(s.batch), context);
+      for (int64_t i = 0; i < s.batch; ++i) {
+        EXPECT_FALSE(same_bits(expected[i], c0[i])) << where << " entry " << i;
+        EXPECT_TRUE(same_bits(c_api[i], expected[i])) << "C API, " << where << " entry " << i;
+        EXPECT_TRUE(same_bits(cpp[i], expected[i])) << "C++ API, " << where << " entry " << i;
+      }
+    }
+  }
+}
+
+// Whatever is wrong, and in whichever entry, the call fails before any C is written.
+TYPED_TEST(MixedBatch, ABadEntryLeavesEveryCUntouched) {
+  using P = TypeParam;
+  using In = typename P::In;
+  using InB = typename P::InB;
+  using Out = typename P::Out;
+  using Acc = typename P::Acc;
+  const int64_t m = 6, n = 5, k = 4, batch = 4;
+  const auto a = random_elements<In>(m * k * batch, 1);
+  const auto b = random_elements<InB>(k * n * batch, 2);
+  const auto c0 = random_elements<Out>(m * n * batch, 3);
+  auto c = c0;
+  std::vector<const In*> ap;
+  std::vector<const InB*> bp;
+  std::vector<Out*> cp;
+  for (int64_t i = 0; i < batch; ++i) {
+    ap.push_back(a.data() + i * m * k);
+    bp.push_back(b.data() + i * k * n);
+    cp.push_back(c.data() + i * m * n);
+  }
+  const Acc alpha = 1, beta = 0;
+  auto fails_with = [](invar_status s, std::initializer_list<const char*> parts) {
+    if (s != INVAR_EINVAL) return ::testing::AssertionFailure() << "status " << s;
+    const std::string message = invar_last_error();
+    for (const char* part : parts) {
+      if (message.find(part) == std::string::npos)
+        return ::testing::AssertionFailure() << "\"" << part << "\" not in: " << message;
+    }
+    return ::testing::AssertionSuccess();
+  };
+
+  // A null matrix in entry 2 of a pointer batch, after two good entries.
+  cp[2] = nullptr;
+  EXPECT_TRUE(fails_with(P::pointers(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, alpha, ap.data(), k,
+                                     bp.data(), n, beta, cp.data(), n, batch),
+                         {"_batch:", "c is NULL", "(batch entry 2)"}));
+  EXPECT_TRUE(same_bits(c, c0));
+  cp[2] = c.data() + 2 * m * n;
+  ap[2] = nullptr;
+  EXPECT_TRUE(fails_with(P::pointers(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, alpha, ap.data(), k,
+                                     bp.data(), n, beta, cp.data(), n, batch),
+                         {"a is NULL", "(batch entry 2)"}));
+  EXPECT_TRUE(same_bits(c, c0));
+  ap[2] = a.data() + 2 * m * k;
+
+  // Strided batches share ldc, so a short ldc is wrong from entry 0; overlapping C matrices and a
+  // negative count are refused too.
+  EXPECT_TRUE(fails_with(P::strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, alpha, a.data(), k,
+                                    m * k, b.data(), n, k * n, beta, c.data(), n - 1, m * n, batch),
+                         {"_batch_strided:", "ldc = 4 is smaller than n = 5", "(batch entry 0)"}));
+  EXPECT_TRUE(fails_with(P::strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, alpha, a.data(), k,
+                                    m * k, b.data(), n, k * n, beta, c.data(), n, m * n - 1, batch),
+                         {"stride_c = 29", "overlap"}));
+  EXPECT_TRUE(fails_with(P::strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, alpha, a.data(), k,
+                                    m * k, b.data(), n, k * n, beta, c.data(), n, m * n, -1),
+                         {"batch = -1 is negative"}));
+  EXPECT_TRUE(same_bits(c, c0));
+
+  // The C++ API: entry 2 of another shape, or without C.
+  ContextOptions o;
+  o.num_threads = 2;
+  Context context(o);
+  std::vector<MatrixView<const In>> av;
+  std::vector<MatrixView<const InB>> bv;
+  std::vector<MatrixView<Out>> cv;
+  for (int64_t i = 0; i < batch; ++i) {
+    av.emplace_back(ap[i], m, k);
+    bv.emplace_back(bp[i], k, n);
+    cv.emplace_back(cp[i], m, n);
+  }
+  cv[2] = MatrixView<Out>(cp[2], m, n - 1);
+  bv[2] = MatrixView<const InB>(bp[2], k, n - 1);
+  EXPECT_THROW(gemm_batch(alpha, Op::kNoTrans, av.data(), Op::kNoTrans, bv.data(), beta, cv.data(),
+                          batch, context),
+               InvalidArgument);
+  EXPECT_TRUE(same_bits(c, c0));
+  bv[2] = MatrixView<const InB>(bp[2], k, n);
+  cv[2] = MatrixView<Out>(nullptr, m, n);
+  try {
+    gemm_batch(alpha, Op::kNoTrans, av.data(), Op::kNoTrans, bv.data(), beta, cv.data(), batch,
+               context);
+    ADD_FAILURE() << "no exception";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("c is NULL (batch entry 2)"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(same_bits(c, c0));
+}
+
+// The C = A * B loop of the int8 contract: alpha * sum + beta * C modulo 2^32, C not read when
+// beta == 0. A is m x k, B is k x n, both row-major.
+template <class A>
+void wrapping_reference(int64_t m, int64_t n, int64_t k, int32_t alpha, const A* a, int64_t lda,
+                        const int8_t* b, int64_t ldb, int32_t beta, int32_t* c, int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      uint32_t sum = 0;
+      for (int64_t p = 0; p < k; ++p)
+        sum += static_cast<uint32_t>(int32_t{a[i * lda + p]} * int32_t{b[p * ldb + j]});
+      const uint32_t start =
+          beta == 0 ? 0u : static_cast<uint32_t>(beta) * static_cast<uint32_t>(c[i * ldc + j]);
+      c[i * ldc + j] = static_cast<int32_t>(start + static_cast<uint32_t>(alpha) * sum);
+    }
+  }
+}
+
+template <class P>
+class IntBatch : public ::testing::Test {};
+using IntCombinations = ::testing::Types<S8S8S32, U8S8S32>;
+TYPED_TEST_SUITE(IntBatch, IntCombinations);
+
+// Operands of only the types' extreme values (every product is one of +-16384, -16256, 16129 ...
+// for s8, 32385 and -32640 ... for u8) and scalars that wrap every sum they multiply: each entry
+// still equals its single call and the loop above.
+TYPED_TEST(IntBatch, WrappingExtremesEqualSingleCallsAndTheLoop) {
+  using P = TypeParam;
+  using In = typename P::In;
+  const std::pair<int32_t, int32_t> wrapping[] = {{kMin, kMax}, {kMax, -1}, {-1, kMin}};
+  const Shape shapes[] = {{7, 9, 300, 6}, {120, 130, 150, 3}};  // parallel, then one by one
+  uint64_t seed = 900;
+  for (int threads : {1, 2, 3}) {
+    const ThreadCount count(threads);
+    for (const Shape& s : shapes) {
+      for (const auto& [alpha, beta] : wrapping) {
+        const int64_t sa = s.m * s.k, sb = s.k * s.n, sc = s.m * s.n;
+        const auto a = random_elements<In>(sa * s.batch, seed, /*extremes=*/true);
+        const auto b = random_elements<int8_t>(sb * s.batch, seed + 1, /*extremes=*/true);
+        auto c0 = random_elements<int32_t>(sc * s.batch, seed + 2, /*extremes=*/true);
+        seed += 3;
+        auto c = c0, expected = c0, reference = c0;
+        ASSERT_EQ(P::strided(INVAR_NO_TRANS, INVAR_NO_TRANS, s.m, s.n, s.k, alpha, a.data(), s.k,
+                             sa, b.data(), s.n, sb, beta, c.data(), s.n, sc, s.batch),
+                  INVAR_OK)
+            << invar_last_error();
+        for (int64_t i = 0; i < s.batch; ++i) {
+          ASSERT_EQ(
+              P::single(INVAR_NO_TRANS, INVAR_NO_TRANS, s.m, s.n, s.k, alpha, a.data() + i * sa,
+                        s.k, b.data() + i * sb, s.n, beta, expected.data() + i * sc, s.n),
+              INVAR_OK);
+          wrapping_reference(s.m, s.n, s.k, alpha, a.data() + i * sa, s.k, b.data() + i * sb, s.n,
+                             beta, reference.data() + i * sc, s.n);
+        }
+        const std::string where = "m=" + std::to_string(s.m) + " alpha=" + std::to_string(alpha) +
+                                  " beta=" + std::to_string(beta) +
+                                  " threads=" + std::to_string(threads);
+        EXPECT_TRUE(same_bits(expected, reference)) << where;
+        EXPECT_TRUE(same_bits(c, expected)) << where;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -167,6 +167,73 @@ INVAR_API invar_status invar_gemm_u8s8s32(invar_trans ta, invar_trans tb, int64_
                                           int64_t ldc);
 
 /*
+ * Batches of the 16-bit and 8-bit products: the arguments, strides and rules of
+ * invar_sgemm_batch_strided and invar_sgemm_batch, with the element types, alpha and beta of the
+ * single call of the same name. Every entry gets exactly the bits of that single call; every
+ * entry is validated before any is computed. With a bf16 or f16 C each product runs on an f32
+ * copy of its C, as the single call does: m x n floats for each product computed at once (one
+ * per thread when the batch runs in parallel), allocated before any product runs.
+ */
+INVAR_API invar_status invar_gemm_bf16bf16f32_batch_strided(
+    invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k, float alpha,
+    const invar_bf16 *a, int64_t lda, int64_t stride_a, const invar_bf16 *b, int64_t ldb,
+    int64_t stride_b, float beta, float *c, int64_t ldc, int64_t stride_c, int64_t batch);
+INVAR_API invar_status invar_gemm_bf16bf16f32_batch(invar_trans ta, invar_trans tb, int64_t m,
+                                                    int64_t n, int64_t k, float alpha,
+                                                    const invar_bf16 *const *a, int64_t lda,
+                                                    const invar_bf16 *const *b, int64_t ldb,
+                                                    float beta, float *const *c, int64_t ldc,
+                                                    int64_t batch);
+INVAR_API invar_status invar_gemm_bf16bf16bf16_batch_strided(
+    invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k, float alpha,
+    const invar_bf16 *a, int64_t lda, int64_t stride_a, const invar_bf16 *b, int64_t ldb,
+    int64_t stride_b, float beta, invar_bf16 *c, int64_t ldc, int64_t stride_c, int64_t batch);
+INVAR_API invar_status invar_gemm_bf16bf16bf16_batch(invar_trans ta, invar_trans tb, int64_t m,
+                                                     int64_t n, int64_t k, float alpha,
+                                                     const invar_bf16 *const *a, int64_t lda,
+                                                     const invar_bf16 *const *b, int64_t ldb,
+                                                     float beta, invar_bf16 *const *c, int64_t ldc,
+                                                     int64_t batch);
+INVAR_API invar_status invar_gemm_f16f16f32_batch_strided(
+    invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k, float alpha,
+    const invar_f16 *a, int64_t lda, int64_t stride_a, const invar_f16 *b, int64_t ldb,
+    int64_t stride_b, float beta, float *c, int64_t ldc, int64_t stride_c, int64_t batch);
+INVAR_API invar_status invar_gemm_f16f16f32_batch(invar_trans ta, invar_trans tb, int64_t m,
+                                                  int64_t n, int64_t k, float alpha,
+                                                  const invar_f16 *const *a, int64_t lda,
+                                                  const invar_f16 *const *b, int64_t ldb,
+                                                  float beta, float *const *c, int64_t ldc,
+                                                  int64_t batch);
+INVAR_API invar_status invar_gemm_f16f16f16_batch_strided(
+    invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k, float alpha,
+    const invar_f16 *a, int64_t lda, int64_t stride_a, const invar_f16 *b, int64_t ldb,
+    int64_t stride_b, float beta, invar_f16 *c, int64_t ldc, int64_t stride_c, int64_t batch);
+INVAR_API invar_status invar_gemm_f16f16f16_batch(invar_trans ta, invar_trans tb, int64_t m,
+                                                  int64_t n, int64_t k, float alpha,
+                                                  const invar_f16 *const *a, int64_t lda,
+                                                  const invar_f16 *const *b, int64_t ldb,
+                                                  float beta, invar_f16 *const *c, int64_t ldc,
+                                                  int64_t batch);
+INVAR_API invar_status invar_gemm_s8s8s32_batch_strided(
+    invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k, int32_t alpha, const int8_t *a,
+    int64_t lda, int64_t stride_a, const int8_t *b, int64_t ldb, int64_t stride_b, int32_t beta,
+    int32_t *c, int64_t ldc, int64_t stride_c, int64_t batch);
+INVAR_API invar_status invar_gemm_s8s8s32_batch(invar_trans ta, invar_trans tb, int64_t m,
+                                                int64_t n, int64_t k, int32_t alpha,
+                                                const int8_t *const *a, int64_t lda,
+                                                const int8_t *const *b, int64_t ldb, int32_t beta,
+                                                int32_t *const *c, int64_t ldc, int64_t batch);
+INVAR_API invar_status invar_gemm_u8s8s32_batch_strided(
+    invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k, int32_t alpha,
+    const uint8_t *a, int64_t lda, int64_t stride_a, const int8_t *b, int64_t ldb, int64_t stride_b,
+    int32_t beta, int32_t *c, int64_t ldc, int64_t stride_c, int64_t batch);
+INVAR_API invar_status invar_gemm_u8s8s32_batch(invar_trans ta, invar_trans tb, int64_t m,
+                                                int64_t n, int64_t k, int32_t alpha,
+                                                const uint8_t *const *a, int64_t lda,
+                                                const int8_t *const *b, int64_t ldb, int32_t beta,
+                                                int32_t *const *c, int64_t ldc, int64_t batch);
+
+/*
  * Prepacked B. invar_sgemm_pack_b packs op(B) (K x N; B stored N x K when tb == INVAR_TRANS) once
  * into the default context's micro-kernel layout; invar_sgemm_packed then computes
  * C <- alpha * op(A) * op(B) + beta * C for any M with exactly the bits of invar_sgemm on the

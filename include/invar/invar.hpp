@@ -370,6 +370,31 @@ inline void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, Op op_b,
   gemm(alpha, op_a, a, op_b, b, beta, c, Context::default_context());
 }
 
+// ---- batches of 16-bit and 8-bit products ----------------------------------------------------
+
+// gemm_batch over the types of the 16-bit and 8-bit gemm overloads above, with their scalars: the
+// same rules as the f32 gemm_batch, every entry with exactly the bits of its single call. A bf16
+// or f16 C is computed on an f32 copy, as by the single call: m x n floats per product computed
+// at once (one per thread when the batch runs in parallel), allocated before any product runs.
+INVAR_API void gemm_batch(float alpha, Op op_a, const MatrixView<const bf16>* a, Op op_b,
+                          const MatrixView<const bf16>* b, float beta, const MatrixView<float>* c,
+                          std::size_t batch, Context& context);
+INVAR_API void gemm_batch(float alpha, Op op_a, const MatrixView<const bf16>* a, Op op_b,
+                          const MatrixView<const bf16>* b, float beta, const MatrixView<bf16>* c,
+                          std::size_t batch, Context& context);
+INVAR_API void gemm_batch(float alpha, Op op_a, const MatrixView<const f16>* a, Op op_b,
+                          const MatrixView<const f16>* b, float beta, const MatrixView<float>* c,
+                          std::size_t batch, Context& context);
+INVAR_API void gemm_batch(float alpha, Op op_a, const MatrixView<const f16>* a, Op op_b,
+                          const MatrixView<const f16>* b, float beta, const MatrixView<f16>* c,
+                          std::size_t batch, Context& context);
+INVAR_API void gemm_batch(int32_t alpha, Op op_a, const MatrixView<const int8_t>* a, Op op_b,
+                          const MatrixView<const int8_t>* b, int32_t beta,
+                          const MatrixView<int32_t>* c, std::size_t batch, Context& context);
+INVAR_API void gemm_batch(int32_t alpha, Op op_a, const MatrixView<const uint8_t>* a, Op op_b,
+                          const MatrixView<const int8_t>* b, int32_t beta,
+                          const MatrixView<int32_t>* c, std::size_t batch, Context& context);
+
 INVAR_API const char* version();
 
 }  // namespace invar

@@ -46,7 +46,33 @@ int raw_enum(const E& e) noexcept {
   return static_cast<int>(raw);
 }
 
-// Both precisions: one validation, one engine.
+// The GemmCall of one product. A holds In and B holds InB; C holds Out; alpha and beta are Acc,
+// which must be the GemmCall's own types (no conversion of a scalar or an operand).
+template <class In, class InB, class Out, class Acc>
+invar::api::GemmCall<In, Out> make_call(const char* function, int trans_a, int trans_b, int64_t m,
+                                        int64_t n, int64_t k, Acc alpha, const In* a, int64_t lda,
+                                        const InB* b, int64_t ldb, Acc beta, Out* c, int64_t ldc) {
+  using Call = invar::api::GemmCall<In, Out>;
+  static_assert(std::is_same_v<InB, typename Call::InB> && std::is_same_v<Acc, typename Call::Acc>);
+  Call call;
+  call.function = function;
+  call.trans_a = trans_a;
+  call.trans_b = trans_b;
+  call.m = m;
+  call.n = n;
+  call.k = k;
+  call.alpha = alpha;
+  call.a = a;
+  call.lda = lda;
+  call.b = b;
+  call.ldb = ldb;
+  call.beta = beta;
+  call.c = c;
+  call.ldc = ldc;
+  return call;
+}
+
+// Every element type: one validation, one engine.
 template <class In, class InB, class Out, class Acc>
 invar_status gemm_entry(const char* function, invar_trans ta, invar_trans tb, int64_t m, int64_t n,
                         int64_t k, Acc alpha, const In* a, int64_t lda, const InB* b, int64_t ldb,
@@ -56,21 +82,7 @@ invar_status gemm_entry(const char* function, invar_trans ta, invar_trans tb, in
   invar::api::clear_last_error();
   const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
   return guarded(function, [&] {
-    invar::api::GemmCall<In, Out> call;
-    call.function = function;
-    call.trans_a = trans_a;
-    call.trans_b = trans_b;
-    call.m = m;
-    call.n = n;
-    call.k = k;
-    call.alpha = alpha;
-    call.a = a;
-    call.lda = lda;
-    call.b = b;
-    call.ldb = ldb;
-    call.beta = beta;
-    call.c = c;
-    call.ldc = ldc;
+    auto call = make_call(function, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     if (packed != nullptr) call.packed_b = packed->impl.get();
     if (packed_a != nullptr) call.packed_a = packed_a->impl.get();
     call.bias = bias;
@@ -163,39 +175,16 @@ invar_status packed_entry(const char* function, invar_trans ta, int64_t m, T alp
                     activation);
 }
 
-// One entry of a batch: the shared arguments with this entry's matrices.
-template <class T>
-invar::api::GemmCall<T> batch_call(const char* function, int trans_a, int trans_b, int64_t m,
-                                   int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
-                                   const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
-  invar::api::GemmCall<T> call;
-  call.function = function;
-  call.trans_a = trans_a;
-  call.trans_b = trans_b;
-  call.m = m;
-  call.n = n;
-  call.k = k;
-  call.alpha = alpha;
-  call.a = a;
-  call.lda = lda;
-  call.b = b;
-  call.ldb = ldb;
-  call.beta = beta;
-  call.c = c;
-  call.ldc = ldc;
-  return call;
-}
-
 // Validates every entry before any is computed, so that on an error no C is touched. `entry(i)`
-// returns the i-th call.
-template <class T, class Entry>
+// returns the i-th call: the shared arguments with this entry's matrices.
+template <class Entry>
 invar_status run_batch(const char* function, int64_t batch, Entry&& entry) {
   if (batch < 0) {
     invar::api::set_last_error(std::string(function) + ": batch = " + std::to_string(batch) +
                                " is negative");
     return INVAR_EINVAL;
   }
-  std::vector<invar::api::GemmCall<T>> calls;
+  std::vector<std::invoke_result_t<Entry&, int64_t>> calls;
   calls.reserve(static_cast<std::size_t>(batch));
   for (int64_t i = 0; i < batch; ++i) {
     calls.push_back(entry(i));
@@ -209,38 +198,37 @@ invar_status run_batch(const char* function, int64_t batch, Entry&& entry) {
   return INVAR_OK;
 }
 
-template <class T>
+template <class In, class InB, class Out, class Acc>
 invar_status batch_strided_entry(const char* function, invar_trans ta, invar_trans tb, int64_t m,
-                                 int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
-                                 int64_t stride_a, const T* b, int64_t ldb, int64_t stride_b,
-                                 T beta, T* c, int64_t ldc, int64_t stride_c, int64_t batch) {
+                                 int64_t n, int64_t k, Acc alpha, const In* a, int64_t lda,
+                                 int64_t stride_a, const InB* b, int64_t ldb, int64_t stride_b,
+                                 Acc beta, Out* c, int64_t ldc, int64_t stride_c, int64_t batch) {
   invar::api::clear_last_error();
   const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
   return guarded(function, [&] {
     // Entries may share A or B (a stride of 0) but never write the same C.
     const int64_t c_span = m > 0 && n > 0 ? (m - 1) * ldc + n : 0;
     if (batch > 1 && c_span > 0 && (stride_c < 0 ? -stride_c : stride_c) < c_span) {
-      invar::api::set_last_error(std::string(function) + ": stride_c = " +
-                                 std::to_string(stride_c) + " makes the C matrices overlap (one C spans " +
-                                 std::to_string(c_span) + " elements)");
+      invar::api::set_last_error(
+          std::string(function) + ": stride_c = " + std::to_string(stride_c) +
+          " makes the C matrices overlap (one C spans " + std::to_string(c_span) + " elements)");
       return INVAR_EINVAL;
     }
     // The i-th matrices; pointers are only formed for entries whose matrices are read.
     auto at = [](auto* base, int64_t stride, int64_t i) {
       return base == nullptr ? base : base + stride * i;
     };
-    return run_batch<T>(function, batch, [&](int64_t i) {
-      return batch_call<T>(function, trans_a, trans_b, m, n, k, alpha, at(a, stride_a, i), lda,
-                           at(b, stride_b, i), ldb, beta, at(c, stride_c, i), ldc);
+    return run_batch(function, batch, [&](int64_t i) {
+      return make_call(function, trans_a, trans_b, m, n, k, alpha, at(a, stride_a, i), lda,
+                       at(b, stride_b, i), ldb, beta, at(c, stride_c, i), ldc);
     });
   });
 }
 
-template <class T>
-invar_status batch_entry(const char* function, invar_trans ta, invar_trans tb, int64_t m,
-                         int64_t n, int64_t k, T alpha, const T* const* a, int64_t lda,
-                         const T* const* b, int64_t ldb, T beta, T* const* c, int64_t ldc,
-                         int64_t batch) {
+template <class In, class InB, class Out, class Acc>
+invar_status batch_entry(const char* function, invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                         int64_t k, Acc alpha, const In* const* a, int64_t lda, const InB* const* b,
+                         int64_t ldb, Acc beta, Out* const* c, int64_t ldc, int64_t batch) {
   invar::api::clear_last_error();
   const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
   return guarded(function, [&] {
@@ -248,9 +236,9 @@ invar_status batch_entry(const char* function, invar_trans ta, invar_trans tb, i
       invar::api::set_last_error(std::string(function) + ": an array of matrix pointers is NULL");
       return INVAR_EINVAL;
     }
-    return run_batch<T>(function, batch, [&](int64_t i) {
-      return batch_call<T>(function, trans_a, trans_b, m, n, k, alpha, a[i], lda, b[i], ldb, beta,
-                           c[i], ldc);
+    return run_batch(function, batch, [&](int64_t i) {
+      return make_call(function, trans_a, trans_b, m, n, k, alpha, a[i], lda, b[i], ldb, beta, c[i],
+                       ldc);
     });
   });
 }
@@ -362,6 +350,112 @@ invar_status invar_gemm_u8s8s32(invar_trans ta, invar_trans tb, int64_t m, int64
                                 int32_t alpha, const uint8_t* a, int64_t lda, const int8_t* b,
                                 int64_t ldb, int32_t beta, int32_t* c, int64_t ldc) {
   return gemm_entry("invar_gemm_u8s8s32", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+invar_status invar_gemm_bf16bf16f32_batch_strided(
+    invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k, float alpha,
+    const invar_bf16* a, int64_t lda, int64_t stride_a, const invar_bf16* b, int64_t ldb,
+    int64_t stride_b, float beta, float* c, int64_t ldc, int64_t stride_c, int64_t batch) {
+  return batch_strided_entry("invar_gemm_bf16bf16f32_batch_strided", ta, tb, m, n, k, alpha, a, lda,
+                             stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch);
+}
+
+invar_status invar_gemm_bf16bf16f32_batch(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                          int64_t k, float alpha, const invar_bf16* const* a,
+                                          int64_t lda, const invar_bf16* const* b, int64_t ldb,
+                                          float beta, float* const* c, int64_t ldc, int64_t batch) {
+  return batch_entry("invar_gemm_bf16bf16f32_batch", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta,
+                     c, ldc, batch);
+}
+
+invar_status invar_gemm_bf16bf16bf16_batch_strided(
+    invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k, float alpha,
+    const invar_bf16* a, int64_t lda, int64_t stride_a, const invar_bf16* b, int64_t ldb,
+    int64_t stride_b, float beta, invar_bf16* c, int64_t ldc, int64_t stride_c, int64_t batch) {
+  return batch_strided_entry("invar_gemm_bf16bf16bf16_batch_strided", ta, tb, m, n, k, alpha, a,
+                             lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch);
+}
+
+invar_status invar_gemm_bf16bf16bf16_batch(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                           int64_t k, float alpha, const invar_bf16* const* a,
+                                           int64_t lda, const invar_bf16* const* b, int64_t ldb,
+                                           float beta, invar_bf16* const* c, int64_t ldc,
+                                           int64_t batch) {
+  return batch_entry("invar_gemm_bf16bf16bf16_batch", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta,
+                     c, ldc, batch);
+}
+
+invar_status invar_gemm_f16f16f32_batch_strided(invar_trans ta, invar_trans tb, int64_t m,
+                                                int64_t n, int64_t k, float alpha,
+                                                const invar_f16* a, int64_t lda, int64_t stride_a,
+                                                const invar_f16* b, int64_t ldb, int64_t stride_b,
+                                                float beta, float* c, int64_t ldc, int64_t stride_c,
+                                                int64_t batch) {
+  return batch_strided_entry("invar_gemm_f16f16f32_batch_strided", ta, tb, m, n, k, alpha, a, lda,
+                             stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch);
+}
+
+invar_status invar_gemm_f16f16f32_batch(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                        int64_t k, float alpha, const invar_f16* const* a,
+                                        int64_t lda, const invar_f16* const* b, int64_t ldb,
+                                        float beta, float* const* c, int64_t ldc, int64_t batch) {
+  return batch_entry("invar_gemm_f16f16f32_batch", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                     ldc, batch);
+}
+
+invar_status invar_gemm_f16f16f16_batch_strided(invar_trans ta, invar_trans tb, int64_t m,
+                                                int64_t n, int64_t k, float alpha,
+                                                const invar_f16* a, int64_t lda, int64_t stride_a,
+                                                const invar_f16* b, int64_t ldb, int64_t stride_b,
+                                                float beta, invar_f16* c, int64_t ldc,
+                                                int64_t stride_c, int64_t batch) {
+  return batch_strided_entry("invar_gemm_f16f16f16_batch_strided", ta, tb, m, n, k, alpha, a, lda,
+                             stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch);
+}
+
+invar_status invar_gemm_f16f16f16_batch(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                        int64_t k, float alpha, const invar_f16* const* a,
+                                        int64_t lda, const invar_f16* const* b, int64_t ldb,
+                                        float beta, invar_f16* const* c, int64_t ldc,
+                                        int64_t batch) {
+  return batch_entry("invar_gemm_f16f16f16_batch", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                     ldc, batch);
+}
+
+invar_status invar_gemm_s8s8s32_batch_strided(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                              int64_t k, int32_t alpha, const int8_t* a,
+                                              int64_t lda, int64_t stride_a, const int8_t* b,
+                                              int64_t ldb, int64_t stride_b, int32_t beta,
+                                              int32_t* c, int64_t ldc, int64_t stride_c,
+                                              int64_t batch) {
+  return batch_strided_entry("invar_gemm_s8s8s32_batch_strided", ta, tb, m, n, k, alpha, a, lda,
+                             stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch);
+}
+
+invar_status invar_gemm_s8s8s32_batch(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                      int64_t k, int32_t alpha, const int8_t* const* a, int64_t lda,
+                                      const int8_t* const* b, int64_t ldb, int32_t beta,
+                                      int32_t* const* c, int64_t ldc, int64_t batch) {
+  return batch_entry("invar_gemm_s8s8s32_batch", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                     ldc, batch);
+}
+
+invar_status invar_gemm_u8s8s32_batch_strided(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                              int64_t k, int32_t alpha, const uint8_t* a,
+                                              int64_t lda, int64_t stride_a, const int8_t* b,
+                                              int64_t ldb, int64_t stride_b, int32_t beta,
+                                              int32_t* c, int64_t ldc, int64_t stride_c,
+                                              int64_t batch) {
+  return batch_strided_entry("invar_gemm_u8s8s32_batch_strided", ta, tb, m, n, k, alpha, a, lda,
+                             stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch);
+}
+
+invar_status invar_gemm_u8s8s32_batch(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                      int64_t k, int32_t alpha, const uint8_t* const* a,
+                                      int64_t lda, const int8_t* const* b, int64_t ldb,
+                                      int32_t beta, int32_t* const* c, int64_t ldc, int64_t batch) {
+  return batch_entry("invar_gemm_u8s8s32_batch", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                     ldc, batch);
 }
 
 invar_status invar_sgemm_pack_b(invar_trans tb, int64_t k, int64_t n, const float* b, int64_t ldb,

@@ -66,18 +66,18 @@ void gemm_impl(Acc alpha, Op op_a, MatrixView<const In> a, Op op_b, MatrixView<c
   run(make_call(alpha, op_a, a, op_b, b, beta, c), context);
 }
 
-template <class T>
-void gemm_batch_impl(T alpha, Op op_a, const MatrixView<const T>* a, Op op_b,
-                     const MatrixView<const T>* b, T beta, const MatrixView<T>* c,
+template <class In, class InB, class Out, class Acc>
+void gemm_batch_impl(Acc alpha, Op op_a, const MatrixView<const In>* a, Op op_b,
+                     const MatrixView<const InB>* b, Acc beta, const MatrixView<Out>* c,
                      std::size_t batch, Context& context) {
   if (batch == 0) return;
   if (a == nullptr || b == nullptr || c == nullptr)
     throw InvalidArgument("invar::gemm_batch: an array of views is null");
-  std::vector<api::GemmCall<T>> calls;
+  std::vector<api::GemmCall<In, Out>> calls;
   calls.reserve(batch);
   for (std::size_t i = 0; i < batch; ++i) {
     calls.push_back(make_call(alpha, op_a, a[i], op_b, b[i], beta, c[i]));
-    const api::GemmCall<T>& call = calls.back();
+    const api::GemmCall<In, Out>& call = calls.back();
     if (call.m != calls[0].m || call.n != calls[0].n || call.k != calls[0].k)
       throw InvalidArgument("invar::gemm_batch: entry " + std::to_string(i) +
                             " differs in shape from entry 0");
@@ -267,6 +267,42 @@ void gemm_batch(float alpha, Op op_a, const MatrixView<const float>* a, Op op_b,
 
 void gemm_batch(double alpha, Op op_a, const MatrixView<const double>* a, Op op_b,
                 const MatrixView<const double>* b, double beta, const MatrixView<double>* c,
+                std::size_t batch, Context& context) {
+  gemm_batch_impl(alpha, op_a, a, op_b, b, beta, c, batch, context);
+}
+
+void gemm_batch(float alpha, Op op_a, const MatrixView<const bf16>* a, Op op_b,
+                const MatrixView<const bf16>* b, float beta, const MatrixView<float>* c,
+                std::size_t batch, Context& context) {
+  gemm_batch_impl(alpha, op_a, a, op_b, b, beta, c, batch, context);
+}
+
+void gemm_batch(float alpha, Op op_a, const MatrixView<const bf16>* a, Op op_b,
+                const MatrixView<const bf16>* b, float beta, const MatrixView<bf16>* c,
+                std::size_t batch, Context& context) {
+  gemm_batch_impl(alpha, op_a, a, op_b, b, beta, c, batch, context);
+}
+
+void gemm_batch(float alpha, Op op_a, const MatrixView<const f16>* a, Op op_b,
+                const MatrixView<const f16>* b, float beta, const MatrixView<float>* c,
+                std::size_t batch, Context& context) {
+  gemm_batch_impl(alpha, op_a, a, op_b, b, beta, c, batch, context);
+}
+
+void gemm_batch(float alpha, Op op_a, const MatrixView<const f16>* a, Op op_b,
+                const MatrixView<const f16>* b, float beta, const MatrixView<f16>* c,
+                std::size_t batch, Context& context) {
+  gemm_batch_impl(alpha, op_a, a, op_b, b, beta, c, batch, context);
+}
+
+void gemm_batch(int32_t alpha, Op op_a, const MatrixView<const int8_t>* a, Op op_b,
+                const MatrixView<const int8_t>* b, int32_t beta, const MatrixView<int32_t>* c,
+                std::size_t batch, Context& context) {
+  gemm_batch_impl(alpha, op_a, a, op_b, b, beta, c, batch, context);
+}
+
+void gemm_batch(int32_t alpha, Op op_a, const MatrixView<const uint8_t>* a, Op op_b,
+                const MatrixView<const int8_t>* b, int32_t beta, const MatrixView<int32_t>* c,
                 std::size_t batch, Context& context) {
   gemm_batch_impl(alpha, op_a, a, op_b, b, beta, c, batch, context);
 }

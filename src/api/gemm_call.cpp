@@ -147,8 +147,28 @@ std::string validate(const GemmCall<In, Out>& c) {
   return "";
 }
 
+namespace {
+
+// A C narrower than the accumulator (bf16 or f16 C over f32 chains): the chains run on an f32
+// copy of C, and each result is rounded once into C at the end, never between k-blocks.
 template <class In, class Out>
-void execute(Context::Impl& context, const GemmCall<In, Out>& call) {
+constexpr bool kNarrowC = !std::is_same_v<Out, typename GemmCall<In, Out>::Acc>;
+
+// The accumulators of that copy a call needs: m x n when C is narrow and the chains run (the
+// special cases work on C itself), else none.
+template <class In, class Out>
+std::size_t wide_elements(const GemmCall<In, Out>& call) {
+  using Acc = typename GemmCall<In, Out>::Acc;
+  if (!kNarrowC<In, Out> || call.m == 0 || call.n == 0 || call.k == 0 || call.alpha == Acc(0))
+    return 0;
+  return static_cast<std::size_t>(call.m) * static_cast<std::size_t>(call.n);
+}
+
+// execute() on a caller's copy of C: `wide` holds wide_elements(call) accumulators, contents
+// unspecified.
+template <class In, class Out>
+void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
+                typename GemmCall<In, Out>::Acc* wide) {
   using Acc = typename GemmCall<In, Out>::Acc;
   const arch::EffectiveCacheTopology& caches = arch::cache_topology();
   if (!caches.error.empty()) throw InvalidArgument(caches.error);  // a bad INVAR_L1D/L2/L3
@@ -184,17 +204,13 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call) {
   p.epilogue = epilogue_of(call);
   p.c = call.c;
   p.ldc = call.ldc;
-  // A narrow C: the chains run on an f32 copy (beta * C widened exactly, or not read at all when
-  // beta == 0) and each result is rounded once into C at the end, never between k-blocks.
-  std::unique_ptr<Acc[]> wide;
-  constexpr bool kNarrowC = !std::is_same_v<Out, Acc>;
-  if constexpr (kNarrowC) {
-    wide.reset(new Acc[static_cast<std::size_t>(call.m) * static_cast<std::size_t>(call.n)]);
+  // A narrow C: the copy holds beta * C widened exactly (nothing is read when beta == 0).
+  if constexpr (kNarrowC<In, Out>) {
     if (call.beta != Acc(0)) {
       for (int64_t i = 0; i < call.m; ++i)
         for (int64_t j = 0; j < call.n; ++j) wide[i * call.n + j] = to_acc(call.c[i * call.ldc + j]);
     }
-    p.c = wide.get();
+    p.c = wide;
     p.ldc = call.n;
   }
   p.alpha = &call.alpha;
@@ -219,28 +235,52 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call) {
     auto workspace = context.workspaces.lease();
     driver::run_gemm(kernel, p, blocks, *workspace, &context.pool, threads);
   }
-  if constexpr (kNarrowC) {
+  if constexpr (kNarrowC<In, Out>) {
     for (int64_t i = 0; i < call.m; ++i)
       for (int64_t j = 0; j < call.n; ++j)
         call.c[i * call.ldc + j] = from_acc<Out>(wide[i * call.n + j]);
   }
 }
 
+// Accumulators for `count` copies of `elements` each; none when elements == 0.
+template <class Acc>
+std::unique_ptr<Acc[]> wide_copies(std::size_t elements, int count) {
+  if (elements == 0) return nullptr;
+  return std::unique_ptr<Acc[]>(new Acc[elements * static_cast<std::size_t>(count)]);
+}
+
+}  // namespace
+
+template <class In, class Out>
+void execute(Context::Impl& context, const GemmCall<In, Out>& call) {
+  using Acc = typename GemmCall<In, Out>::Acc;
+  const std::unique_ptr<Acc[]> wide = wide_copies<Acc>(wide_elements(call), 1);
+  execute_on(context, call, wide.get());
+}
+
 template <class In, class Out>
 void execute_batch(Context::Impl& context, const GemmCall<In, Out>* calls, int64_t count) {
+  using Acc = typename GemmCall<In, Out>::Acc;
   if (count <= 0) return;
   const int threads = context.num_threads.load();
   const GemmCall<In, Out>& first = calls[0];
   const int per_product = driver::useful_threads(first.m, first.n, first.k, threads);
-  if (count == 1 || per_product >= threads) {
-    for (int64_t i = 0; i < count; ++i) execute(context, calls[i]);
+  const bool one_by_one = count == 1 || per_product >= threads;
+  const int members = one_by_one ? 1 : static_cast<int>(std::min<int64_t>(threads, count));
+  // A narrow C: one f32 copy of C per member, reused for each of its products and allocated
+  // before any product runs (if that fails, no C has been written).
+  std::size_t elements = 0;
+  for (int64_t i = 0; i < count; ++i) elements = std::max(elements, wide_elements(calls[i]));
+  const std::unique_ptr<Acc[]> wide = wide_copies<Acc>(elements, members);
+  if (one_by_one) {
+    for (int64_t i = 0; i < count; ++i) execute_on(context, calls[i], wide.get());
     return;
   }
   // A call from inside a pool task runs on its caller alone, so each member's products are
-  // single-threaded here.
-  const int members = static_cast<int>(std::min<int64_t>(threads, count));
+  // single-threaded here. The team may be smaller than asked, never larger.
   context.pool.run(members, [&](runtime::Team& team) {
-    for (int64_t i = team.tid(); i < count; i += team.size()) execute(context, calls[i]);
+    Acc* own = wide ? wide.get() + elements * static_cast<std::size_t>(team.tid()) : nullptr;
+    for (int64_t i = team.tid(); i < count; i += team.size()) execute_on(context, calls[i], own);
   });
 }
 

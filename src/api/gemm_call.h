@@ -86,6 +86,8 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call);
 // Runs `count` validated calls: one after another, each on all of the context's threads, when
 // one product is enough to occupy them; otherwise the products are dealt round-robin to the
 // threads, each running its products alone. Either way every product has its single-call bits.
+// A bf16 or f16 C is computed, as in execute(), on an f32 copy: one per member of the batch,
+// allocated once before any product runs.
 template <class In, class Out>
 void execute_batch(Context::Impl& context, const GemmCall<In, Out>* calls, int64_t count);
 
