@@ -171,6 +171,27 @@ void pack_b_avx2_f32(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_
   }
 }
 
+// A row-major A (the common case, and a gather in the portable packer) goes through the AVX2
+// transposing packer; a transposed A, whose MR values per step are contiguous, through the
+// portable one. Both write the same bits.
+void pack_a_avx2_f32(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
+                     const void* alpha, void* dst) {
+  if (cs == 1 && rs != 1) {
+    avx2::sgemm_avx2_pack_a6(mc, kc, static_cast<const float*>(src), rs,
+                             *static_cast<const float*>(alpha), static_cast<float*>(dst));
+  } else {
+    pack::pack_a<float, avx2::kSgemmMr>(mc, kc, static_cast<const float*>(src), rs, cs,
+                                        *static_cast<const float*>(alpha),
+                                        static_cast<float*>(dst));
+  }
+}
+
+constexpr GemmKernel with_pack_a(GemmKernel k, void (*fn)(int64_t, int64_t, const void*, int64_t,
+                                                          int64_t, const void*, void*)) {
+  k.pack_a = fn;
+  return k;
+}
+
 constexpr GemmKernel with_pack_b(GemmKernel k, void (*fn)(int64_t, int64_t, const void*, int64_t,
                                                           int64_t, void*)) {
   k.pack_b = fn;
@@ -181,10 +202,12 @@ const KernelSet kAvx2Set = {
     Isa::kAvx2,
     with_direct_panels<float, &avx2::sgemm_avx2_direct_panels16>(
         with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
-            with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(with_pack_b(
-                make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16>(
-                    "sgemm_avx2_6x16"),
-                &pack_b_avx2_f32)))),
+            with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(with_pack_a(
+                with_pack_b(
+                    make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16>(
+                        "sgemm_avx2_6x16"),
+                    &pack_b_avx2_f32),
+                &pack_a_avx2_f32)))),
     with_direct_panels<double, &avx2::dgemm_avx2_direct_panels8>(
         with_direct<double, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
             make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr, &avx2::dgemm_avx2_6x8>(

@@ -38,6 +38,11 @@ void sgemm_avx2_direct_t8(int64_t m, int64_t n, int64_t k, float alpha, const fl
                           int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                           int64_t ldc, AccInit init, float beta);
 
+// Packs an mc x kc block of alpha * op(A), A row-major (row stride lda), into 6-row panels, the
+// layout of pack.h.
+void sgemm_avx2_pack_a6(int64_t mc, int64_t kc, const float* a, int64_t lda, float alpha,
+                        float* dst);
+
 // Packs a kc x nc block of op(B) = W^T (W row-major, row stride ldw) into 16-column panels, the
 // layout of pack.h; dst is 32-byte aligned (as every packed block is).
 void sgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const float* w, int64_t ldw, float* dst);
