@@ -30,6 +30,8 @@ constexpr const char* kSteering[] = {"OPENBLAS_NUM_THREADS",
                                      "OMP_NUM_THREADS",
                                      "MKL_NUM_THREADS",
                                      "BLIS_NUM_THREADS",
+                                     "KMP_BLOCKTIME",
+                                     "OPENBLAS_THREAD_TIMEOUT",
                                      "OPENBLAS_CORETYPE",
                                      "OPENBLAS_L2_SIZE",
                                      "MKL_DEBUG_CPU_TYPE",
@@ -43,11 +45,18 @@ constexpr const char* kSteering[] = {"OPENBLAS_NUM_THREADS",
 
 // The libraries that read a thread count at load time get the largest one through their variable,
 // before anything is loaded; each row then sets its own count through the library's API.
+// Idle workers spin before they sleep: MKL's for KMP_BLOCKTIME (200 ms by default), OpenBLAS's
+// for 2^OPENBLAS_THREAD_TIMEOUT cycles (2^28, about 80 ms). Both are bounded here, unless the
+// caller set them, to 40 ms and 2^24 cycles (about 5 ms): far longer than the gap between two
+// calls of a timed sample, far shorter than kSettleSeconds between rows.
+constexpr double kSettleSeconds = 0.06;
 void set_thread_variables(const std::vector<int>& threads) {
   const std::string n = std::to_string(*std::max_element(threads.begin(), threads.end()));
   for (const char* name :
        {"OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS"})
     setenv(name, n.c_str(), 1);
+  setenv("KMP_BLOCKTIME", "40", 0);
+  setenv("OPENBLAS_THREAD_TIMEOUT", "24", 0);
 }
 
 std::vector<std::string> steering_environment() {
@@ -263,7 +272,11 @@ void measure_shape(Run& run, const Shape& s, int threads, const Operands& o, Ref
     }
     results.push_back(std::move(m));
   }
-  const auto timings = time_in_turns(turns, opt.seconds_per_cell, opt.rounds, opt.min_reps);
+  // Multi-threaded turns wait for the previous row's spinning workers to sleep (timing.h); the
+  // idle spins are bounded in set_thread_variables.
+  const double settle = threads > 1 ? kSettleSeconds : 0.0;
+  const auto timings =
+      time_in_turns(turns, opt.seconds_per_cell, opt.rounds, opt.min_reps, settle);
   size_t t = 0;
   for (auto& m : results) {
     if (m.timing.error.empty()) m.timing = timings[t++];

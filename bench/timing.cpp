@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <numeric>
+#include <thread>
 
 namespace invar_bench {
 namespace {
@@ -113,15 +114,24 @@ Turn local_turn(std::function<void()> activate, TimedCall call) {
 }
 
 std::vector<Timing> time_in_turns(const std::vector<Turn>& turns, double seconds_per_call,
-                                  int rounds, int min_reps) {
+                                  int rounds, int min_reps, double settle_seconds) {
   std::vector<Timing> timings(turns.size());
   const double slice = seconds_per_call / std::max(rounds, 1);
+  auto settle = [&] {
+    if (settle_seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(settle_seconds));
+  };
   for (int round = 0; round < rounds; ++round)
     for (size_t i = 0; i < turns.size(); ++i)
-      if (timings[i].error.empty()) turns[i](slice, 1, &timings[i]);
+      if (timings[i].error.empty()) {
+        settle();
+        turns[i](slice, 1, &timings[i]);
+      }
   for (size_t i = 0; i < turns.size(); ++i) {
     const int missing = min_reps - int(timings[i].seconds.size());
-    if (timings[i].error.empty() && missing > 0) turns[i](0, missing, &timings[i]);
+    if (timings[i].error.empty() && missing > 0) {
+      settle();
+      turns[i](0, missing, &timings[i]);
+    }
   }
   return timings;
 }

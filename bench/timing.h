@@ -49,8 +49,12 @@ Turn local_turn(std::function<void()> activate, TimedCall call);
 // then set).
 void time_calls(const TimedCall& call, int count, Timing* t);
 
+// The rows' turns, round after round. Before each turn the process sleeps `settle_seconds`: a
+// library's worker threads spin for a while after its call returns (MKL's OpenMP for
+// KMP_BLOCKTIME, OpenBLAS's for 2^OPENBLAS_THREAD_TIMEOUT cycles), and on a machine with as many
+// cores as threads they would take a core from the next row's threads.
 std::vector<Timing> time_in_turns(const std::vector<Turn>& turns, double seconds_per_call,
-                                  int rounds, int min_reps);
+                                  int rounds, int min_reps, double settle_seconds);
 
 }  // namespace invar_bench
 
