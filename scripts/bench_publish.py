@@ -57,9 +57,19 @@ def main():
     stamp = m.get("timestamp") or os.path.basename(os.path.normpath(a.results))
     name = f"{stamp[:8]}-{cpu_slug(m)}"
     dest = os.path.join(a.docs, name)
-    if os.path.isdir(dest):
-        shutil.rmtree(dest)
-    os.makedirs(dest)
+    # A day's folder may also hold the blocking sweep of a separate --sweep run: a run without a
+    # sweep replaces everything else and keeps those files.
+    sweep = re.compile(r"blocking_sweep")
+    run_has_sweep = any(sweep.match(e) for e in os.listdir(a.results))
+    os.makedirs(dest, exist_ok=True)
+    for entry in os.listdir(dest):
+        if sweep.match(entry) and not run_has_sweep:
+            continue
+        path = os.path.join(dest, entry)
+        if os.path.isdir(path):
+            shutil.rmtree(path)
+        else:
+            os.remove(path)
     for entry in sorted(os.listdir(a.results)):
         if FILES.match(entry):
             shutil.copy2(os.path.join(a.results, entry), dest)
