@@ -257,10 +257,11 @@ const KernelSet kAvx512Set = {
 #if defined(INVAR_HAVE_NEON)
 const KernelSet kNeonSet = {
     Isa::kNeon,
-    with_direct_t<float, neon::kDirectTNr, &neon::sgemm_neon_direct_t8>(
-        with_direct<float, neon::kDirectNr, &neon::sgemm_neon_direct_16>(
-            make_kernel<float, neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12>(
-                "sgemm_neon_8x12"))),
+    with_direct_panels<float, &neon::sgemm_neon_direct_panels12>(
+        with_direct_t<float, neon::kDirectTNr, &neon::sgemm_neon_direct_t8>(
+            with_direct<float, neon::kDirectNr, &neon::sgemm_neon_direct_16>(
+                make_kernel<float, neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12>(
+                    "sgemm_neon_8x12")))),
     make_kernel<double, neon::kDgemmMr, neon::kDgemmNr, &neon::dgemm_neon_8x6>("dgemm_neon_8x6"),
     make_kernel<float, neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12, bf16>(
         "sbgemm_neon_8x12"),

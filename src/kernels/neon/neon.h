@@ -14,11 +14,19 @@ inline constexpr int kSgemmNr = 12;
 void sgemm_neon_8x12(int64_t kc, const float* a_panel, const float* b_panel, float* c,
                      int64_t ldc, AccInit init, float beta);
 
-// m <= kDirectMaxRows rows x n columns from unpacked operands (ukernel.h), kDirectNr at a time.
+// m <= kDirectMaxRows rows x n columns from unpacked operands (ukernel.h), in blocks of up to 48
+// columns (kDirectNr = 16, the block of three or four rows).
 inline constexpr int kDirectNr = 16;
 void sgemm_neon_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                           int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                           int64_t ldc, AccInit init, float beta);
+
+// The same over prepacked 12-column panels (pack.h: K x 12, row stride 12, panel_stride floats
+// apart), several panels in flight at once when m is small.
+void sgemm_neon_direct_panels12(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                                int64_t a_rs, int64_t a_cs, const float* panels,
+                                int64_t panel_stride, float* c, int64_t ldc, AccInit init,
+                                float beta);
 
 // The same with B stored transposed (B[k][j] at b[j * ldb + k]), eight columns at a time.
 inline constexpr int kDirectTNr = 8;
