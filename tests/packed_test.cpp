@@ -28,10 +28,13 @@ const kernels::GemmKernel& kernel_of(Context& context) {
   return kernels::kernel_for<T>(*context.impl().kernels);
 }
 
-// C = alpha * op(A) * op(B) + beta * C through the packed operand, compared with the reference.
+// Which operands a check packs ahead of time.
+enum class Prepacked { kB, kA, kBoth };
+
+// C = alpha * op(A) * op(B) + beta * C through the packed operands, compared with the reference.
 template <class T>
-std::string check_packed(Context& context, bool ta, bool tb, int64_t m, int64_t n, int64_t k,
-                         T alpha, T beta, uint64_t seed) {
+std::string check_packed(Context& context, Prepacked which, bool ta, bool tb, int64_t m,
+                         int64_t n, int64_t k, T alpha, T beta, uint64_t seed) {
   const int64_t lda = (ta ? m : k) + 1, ldb = (tb ? k : n) + 2, ldc = n + 3;
   const auto a = random_values<T>((ta ? k : m) * lda, seed);
   const auto b = random_values<T>((tb ? n : k) * ldb, seed + 1);
@@ -39,18 +42,29 @@ std::string check_packed(Context& context, bool ta, bool tb, int64_t m, int64_t 
   auto expected = c;
   reference_gemm<T>(ta, tb, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta, expected.data(),
                     ldc);
-  const PackedB packed =
-      pack_b(tb ? Op::kTrans : Op::kNoTrans,
-             MatrixView<const T>(b.data(), tb ? n : k, tb ? k : n, ldb), context);
-  if (packed.k() != k || packed.n() != n) return "packed shape";
-  gemm(alpha, ta ? Op::kTrans : Op::kNoTrans,
-       MatrixView<const T>(a.data(), ta ? k : m, ta ? m : k, lda), packed, beta,
-       MatrixView<T>(c.data(), m, n, ldc), context);
+  const Op op_a = ta ? Op::kTrans : Op::kNoTrans, op_b = tb ? Op::kTrans : Op::kNoTrans;
+  const MatrixView<const T> a_view(a.data(), ta ? k : m, ta ? m : k, lda);
+  const MatrixView<const T> b_view(b.data(), tb ? n : k, tb ? k : n, ldb);
+  const MatrixView<T> c_view(c.data(), m, n, ldc);
+  if (which == Prepacked::kB) {
+    const PackedB packed = pack_b(op_b, b_view, context);
+    if (packed.k() != k || packed.n() != n) return "packed B shape";
+    gemm(alpha, op_a, a_view, packed, beta, c_view, context);
+  } else {
+    const invar::PackedA packed = pack_a(alpha, op_a, a_view, context);
+    if (packed.m() != m || packed.k() != k) return "packed A shape";
+    if (which == Prepacked::kBoth) {
+      gemm(packed, pack_b(op_b, b_view, context), beta, c_view, context);
+    } else {
+      gemm(packed, op_b, b_view, beta, c_view, context);
+    }
+  }
   const int64_t at = first_difference(c.data(), expected.data(), c.size());
   if (at < 0) return "";
-  return "m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k) +
-         " ta=" + std::to_string(ta) + " tb=" + std::to_string(tb) + ": first difference at " +
-         std::to_string(at);
+  const char* what = which == Prepacked::kB ? "B" : which == Prepacked::kA ? "A" : "A and B";
+  return std::string(what) + " packed, m=" + std::to_string(m) + " n=" + std::to_string(n) +
+         " k=" + std::to_string(k) + " ta=" + std::to_string(ta) + " tb=" + std::to_string(tb) +
+         ": first difference at " + std::to_string(at);
 }
 
 TYPED_TEST(Packed, EqualsTheReferenceForEveryShape) {
@@ -75,8 +89,9 @@ TYPED_TEST(Packed, EqualsTheReferenceForEveryShape) {
         for (int64_t k : {1, 8, 29}) {
           const bool ta = seed % 2, tb = seed % 3 == 0;
           const T alpha = seed % 4 ? T(1) : T(-0.3), beta = seed % 5 ? T(0) : T(3.7);
-          ASSERT_EQ(check_packed<T>(context, ta, tb, m, n, k, alpha, beta, seed), "");
-          ASSERT_EQ(check_packed<T>(blocked, ta, tb, m, n, k, alpha, beta, seed + 7), "");
+          ASSERT_EQ(check_packed<T>(context, Prepacked::kB, ta, tb, m, n, k, alpha, beta, seed), "");
+          ASSERT_EQ(check_packed<T>(blocked, Prepacked::kB, ta, tb, m, n, k, alpha, beta,
+                                    seed + 7), "");
           ++seed;
         }
       }
@@ -92,7 +107,8 @@ TYPED_TEST(Packed, TwoThreadsGiveTheSameBits) {
   o.num_threads = 2;
   Context context(o);
   for (int64_t m : {1, 3, 13}) {
-    ASSERT_EQ(check_packed<T>(context, false, m % 2 == 1, m, 2003, 2100, T(1), T(0), 40 + m), "");
+    ASSERT_EQ(check_packed<T>(context, Prepacked::kB, false, m % 2 == 1, m, 2003, 2100, T(1),
+                              T(0), 40 + m), "");
   }
 }
 
@@ -201,37 +217,6 @@ template <class T>
 class PackedA : public ::testing::Test {};
 TYPED_TEST_SUITE(PackedA, ElementTypes);
 
-// C = alpha * op(A) * op(B) + beta * C with A packed (and B too when pack_both), compared with
-// the reference.
-template <class T>
-std::string check_packed_a(Context& context, bool pack_both, bool ta, bool tb, int64_t m,
-                           int64_t n, int64_t k, T alpha, T beta, uint64_t seed) {
-  const int64_t lda = (ta ? m : k) + 1, ldb = (tb ? k : n) + 2, ldc = n + 3;
-  const auto a = random_values<T>((ta ? k : m) * lda, seed);
-  const auto b = random_values<T>((tb ? n : k) * ldb, seed + 1);
-  auto c = random_values<T>(m * ldc, seed + 2);
-  auto expected = c;
-  reference_gemm<T>(ta, tb, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta, expected.data(),
-                    ldc);
-  const MatrixView<const T> b_view(b.data(), tb ? n : k, tb ? k : n, ldb);
-  const invar::PackedA packed =
-      pack_a(alpha, ta ? Op::kTrans : Op::kNoTrans,
-             MatrixView<const T>(a.data(), ta ? k : m, ta ? m : k, lda), context);
-  if (packed.m() != m || packed.k() != k) return "packed shape";
-  if (pack_both) {
-    const PackedB packed_b = pack_b(tb ? Op::kTrans : Op::kNoTrans, b_view, context);
-    gemm(packed, packed_b, beta, MatrixView<T>(c.data(), m, n, ldc), context);
-  } else {
-    gemm(packed, tb ? Op::kTrans : Op::kNoTrans, b_view, beta, MatrixView<T>(c.data(), m, n, ldc),
-         context);
-  }
-  const int64_t at = first_difference(c.data(), expected.data(), c.size());
-  if (at < 0) return "";
-  return std::string(pack_both ? "A and B packed" : "A packed") + ", m=" + std::to_string(m) +
-         " n=" + std::to_string(n) + " k=" + std::to_string(k) + " ta=" + std::to_string(ta) +
-         " tb=" + std::to_string(tb) + ": first difference at " + std::to_string(at);
-}
-
 TYPED_TEST(PackedA, EqualsTheReferenceForEveryShape) {
   using T = TypeParam;
   Context base;
@@ -249,10 +234,12 @@ TYPED_TEST(PackedA, EqualsTheReferenceForEveryShape) {
     for (int64_t m : {int64_t{1}, int64_t{4}, mr - 1, mr + 1, 3 * mr + 2}) {
       for (int64_t n : {int64_t{1}, nr - 1, nr + 1, 5 * nr + 3}) {
         for (int64_t k : {1, 8, 29}) {
-          const bool ta = seed % 2, tb = seed % 3 == 0, both = seed % 5 < 2;
+          const bool ta = seed % 2, tb = seed % 3 == 0;
+          const Prepacked one = seed % 5 < 2 ? Prepacked::kBoth : Prepacked::kA;
+          const Prepacked other = one == Prepacked::kBoth ? Prepacked::kA : Prepacked::kBoth;
           const T alpha = seed % 4 ? T(1) : T(-0.3), beta = seed % 7 ? T(0) : T(3.7);
-          ASSERT_EQ(check_packed_a<T>(context, both, ta, tb, m, n, k, alpha, beta, seed), "");
-          ASSERT_EQ(check_packed_a<T>(blocked, !both, ta, tb, m, n, k, alpha, beta, seed + 7), "");
+          ASSERT_EQ(check_packed<T>(context, one, ta, tb, m, n, k, alpha, beta, seed), "");
+          ASSERT_EQ(check_packed<T>(blocked, other, ta, tb, m, n, k, alpha, beta, seed + 7), "");
           ++seed;
         }
       }
@@ -266,8 +253,8 @@ TYPED_TEST(PackedA, TwoThreadsGiveTheSameBits) {
   ContextOptions o;
   o.num_threads = 2;
   Context context(o);
-  ASSERT_EQ(check_packed_a<T>(context, false, false, true, 301, 1003, 700, T(0.7), T(0), 50), "");
-  ASSERT_EQ(check_packed_a<T>(context, true, true, false, 64, 2003, 300, T(1), T(-2), 51), "");
+  ASSERT_EQ(check_packed<T>(context, Prepacked::kA, false, true, 301, 1003, 700, T(0.7), T(0), 50), "");
+  ASSERT_EQ(check_packed<T>(context, Prepacked::kBoth, true, false, 64, 2003, 300, T(1), T(-2), 51), "");
 }
 
 // W * X over a packed W: one column of X gives exactly that column of the product of all.

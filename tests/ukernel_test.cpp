@@ -49,6 +49,13 @@ class Ukernel : public ::testing::Test {};
 using ElementTypes = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(Ukernel, ElementTypes);
 
+// The reference's beta for a kernel's accumulator start: 0 (from zero, C not read), 1 (from C)
+// or beta (from beta * C).
+template <class T>
+T start_beta(AccInit init, T beta) {
+  return init == AccInit::kZero ? T(0) : init == AccInit::kLoad ? T(1) : beta;
+}
+
 std::vector<const kernels::KernelSet*> runnable_sets() {
   std::vector<const kernels::KernelSet*> sets;
   for (Isa isa : kernels::available_isas()) sets.push_back(kernels::compiled_kernel_set(isa));
@@ -160,15 +167,8 @@ TYPED_TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
                   for (int64_t j = 0; j < nr; ++j) c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
               }
               auto expected = c;
-              for (int64_t i = 0; i < m; ++i) {
-                for (int64_t j = 0; j < nr; ++j) {
-                  T& e = expected[i * ldc + j];
-                  T acc = init == AccInit::kZero ? T(0) : init == AccInit::kLoad ? e : beta * e;
-                  for (int64_t p = 0; p < k; ++p)
-                    acc = std::fma(alpha * a[i * a_rs + p * a_cs], b[p * ldb + j], acc);
-                  e = acc;
-                }
-              }
+              reference_gemm<T>(trans_a, false, m, nr, k, alpha, a.data(), trans_a ? m : k,
+                                b.data(), ldb, start_beta(init, beta), expected.data(), ldc);
               kern.direct(m, nr, k, &alpha, a.data(), a_rs, a_cs, b.data(), ldb, c.data(), ldc,
                           init, &beta);
               ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
@@ -207,15 +207,8 @@ TYPED_TEST(Ukernel, TransposedDirectKernelsMatchTheChain) {
                 for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
             }
             auto expected = c;
-            for (int64_t i = 0; i < m; ++i) {
-              for (int64_t j = 0; j < n; ++j) {
-                T& e = expected[i * ldc + j];
-                T acc = init == AccInit::kZero ? T(0) : init == AccInit::kLoad ? e : beta * e;
-                for (int64_t p = 0; p < k; ++p)
-                  acc = std::fma(alpha * a[i * a_rs + p * a_cs], b[j * ldb + p], acc);
-                e = acc;
-              }
-            }
+            reference_gemm<T>(trans_a, true, m, n, k, alpha, a.data(), trans_a ? m : k, b.data(),
+                              ldb, start_beta(init, beta), expected.data(), ldc);
             kern.direct_t(m, n, k, &alpha, a.data(), a_rs, a_cs, b.data(), ldb, c.data(), ldc,
                           init, &beta);
             ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
@@ -261,15 +254,8 @@ TYPED_TEST(Ukernel, PanelDirectKernelsMatchTheChainOnPrepackedPanels) {
                 for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
             }
             auto expected = c;
-            for (int64_t i = 0; i < m; ++i) {
-              for (int64_t j = 0; j < n; ++j) {
-                T& e = expected[i * ldc + j];
-                T acc = init == AccInit::kZero ? T(0) : init == AccInit::kLoad ? e : beta * e;
-                for (int64_t p = 0; p < k; ++p)
-                  acc = std::fma(alpha * a[i * k + p], b[p * n + j], acc);
-                e = acc;
-              }
-            }
+            reference_gemm<T>(false, false, m, n, k, alpha, a.data(), k, b.data(), n,
+                              start_beta(init, beta), expected.data(), ldc);
             kern.direct_panels(m, n, k, &alpha, a.data(), k, 1, packed.get(), k * nr, c.data(),
                                ldc, init, &beta);
             ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
