@@ -143,20 +143,10 @@ invar_status packed_a_entry(const char* function, const invar_packed* a, invar_t
     return INVAR_EINVAL;
   }
   const auto& pa = *a->impl;
-  int64_t k = pa.k;
-  if (b_packed != nullptr) {
-    n = b_packed->impl->n;
-    if (b_packed->impl->side == invar::detail::PackedOperand::Side::kB && b_packed->impl->k != k) {
-      invar::api::clear_last_error();
-      invar::api::set_last_error(std::string(function) + ": a is " + std::to_string(pa.m) + " x " +
-                                 std::to_string(k) + ", b is " + std::to_string(b_packed->impl->k) +
-                                 " x " + std::to_string(n) + " (k differs)");
-      return INVAR_EINVAL;
-    }
-  }
+  if (b_packed != nullptr) n = b_packed->impl->n;  // validation checks that the two K agree
   // The alpha the panels were packed with (exact: it was a T).
   const T alpha = pa.elem_bytes == static_cast<int>(sizeof(T)) ? static_cast<T>(pa.alpha) : T(1);
-  return gemm_entry(function, INVAR_NO_TRANS, tb, pa.m, n, k, alpha,
+  return gemm_entry(function, INVAR_NO_TRANS, tb, pa.m, n, pa.k, alpha,
                     static_cast<const T*>(nullptr), 0, b, ldb, beta, c, ldc, b_packed, 0,
                     static_cast<const T*>(nullptr), 0, a);
 }

@@ -115,6 +115,15 @@ std::string validate(const GemmCall<In, Out>& c) {
   if (c.packed_a != nullptr && c.packed_a->elem_bytes != static_cast<int>(sizeof(In)))
     return arg(f, std::string("a was packed in ") + type_name(c.packed_a->elem_bytes) +
                       ", not in " + type_name(sizeof(In)));
+  // A handle fixes its dimensions; the call's must be the same.
+  if (c.packed_a != nullptr && (c.packed_a->m != c.m || c.packed_a->k != c.k))
+    return arg(f, "a was packed as " + std::to_string(c.packed_a->m) + " x " +
+                      std::to_string(c.packed_a->k) + ", but op(A) is " + std::to_string(c.m) +
+                      " x " + std::to_string(c.k));
+  if (c.packed_b != nullptr && (c.packed_b->k != c.k || c.packed_b->n != c.n))
+    return arg(f, "b was packed as " + std::to_string(c.packed_b->k) + " x " +
+                      std::to_string(c.packed_b->n) + ", but op(B) is " + std::to_string(c.k) +
+                      " x " + std::to_string(c.n));
   if (c.bias < 0 || c.bias > 2)
     return arg(f, "bias = " + std::to_string(c.bias) +
                       " is none of INVAR_BIAS_NONE, INVAR_BIAS_ROW, INVAR_BIAS_COLUMN");
