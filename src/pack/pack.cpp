@@ -64,15 +64,21 @@ void pack_b(int64_t kc, int64_t nc, const Src* src, int64_t rs, int64_t cs,
   using T = packed_t<Src>;
   const int64_t full = nc / NR;
   if (cs == 1) {
-    // Row-major B: walk each source row once, left to right, dealing NR-wide pieces to the
-    // panels. Panel by panel would read a strip NR wide down kc rows, a new page every row when
-    // rows are long; this order reads memory sequentially, and each piece written is whole cache
-    // lines when NR * sizeof(T) is a multiple of 64.
-    for (int64_t p = 0; p < kc; ++p) {
-      const Src* row = src + p * rs;
-      T* d = dst + p * NR;
+    // Row-major B: a band of kBand source rows at a time, read left to right, each panel
+    // receiving kBand consecutive rows. Row by row would scatter one piece to every panel, kc * NR
+    // elements apart: a multiple of 4 KiB for the usual kc, so every store of a row falls into
+    // the same L1 set and misses it. Panel by panel would read a strip NR wide down kc rows, a
+    // new page every row when rows are long. A band reads kBand sequential streams and writes
+    // kBand * NR contiguous elements per panel.
+    constexpr int64_t kBand = 8;
+    for (int64_t p0 = 0; p0 < kc; p0 += kBand) {
+      const int64_t rows = std::min(kBand, kc - p0);
       for (int64_t s = 0; s < full; ++s) {
-        for (int j = 0; j < NR; ++j) d[s * NR * kc + j] = load(row + s * NR + j);
+        T* d = dst + s * NR * kc + p0 * NR;
+        const Src* piece = src + p0 * rs + s * NR;
+        for (int64_t p = 0; p < rows; ++p) {
+          for (int j = 0; j < NR; ++j) d[p * NR + j] = load(piece + p * rs + j);
+        }
       }
     }
   } else {
