@@ -16,9 +16,9 @@ endfunction()
 
 function(invar_isa_flags isa out)
   if(isa STREQUAL "avx2")
-    set(flags -mavx2 -mfma)                 # Haswell and later, Zen 1 and later
+    set(flags -mavx2 -mfma -mf16c)          # Haswell and later, Zen 1 and later
   elseif(isa STREQUAL "avx512")
-    set(flags -mavx512f -mavx2 -mfma)       # Skylake-X and later, Zen 4 and later
+    set(flags -mavx512f -mavx2 -mfma -mf16c)  # Skylake-X and later, Zen 4 and later
   elseif(isa STREQUAL "neon")
     set(flags "")                           # Advanced SIMD is baseline on AArch64
   else()

@@ -63,6 +63,7 @@ CpuFeatures detect() {
   const bool fma = (r1.ecx >> 12) & 1;
   const bool osxsave = (r1.ecx >> 27) & 1;
   const bool avx = (r1.ecx >> 28) & 1;
+  const bool f16c = (r1.ecx >> 29) & 1;
   const Regs r7 = max_leaf >= 7 ? cpuid(7, 0) : Regs{};
   const bool avx2 = (r7.ebx >> 5) & 1;
   const bool avx512f = (r7.ebx >> 16) & 1;
@@ -72,7 +73,9 @@ CpuFeatures detect() {
     f.os_saves_ymm = (xcr0 & 0x6) == 0x6;            // SSE and AVX state
     f.os_saves_zmm = f.os_saves_ymm && (xcr0 & 0xE0) == 0xE0;  // opmask, ZMM_Hi256, Hi16_ZMM
   }
-  f.avx2_fma = avx && avx2 && fma && f.os_saves_ymm;
+  // F16C (half-precision conversions, which the AVX2 packers of f16 operands use) came with or
+  // before AVX2 on every x86 line, so requiring it excludes no real AVX2 processor.
+  f.avx2_fma = avx && avx2 && fma && f16c && f.os_saves_ymm;
   f.avx512f = f.avx2_fma && avx512f && f.os_saves_zmm;
   return f;
 }

@@ -15,7 +15,7 @@ struct CpuFeatures {
   std::string brand;   // the processor's own name, when it reports one
   bool x86 = false;
   bool aarch64 = false;
-  // x86: AVX2 and FMA3 with YMM state enabled by the OS.
+  // x86: AVX2, FMA3 and F16C with YMM state enabled by the OS.
   bool avx2_fma = false;
   // x86: AVX-512 F with ZMM and opmask state enabled by the OS.
   bool avx512f = false;

@@ -186,6 +186,37 @@ void pack_a_avx2_f32(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_
   }
 }
 
+// bf16 and f16: the AVX2 widening packers for a row-major A, a row-major B and a transposed B
+// (x * W^T with the weight in bf16 or f16); a transposed A through the portable packer. The
+// widening is exact on both sides, so both write the same bits. Src's one member is its raw bits.
+template <class Src, void (*PackA6)(int64_t, int64_t, const uint16_t*, int64_t, float, float*)>
+void pack_a_avx2_narrow(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
+                        const void* alpha, void* dst) {
+  static_assert(sizeof(Src) == sizeof(uint16_t));
+  if (cs == 1 && rs != 1) {
+    PackA6(mc, kc, static_cast<const uint16_t*>(src), rs, *static_cast<const float*>(alpha),
+           static_cast<float*>(dst));
+  } else {
+    pack::pack_a<Src, avx2::kSgemmMr>(mc, kc, static_cast<const Src*>(src), rs, cs,
+                                      *static_cast<const float*>(alpha), static_cast<float*>(dst));
+  }
+}
+
+template <class Src, void (*PackB16)(int64_t, int64_t, const uint16_t*, int64_t, float*),
+          void (*PackBT16)(int64_t, int64_t, const uint16_t*, int64_t, float*)>
+void pack_b_avx2_narrow(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs,
+                        void* dst) {
+  static_assert(sizeof(Src) == sizeof(uint16_t));
+  if (cs == 1 && rs != 1) {
+    PackB16(kc, nc, static_cast<const uint16_t*>(src), rs, static_cast<float*>(dst));
+  } else if (rs == 1 && cs != 1) {
+    PackBT16(kc, nc, static_cast<const uint16_t*>(src), cs, static_cast<float*>(dst));
+  } else {
+    pack::pack_b<Src, avx2::kSgemmNr>(kc, nc, static_cast<const Src*>(src), rs, cs,
+                                      static_cast<float*>(dst));
+  }
+}
+
 constexpr GemmKernel with_pack_a(GemmKernel k, void (*fn)(int64_t, int64_t, const void*, int64_t,
                                                           int64_t, const void*, void*)) {
   k.pack_a = fn;
@@ -212,10 +243,18 @@ const KernelSet kAvx2Set = {
         with_direct<double, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
             make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr, &avx2::dgemm_avx2_6x8>(
                 "dgemm_avx2_6x8"))),
-    make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16, bf16>(
-        "sbgemm_avx2_6x16"),
-    make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16, f16>(
-        "shgemm_avx2_6x16"),
+    with_pack_a(
+        with_pack_b(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16,
+                                bf16>("sbgemm_avx2_6x16"),
+                    &pack_b_avx2_narrow<bf16, &avx2::sbgemm_avx2_pack_b16,
+                                        &avx2::sbgemm_avx2_pack_b_t16>),
+        &pack_a_avx2_narrow<bf16, &avx2::sbgemm_avx2_pack_a6>),
+    with_pack_a(
+        with_pack_b(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16,
+                                f16>("shgemm_avx2_6x16"),
+                    &pack_b_avx2_narrow<f16, &avx2::shgemm_avx2_pack_b16,
+                                        &avx2::shgemm_avx2_pack_b_t16>),
+        &pack_a_avx2_narrow<f16, &avx2::shgemm_avx2_pack_a6>),
     make_int_kernel<int8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
         "s8s8s32_avx2_6x16"),
     make_int_kernel<uint8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(

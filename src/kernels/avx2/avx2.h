@@ -1,5 +1,5 @@
-// AVX2 + FMA3 micro-kernels. Compiled with -mavx2 -mfma (cmake/InvarIsa.cmake); only declared
-// here, so no AVX2 code can leak into a baseline translation unit.
+// AVX2 + FMA3 micro-kernels. Compiled with -mavx2 -mfma -mf16c (cmake/InvarIsa.cmake); only
+// declared here, so no AVX2 code can leak into a baseline translation unit.
 #ifndef INVAR_KERNELS_AVX2_AVX2_H_
 #define INVAR_KERNELS_AVX2_AVX2_H_
 
@@ -39,13 +39,26 @@ void sgemm_avx2_direct_t8(int64_t m, int64_t n, int64_t k, float alpha, const fl
                           int64_t ldc, AccInit init, float beta);
 
 // Packs an mc x kc block of alpha * op(A), A row-major (row stride lda), into 6-row panels, the
-// layout of pack.h.
+// layout of pack.h. The sb/sh forms read bf16 / f16 (their raw bits) and widen them exactly to
+// f32, as the portable packer does.
 void sgemm_avx2_pack_a6(int64_t mc, int64_t kc, const float* a, int64_t lda, float alpha,
                         float* dst);
+void sbgemm_avx2_pack_a6(int64_t mc, int64_t kc, const uint16_t* a, int64_t lda, float alpha,
+                         float* dst);
+void shgemm_avx2_pack_a6(int64_t mc, int64_t kc, const uint16_t* a, int64_t lda, float alpha,
+                         float* dst);
 
 // Packs a kc x nc block of op(B) = W^T (W row-major, row stride ldw) into 16-column panels, the
-// layout of pack.h; dst is 32-byte aligned (as every packed block is).
+// layout of pack.h; dst is 32-byte aligned (as every packed block is). bf16 / f16 as above.
 void sgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const float* w, int64_t ldw, float* dst);
+void sbgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst);
+void shgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst);
+
+// Packs a kc x nc block of a row-major bf16 / f16 B (row stride ldb) into 16-column f32 panels;
+// dst is 32-byte aligned. (A row-major f32 B is a plain copy, which the portable packer does at
+// the speed of the caches.)
+void sbgemm_avx2_pack_b16(int64_t kc, int64_t nc, const uint16_t* b, int64_t ldb, float* dst);
+void shgemm_avx2_pack_b16(int64_t kc, int64_t nc, const uint16_t* b, int64_t ldb, float* dst);
 
 // 6 x 8 doubles: the same register plan as the f32 tile, each ymm holding 4 doubles.
 inline constexpr int kDgemmMr = 6;

@@ -1,15 +1,17 @@
-// sgemm_avx2_pack_a6: packs an mc x kc block of alpha * op(A), with A stored row-major
-// (op(A)[i][p] = a[i * lda + p]), into the 6-row micro-panels of sgemm_avx2_6x16 (pack.h's layout:
-// panel r holds kc steps of 6 values, element (i, p) at 6 p + i, zero-padded past mc). The portable
-// packer gathers one element at a time from six rows; here six rows and eight k at a time are
-// transposed in registers. Each value is alpha * a, one rounded multiply (none when alpha is 1), as
-// in the portable packer, so the bits are the same; only faster.
+// sgemm_avx2_pack_a6 (and its bf16 and f16 forms): packs an mc x kc block of alpha * op(A), with A
+// stored row-major (op(A)[i][p] = a[i * lda + p]), into the 6-row micro-panels of sgemm_avx2_6x16
+// (pack.h's layout: panel r holds kc steps of 6 values, element (i, p) at 6 p + i, zero-padded past
+// mc). The portable packer gathers one element at a time from six rows; here six rows and eight k
+// at a time are widened to f32 (widen8.h) and transposed in registers. Each value is alpha * a,
+// one rounded multiply (none when alpha is 1), as in the portable packer, so the bits are the
+// same; only faster.
 #include <immintrin.h>
 
 #include <cstring>
 
 #include "kernels/avx2/avx2.h"
 #include "kernels/avx2/transpose8.h"
+#include "kernels/avx2/widen8.h"
 
 namespace invar::kernels::avx2 {
 namespace {
@@ -20,14 +22,14 @@ static_assert(MR == 6, "six rows of eight k are transposed as an 8 x 8 block");
 // Rows r of one whole panel, k steps [p, p + 8): eight columns of six values, stored 6 apart.
 // Columns 0..6 are stored as whole vectors, each overwriting the two unused lanes of the one
 // before; column 7 stores just its six values, so nothing is written past step p + 7.
-template <bool kScale>
-inline void pack_8_steps(const float* a, int64_t lda, __m256 valpha, float* d) {
+template <class S, bool kScale>
+inline void pack_8_steps(const typename S::type* a, int64_t lda, __m256 valpha, float* d) {
   __m256 t[8];
   for (int l = 0; l < MR; ++l) {
     // The next panel's rows, a little ahead: a block's rows are short streams (kc values each)
     // that the hardware prefetchers barely ramp up on.
     _mm_prefetch(reinterpret_cast<const char*>(a + (MR + l) * lda + 8), _MM_HINT_T0);
-    t[l] = _mm256_loadu_ps(a + l * lda);
+    t[l] = S::load8(a + l * lda);
     if constexpr (kScale) t[l] = _mm256_mul_ps(valpha, t[l]);
   }
   t[6] = t[7] = _mm256_setzero_ps();
@@ -37,15 +39,40 @@ inline void pack_8_steps(const float* a, int64_t lda, __m256 valpha, float* d) {
   _mm_storel_pi(reinterpret_cast<__m64*>(d + MR * 7 + 4), _mm256_extractf128_ps(t[7], 1));
 }
 
-template <bool kScale>
-void pack_whole_panels(int64_t panels, int64_t kc, const float* a, int64_t lda, float alpha,
-                       float* dst) {
+template <class S, bool kScale>
+void pack_whole_panels(int64_t panels, int64_t kc, const typename S::type* a, int64_t lda,
+                       float alpha, float* dst) {
   const __m256 valpha = _mm256_set1_ps(alpha);
   for (int64_t r = 0; r < panels; ++r, a += MR * lda, dst += MR * kc) {
     int64_t p = 0;
-    for (; p + 8 <= kc; p += 8) pack_8_steps<kScale>(a + p, lda, valpha, dst + MR * p);
+    for (; p + 8 <= kc; p += 8) pack_8_steps<S, kScale>(a + p, lda, valpha, dst + MR * p);
     for (; p < kc; ++p) {
-      for (int i = 0; i < MR; ++i) dst[MR * p + i] = kScale ? alpha * a[i * lda + p] : a[i * lda + p];
+      for (int i = 0; i < MR; ++i) {
+        const float v = S::load1(a + i * lda + p);
+        dst[MR * p + i] = kScale ? alpha * v : v;
+      }
+    }
+  }
+}
+
+template <class S>
+void pack_a6(int64_t mc, int64_t kc, const typename S::type* a, int64_t lda, float alpha,
+             float* dst) {
+  const int64_t panels = mc / MR;
+  if (alpha == 1.0f) {
+    pack_whole_panels<S, false>(panels, kc, a, lda, alpha, dst);
+  } else {
+    pack_whole_panels<S, true>(panels, kc, a, lda, alpha, dst);
+  }
+  const int64_t rows = mc - panels * MR;
+  if (rows == 0) return;
+  a += panels * MR * lda;
+  dst += panels * MR * kc;
+  std::memset(dst, 0, sizeof(float) * MR * kc);
+  for (int64_t p = 0; p < kc; ++p) {
+    for (int64_t i = 0; i < rows; ++i) {
+      const float v = S::load1(a + i * lda + p);
+      dst[MR * p + i] = alpha == 1.0f ? v : alpha * v;
     }
   }
 }
@@ -54,21 +81,17 @@ void pack_whole_panels(int64_t panels, int64_t kc, const float* a, int64_t lda, 
 
 void sgemm_avx2_pack_a6(int64_t mc, int64_t kc, const float* a, int64_t lda, float alpha,
                         float* dst) {
-  const int64_t panels = mc / MR;
-  if (alpha == 1.0f) {
-    pack_whole_panels<false>(panels, kc, a, lda, alpha, dst);
-  } else {
-    pack_whole_panels<true>(panels, kc, a, lda, alpha, dst);
-  }
-  const int64_t rows = mc - panels * MR;
-  if (rows == 0) return;
-  a += panels * MR * lda;
-  dst += panels * MR * kc;
-  std::memset(dst, 0, sizeof(float) * MR * kc);
-  for (int64_t p = 0; p < kc; ++p) {
-    for (int64_t i = 0; i < rows; ++i)
-      dst[MR * p + i] = alpha == 1.0f ? a[i * lda + p] : alpha * a[i * lda + p];
-  }
+  pack_a6<F32Source>(mc, kc, a, lda, alpha, dst);
+}
+
+void sbgemm_avx2_pack_a6(int64_t mc, int64_t kc, const uint16_t* a, int64_t lda, float alpha,
+                         float* dst) {
+  pack_a6<Bf16Source>(mc, kc, a, lda, alpha, dst);
+}
+
+void shgemm_avx2_pack_a6(int64_t mc, int64_t kc, const uint16_t* a, int64_t lda, float alpha,
+                         float* dst) {
+  pack_a6<F16Source>(mc, kc, a, lda, alpha, dst);
 }
 
 }  // namespace invar::kernels::avx2

@@ -1,42 +1,58 @@
-// sgemm_avx2_pack_b_t16: packs a kc x nc block of op(B) = W^T, with W stored row-major (op(B)[p][j]
-// = w[j * ldw + p]), into the 16-column micro-panels of sgemm_avx2_6x16 (pack.h's layout: panel s
-// holds kc rows of 16 values, zero-padded past nc). This is the transposed copy the portable
-// packer makes one element at a time; here eight rows of W and eight k at a time are transposed in
-// registers. A copy, so the same bits as the portable packer; only faster.
+// sgemm_avx2_pack_b_t16 (and its bf16 and f16 forms): packs a kc x nc block of op(B) = W^T, with W
+// stored row-major (op(B)[p][j] = w[j * ldw + p]), into the 16-column micro-panels of
+// sgemm_avx2_6x16 (pack.h's layout: panel s holds kc rows of 16 values, zero-padded past nc). This
+// is the transposed copy the portable packer makes one element at a time; here eight rows of W and
+// eight k at a time are widened to f32 (widen8.h) and transposed in registers. The same bits as
+// the portable packer; only faster.
 #include <immintrin.h>
 
 #include "kernels/avx2/avx2.h"
 #include "kernels/avx2/transpose8.h"
+#include "kernels/avx2/widen8.h"
 
 namespace invar::kernels::avx2 {
 namespace {
 
 constexpr int NR = kSgemmNr;
 
-}  // namespace
-
-void sgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const float* w, int64_t ldw, float* dst) {
+template <class S>
+void pack_b_t16(int64_t kc, int64_t nc, const typename S::type* w, int64_t ldw, float* dst) {
   int64_t j0 = 0;
   for (; j0 + NR <= nc; j0 += NR, dst += NR * kc) {
     int64_t p = 0;
     for (; p + 8 <= kc; p += 8) {
       for (int half = 0; half < 2; ++half) {
         __m256 t[8];
-        for (int l = 0; l < 8; ++l) t[l] = _mm256_loadu_ps(w + (j0 + 8 * half + l) * ldw + p);
+        for (int l = 0; l < 8; ++l) t[l] = S::load8(w + (j0 + 8 * half + l) * ldw + p);
         transpose8(t);  // t[q] = op(B)[p + q][j0 + 8 half .. + 7]
         for (int q = 0; q < 8; ++q) _mm256_store_ps(dst + (p + q) * NR + 8 * half, t[q]);
       }
     }
     for (; p < kc; ++p) {
-      for (int j = 0; j < NR; ++j) dst[p * NR + j] = w[(j0 + j) * ldw + p];
+      for (int j = 0; j < NR; ++j) dst[p * NR + j] = S::load1(w + (j0 + j) * ldw + p);
     }
   }
   if (j0 < nc) {
     const int64_t cols = nc - j0;
     for (int64_t p = 0; p < kc; ++p) {
-      for (int64_t j = 0; j < NR; ++j) dst[p * NR + j] = j < cols ? w[(j0 + j) * ldw + p] : 0.0f;
+      for (int64_t j = 0; j < NR; ++j)
+        dst[p * NR + j] = j < cols ? S::load1(w + (j0 + j) * ldw + p) : 0.0f;
     }
   }
+}
+
+}  // namespace
+
+void sgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const float* w, int64_t ldw, float* dst) {
+  pack_b_t16<F32Source>(kc, nc, w, ldw, dst);
+}
+
+void sbgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst) {
+  pack_b_t16<Bf16Source>(kc, nc, w, ldw, dst);
+}
+
+void shgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst) {
+  pack_b_t16<F16Source>(kc, nc, w, ldw, dst);
 }
 
 }  // namespace invar::kernels::avx2

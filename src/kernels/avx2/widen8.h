@@ -1,0 +1,59 @@
+// Loads of eight packed-operand values from an f32, bf16 or f16 source, widened exactly to f32,
+// for the AVX2 packers only (built with their flags; internal linkage keeps each unit's copy its
+// own). Each gives the bits of numeric/half.h's portable widening, so an AVX2 packer writes what
+// the portable packer writes:
+//   bf16: the 16 bits become the top of the f32; a NaN gets its quiet bit set.
+//   f16:  VCVTPH2PS (F16C), exact for every input: subnormals are widened, never flushed (the
+//         instruction ignores MXCSR.DAZ for its 16-bit inputs), and a NaN keeps its sign and
+//         payload with the quiet bit set.
+// A source element is passed as its raw bits (uint16_t) for bf16 and f16.
+#ifndef INVAR_KERNELS_AVX2_WIDEN8_H_
+#define INVAR_KERNELS_AVX2_WIDEN8_H_
+
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+namespace invar::kernels::avx2 {
+namespace {
+
+struct F32Source {
+  using type = float;
+  static __m256 load8(const float* p) { return _mm256_loadu_ps(p); }
+  static float load1(const float* p) { return *p; }
+};
+
+struct Bf16Source {
+  using type = uint16_t;
+  static __m256 load8(const uint16_t* p) {
+    __m256i u = _mm256_slli_epi32(
+        _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), 16);
+    const __m256i magnitude = _mm256_and_si256(u, _mm256_set1_epi32(0x7FFFFFFF));
+    const __m256i nan = _mm256_cmpgt_epi32(magnitude, _mm256_set1_epi32(0x7F800000));
+    u = _mm256_or_si256(u, _mm256_and_si256(nan, _mm256_set1_epi32(0x00400000)));
+    return _mm256_castsi256_ps(u);
+  }
+  static float load1(const uint16_t* p) {
+    uint32_t u = static_cast<uint32_t>(*p) << 16;
+    if ((u & 0x7FFFFFFFu) > 0x7F800000u) u |= 0x00400000u;
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+  }
+};
+
+struct F16Source {
+  using type = uint16_t;
+  static __m256 load8(const uint16_t* p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  static float load1(const uint16_t* p) {
+    return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(*p)));
+  }
+};
+
+}  // namespace
+}  // namespace invar::kernels::avx2
+
+#endif  // INVAR_KERNELS_AVX2_WIDEN8_H_
