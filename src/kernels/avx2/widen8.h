@@ -3,9 +3,9 @@
 // own). Each gives the bits of numeric/half.h's portable widening, so an AVX2 packer writes what
 // the portable packer writes:
 //   bf16: the 16 bits become the top of the f32; a NaN gets its quiet bit set.
-//   f16:  VCVTPH2PS (F16C), exact for every input: subnormals are widened, never flushed (the
-//         instruction ignores MXCSR.DAZ for its 16-bit inputs), and a NaN keeps its sign and
-//         payload with the quiet bit set.
+//   f16:  VCVTPH2PS (F16C), exact for every input: subnormals are widened (the packers run with
+//         MXCSR's DAZ off, runtime/fp_mode.h, though the conversion kept them with DAZ on too on
+//         the Zen 3 machine), and a NaN keeps its sign and payload with the quiet bit set.
 // A source element is passed as its raw bits (uint16_t) for bf16 and f16.
 #ifndef INVAR_KERNELS_AVX2_WIDEN8_H_
 #define INVAR_KERNELS_AVX2_WIDEN8_H_
