@@ -401,8 +401,10 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
             numeric::apply_epilogue(p.epilogue, c_block, p.ldc, mc, ncols, ic, jc + c0);
         }
         // Nobody reads the B block any more. A prepacked B is never overwritten, and each
-        // member's cells of C are the same in every k-block, so its k-blocks need no barrier.
-        if (!prepacked) barrier();
+        // member's cells of C are the same in every k-block, so its k-blocks need no barrier;
+        // after the last block nothing is packed again (the pool's run() waits for everyone).
+        const bool last = pc + kc == p.k && jc + nc == p.n;
+        if (!prepacked && !last) barrier();
       }
     }
   };
