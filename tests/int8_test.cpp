@@ -177,8 +177,7 @@ TYPED_TEST(Int8, UkernelWholeTilesFromPackedPanels) {
             std::vector<int32_t> expected = c;
             reference(false, false, mr, nr, kc, alpha, a.data(), kc, b.data(), nr, beta,
                       expected.data(), ldc);
-            const int32_t scalars[2] = {beta, alpha};
-            kern.ukernel(kc, a_panel.data(), b_panel.data(), c.data(), ldc, init, scalars);
+            kern.ukernel(kc, a_panel.data(), b_panel.data(), c.data(), ldc, init, &alpha, &beta);
             ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(int32_t)), 0)
                 << kern.name << " kc=" << kc << " init=" << static_cast<int>(init)
                 << " alpha=" << alpha;

@@ -89,7 +89,9 @@ TYPED_TEST(Ukernel, WholeTilesMatchTheChainOnPackedPanels) {
             e = acc;
           }
         }
-        kern.ukernel(kc, a.get(), b.get(), c.data(), ldc, init, &beta);
+        // alpha is already in the packed A: the kernel must not apply it again.
+        const T alpha_in_a = T(2.5);
+        kern.ukernel(kc, a.get(), b.get(), c.data(), ldc, init, &alpha_in_a, &beta);
         ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
             << kern.name << " kc=" << kc << " init=" << static_cast<int>(init);
       }

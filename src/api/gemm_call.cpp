@@ -224,13 +224,6 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
   }
   p.alpha = &call.alpha;
   p.beta = &call.beta;
-  // The integer kernels take beta and alpha together (kernels/kernel_set.h).
-  int32_t int_scalars[2] = {};
-  if constexpr (std::is_integral_v<Acc>) {
-    int_scalars[0] = call.beta;
-    int_scalars[1] = call.alpha;
-    p.beta = int_scalars;
-  }
   p.first_init = call.beta == Acc(0)   ? kernels::AccInit::kZero
                  : call.beta == Acc(1) ? kernels::AccInit::kLoad
                                        : kernels::AccInit::kScale;

@@ -25,8 +25,8 @@ const char* at(const void* base, int64_t elements, int elem_bytes) {
 // runs on whole registers as usual, and the valid part is copied back. The scratch's padding is
 // zeroed so no lane ever computes on uninitialised memory.
 void edge_tile(const GemmKernel& kern, int64_t kc, const void* a_panel, const void* b_panel,
-               char* c, int64_t ldc, int64_t rows, int64_t cols, AccInit init, const void* beta,
-               char* scratch) {
+               char* c, int64_t ldc, int64_t rows, int64_t cols, AccInit init, const void* alpha,
+               const void* beta, char* scratch) {
   const std::size_t row_bytes = static_cast<std::size_t>(cols) * kern.c_bytes;
   const std::size_t scratch_row = static_cast<std::size_t>(kern.nr) * kern.c_bytes;
   std::memset(scratch, 0, scratch_row * kern.mr);
@@ -34,7 +34,7 @@ void edge_tile(const GemmKernel& kern, int64_t kc, const void* a_panel, const vo
     for (int64_t i = 0; i < rows; ++i)
       std::memcpy(scratch + i * scratch_row, c + i * ldc * kern.c_bytes, row_bytes);
   }
-  kern.ukernel(kc, a_panel, b_panel, scratch, kern.nr, init, beta);
+  kern.ukernel(kc, a_panel, b_panel, scratch, kern.nr, init, alpha, beta);
   for (int64_t i = 0; i < rows; ++i)
     std::memcpy(c + i * ldc * kern.c_bytes, scratch + i * scratch_row, row_bytes);
 }
@@ -68,7 +68,8 @@ void prefetch_tile(const char* c, int64_t ldc, int64_t rows, const GemmKernel& k
 // in packed blocks, k * MR and k * NR in prepacked operands.
 void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc, const char* a_packed,
                   int64_t a_panel_bytes, const char* b_packed, int64_t b_panel_bytes, char* c,
-                  int64_t ldc, AccInit init, const void* beta, char* scratch, bool prefetch_c) {
+                  int64_t ldc, AccInit init, const void* alpha, const void* beta, char* scratch,
+                  bool prefetch_c) {
   for (int64_t ir = 0; ir < mc; ir += kern.mr) {
     const int64_t rows = std::min<int64_t>(kern.mr, mc - ir);
     const char* a_panel = a_packed + (ir / kern.mr) * a_panel_bytes;
@@ -79,9 +80,10 @@ void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc, co
       if (prefetch_c && jr + kern.nr < nc)
         prefetch_tile(c_tile + kern.nr * kern.c_bytes, ldc, rows, kern);
       if (rows == kern.mr && cols == kern.nr) {
-        kern.ukernel(kc, a_panel, b_panel, c_tile, ldc, init, beta);
+        kern.ukernel(kc, a_panel, b_panel, c_tile, ldc, init, alpha, beta);
       } else {
-        edge_tile(kern, kc, a_panel, b_panel, c_tile, ldc, rows, cols, init, beta, scratch);
+        edge_tile(kern, kc, a_panel, b_panel, c_tile, ldc, rows, cols, init, alpha, beta,
+                  scratch);
       }
     }
   }
@@ -395,7 +397,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
           char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc + c0) * kern.c_bytes;
           macro_kernel(kern, mc, ncols, kc, a_block, a_panel_bytes,
                        b_block + col_lo * b_panel_bytes, b_panel_bytes, c_block, p.ldc, init,
-                       p.beta, scratch, blocks.prefetch_c);
+                       p.alpha, p.beta, scratch, blocks.prefetch_c);
           // The block's chains end with the last k-block: its epilogue runs while it is in cache.
           if (pc + kc == p.k)
             numeric::apply_epilogue(p.epilogue, c_block, p.ldc, mc, ncols, ic, jc + c0);

@@ -33,7 +33,7 @@ static_assert(std::is_same_v<DirectFn<double>, DgemmDirectFn>);
 
 template <class T, UkernelFn<T> F>
 void erased_ukernel(int64_t kc, const void* a, const void* b, void* c, int64_t ldc, AccInit init,
-                    const void* beta) {
+                    const void* /*alpha: in the packed A*/, const void* beta) {
   F(kc, static_cast<const T*>(a), static_cast<const T*>(b), static_cast<T*>(c), ldc, init,
     *static_cast<const T*>(beta));
 }
@@ -78,13 +78,12 @@ constexpr GemmKernel make_kernel(const char* name) {
 }
 
 // The integer kernels: A packed unscaled from ASrc (int8_t or uint8_t), B from int8_t, both into
-// int16 pair panels; C and the accumulators int32. `scalars` is {beta, alpha} (kernel_set.h).
+// int16 pair panels; C, the accumulators, alpha and beta int32.
 template <IgemmUkernelFn F>
 void erased_igemm(int64_t kc, const void* a, const void* b, void* c, int64_t ldc, AccInit init,
-                  const void* scalars) {
-  const int32_t* s = static_cast<const int32_t*>(scalars);
+                  const void* alpha, const void* beta) {
   F(kc, static_cast<const int16_t*>(a), static_cast<const int16_t*>(b), static_cast<int32_t*>(c),
-    ldc, init, /*alpha=*/s[1], /*beta=*/s[0]);
+    ldc, init, *static_cast<const int32_t*>(alpha), *static_cast<const int32_t*>(beta));
 }
 
 template <class ASrc, int MR>

@@ -34,9 +34,11 @@ struct GemmKernel {
   // Packs a kc x nc block of op(B).
   void (*pack_b)(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs,
                  void* dst) = nullptr;
-  // One whole MR x NR tile (see ukernel.h).
+  // One whole MR x NR tile (see ukernel.h). alpha and beta point to scalars of C's type; the
+  // floating-point kernels ignore alpha (their pack_a has folded it into A), the integer ones
+  // apply it to each k-block's sums.
   void (*ukernel)(int64_t kc, const void* a_panel, const void* b_panel, void* c, int64_t ldc,
-                  AccInit init, const void* beta) = nullptr;
+                  AccInit init, const void* alpha, const void* beta) = nullptr;
   // Optional (nullptr: not offered): the unpacked kernel for m <= kDirectMaxRows with a
   // row-major B, any number of columns, direct_nr the width of its basic group (see ukernel.h).
   int direct_nr = 0;
@@ -65,9 +67,8 @@ struct KernelSet {
   GemmKernel sbgemm;
   GemmKernel shgemm;
   // s8 x s8 and u8 x s8 -> s32, exact modulo 2^32, on the int16 pair panels of ukernel.h. Their
-  // pack_a ignores alpha (A is packed unscaled) and their ukernel's `beta` points to two int32:
-  // beta, then alpha; the kernel applies alpha to each k-block's sums (ukernel.h says why that
-  // is the contract). No direct path: every product packs.
+  // pack_a ignores alpha (A is packed unscaled); the ukernel applies alpha to each k-block's sums
+  // (ukernel.h says why that is the contract). No direct path: every product packs.
   GemmKernel s8gemm;
   GemmKernel u8gemm;
 };
