@@ -171,13 +171,16 @@ void pack_b_avx2_f32(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_
 }
 
 // A row-major A (the common case, and a gather in the portable packer) goes through the AVX2
-// transposing packer; a transposed A, whose MR values per step are contiguous, through the
-// portable one. Both write the same bits.
+// transposing packer, a transposed A (MR contiguous values per step) through the AVX2 copying
+// one, any other layout through the portable one. All write the same bits.
 void pack_a_avx2_f32(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
                      const void* alpha, void* dst) {
   if (cs == 1 && rs != 1) {
     avx2::sgemm_avx2_pack_a6(mc, kc, static_cast<const float*>(src), rs,
                              *static_cast<const float*>(alpha), static_cast<float*>(dst));
+  } else if (rs == 1 && cs != 1) {
+    avx2::sgemm_avx2_pack_a6_t(mc, kc, static_cast<const float*>(src), cs,
+                               *static_cast<const float*>(alpha), static_cast<float*>(dst));
   } else {
     pack::pack_a<float, avx2::kSgemmMr>(mc, kc, static_cast<const float*>(src), rs, cs,
                                         *static_cast<const float*>(alpha),
@@ -185,16 +188,20 @@ void pack_a_avx2_f32(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_
   }
 }
 
-// bf16 and f16: the AVX2 widening packers for a row-major A, a row-major B and a transposed B
-// (x * W^T with the weight in bf16 or f16); a transposed A through the portable packer. The
-// widening is exact on both sides, so both write the same bits. Src's one member is its raw bits.
-template <class Src, void (*PackA6)(int64_t, int64_t, const uint16_t*, int64_t, float, float*)>
+// bf16 and f16: the AVX2 widening packers for A and B, row-major or transposed (x * W^T with the
+// weight in bf16 or f16), the portable ones for any other layout. The widening is exact on both
+// sides, so both write the same bits. Src's one member is its raw bits.
+using NarrowPackA = void (*)(int64_t, int64_t, const uint16_t*, int64_t, float, float*);
+template <class Src, NarrowPackA PackA6, NarrowPackA PackA6T>
 void pack_a_avx2_narrow(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
                         const void* alpha, void* dst) {
   static_assert(sizeof(Src) == sizeof(uint16_t));
   if (cs == 1 && rs != 1) {
     PackA6(mc, kc, static_cast<const uint16_t*>(src), rs, *static_cast<const float*>(alpha),
            static_cast<float*>(dst));
+  } else if (rs == 1 && cs != 1) {
+    PackA6T(mc, kc, static_cast<const uint16_t*>(src), cs, *static_cast<const float*>(alpha),
+            static_cast<float*>(dst));
   } else {
     pack::pack_a<Src, avx2::kSgemmMr>(mc, kc, static_cast<const Src*>(src), rs, cs,
                                       *static_cast<const float*>(alpha), static_cast<float*>(dst));
@@ -247,13 +254,13 @@ const KernelSet kAvx2Set = {
                                 bf16>("sbgemm_avx2_6x16"),
                     &pack_b_avx2_narrow<bf16, &avx2::sbgemm_avx2_pack_b16,
                                         &avx2::sbgemm_avx2_pack_b_t16>),
-        &pack_a_avx2_narrow<bf16, &avx2::sbgemm_avx2_pack_a6>),
+        &pack_a_avx2_narrow<bf16, &avx2::sbgemm_avx2_pack_a6, &avx2::sbgemm_avx2_pack_a6_t>),
     with_pack_a(
         with_pack_b(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16,
                                 f16>("shgemm_avx2_6x16"),
                     &pack_b_avx2_narrow<f16, &avx2::shgemm_avx2_pack_b16,
                                         &avx2::shgemm_avx2_pack_b_t16>),
-        &pack_a_avx2_narrow<f16, &avx2::shgemm_avx2_pack_a6>),
+        &pack_a_avx2_narrow<f16, &avx2::shgemm_avx2_pack_a6, &avx2::shgemm_avx2_pack_a6_t>),
     make_int_kernel<int8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
         "s8s8s32_avx2_6x16"),
     make_int_kernel<uint8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(

@@ -48,6 +48,14 @@ void sbgemm_avx2_pack_a6(int64_t mc, int64_t kc, const uint16_t* a, int64_t lda,
 void shgemm_avx2_pack_a6(int64_t mc, int64_t kc, const uint16_t* a, int64_t lda, float alpha,
                          float* dst);
 
+// The same with A stored transposed (op(A)[i][p] = a[p * lda + i]).
+void sgemm_avx2_pack_a6_t(int64_t mc, int64_t kc, const float* a, int64_t lda, float alpha,
+                          float* dst);
+void sbgemm_avx2_pack_a6_t(int64_t mc, int64_t kc, const uint16_t* a, int64_t lda, float alpha,
+                           float* dst);
+void shgemm_avx2_pack_a6_t(int64_t mc, int64_t kc, const uint16_t* a, int64_t lda, float alpha,
+                           float* dst);
+
 // Packs a kc x nc block of op(B) = W^T (W row-major, row stride ldw) into 16-column panels, the
 // layout of pack.h; dst is 32-byte aligned (as every packed block is). bf16 / f16 as above.
 void sgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const float* w, int64_t ldw, float* dst);
