@@ -1,5 +1,6 @@
 #include "pack/pack.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "numeric/half.h"
