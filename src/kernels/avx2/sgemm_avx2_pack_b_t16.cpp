@@ -19,15 +19,16 @@ template <class S>
 void pack_b_t16(int64_t kc, int64_t nc, const typename S::type* w, int64_t ldw, float* dst) {
   int64_t j0 = 0;
   for (; j0 + NR <= nc; j0 += NR, dst += NR * kc) {
-    int64_t p = 0;
-    for (; p + 8 <= kc; p += 8) {
-      for (int half = 0; half < 2; ++half) {
+    const int64_t k8 = kc / 8 * 8;
+    for (int half = 0; half < 2; ++half) {
+      for (int64_t p = 0; p < k8; p += 8) {
         __m256 t[8];
         for (int l = 0; l < 8; ++l) t[l] = S::load8(w + (j0 + 8 * half + l) * ldw + p);
         transpose8(t);  // t[q] = op(B)[p + q][j0 + 8 half .. + 7]
         for (int q = 0; q < 8; ++q) _mm256_store_ps(dst + (p + q) * NR + 8 * half, t[q]);
       }
     }
+    int64_t p = k8;
     for (; p < kc; ++p) {
       for (int j = 0; j < NR; ++j) dst[p * NR + j] = S::load1(w + (j0 + j) * ldw + p);
     }
