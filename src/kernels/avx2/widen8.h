@@ -1,7 +1,7 @@
 // Loads of packed-operand values (eight, six or one) from an f32, bf16 or f16 source, widened
 // exactly to f32, for the AVX2 packers only (built with their flags; internal linkage keeps each
-// unit's copy its own). Each gives the bits of numeric/half.h's portable widening, so an AVX2 packer writes what
-// the portable packer writes:
+// unit's copy its own). Each gives the bits of numeric/half.h's portable widening, so an AVX2
+// packer writes what the portable packer writes:
 //   bf16: the 16 bits become the top of the f32; a NaN gets its quiet bit set.
 //   f16:  VCVTPH2PS (F16C), exact for every input: subnormals are widened (the packers run with
 //         MXCSR's DAZ off, runtime/fp_mode.h, though the conversion kept them with DAZ on too on
