@@ -10,8 +10,9 @@
 // ran at a third of the speed on the Zen 3 machine at M = 1, N = K = 4096, one thread: more
 // streams than the prefetchers follow. (With the second block 16 or 32 k behind the first, so
 // that the sixteen rows' lines at one k no longer share an L1 set, it still ran 20-30 % slower at
-// M = 1 and M = 4: the limit is the number of streams, not the L1's associativity.) k % 8 trailing steps gather their eight values with
-// scalar loads; the n % 8 trailing columns run scalar chains (vfmadd231ss, the same rounding).
+// M = 1 and M = 4: the limit is the number of streams, not the L1's associativity.) k % 8
+// trailing steps gather their eight values with scalar loads; the n % 8 trailing columns run
+// scalar chains (vfmadd231ss, the same rounding).
 #include <immintrin.h>
 
 #include "kernels/avx2/avx2.h"
