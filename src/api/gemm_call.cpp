@@ -129,7 +129,7 @@ std::string validate(const GemmCall<In, Out>& c) {
                       " is none of INVAR_BIAS_NONE, INVAR_BIAS_ROW, INVAR_BIAS_COLUMN");
   if (c.activation < 0 || c.activation > 3)
     return arg(f, "activation = " + std::to_string(c.activation) + " is not an invar_activation");
-  if (c.m == 0 || c.n == 0) return "";
+  if (c.m == 0 || c.n == 0) return {};
   if (c.bias != 0 && c.bias_values == nullptr) return arg(f, "bias values are NULL");
   if (std::is_integral_v<Acc> && (c.bias != 0 || c.activation != 0))
     return arg(f, "integer products take no bias or activation");
@@ -153,7 +153,7 @@ std::string validate(const GemmCall<In, Out>& c) {
   if (reads_ab && c.a == nullptr && c.packed_a == nullptr) return arg(f, "a is NULL");
   if (reads_ab && c.b == nullptr && c.packed_b == nullptr) return arg(f, "b is NULL");
   if (c.c == nullptr) return arg(f, "c is NULL");
-  return "";
+  return {};
 }
 
 namespace {

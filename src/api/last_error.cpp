@@ -2,13 +2,19 @@
 
 namespace invar::api {
 namespace {
-thread_local std::string t_last_error;
-thread_local const char* t_fixed = nullptr;  // set when the message itself could not be stored
+// One thread-local object, so that each access costs one TLS lookup (clear_last_error runs on
+// every call).
+struct LastError {
+  std::string message;
+  const char* fixed = nullptr;  // set when the message itself could not be stored
+};
+thread_local LastError t_error;
 }  // namespace
 
 void set_last_error(std::string message) noexcept {
-  t_last_error = std::move(message);
-  t_fixed = nullptr;
+  LastError& e = t_error;
+  e.message = std::move(message);
+  e.fixed = nullptr;
 }
 
 void set_last_error(const char* function, const char* what) noexcept {
@@ -18,15 +24,19 @@ void set_last_error(const char* function, const char* what) noexcept {
     message += what;
     set_last_error(std::move(message));
   } catch (...) {
-    t_fixed = "invar: out of memory while reporting an error";
+    t_error.fixed = "invar: out of memory while reporting an error";
   }
 }
 
 void clear_last_error() noexcept {
-  t_last_error.clear();
-  t_fixed = nullptr;
+  LastError& e = t_error;
+  e.message.clear();
+  e.fixed = nullptr;
 }
 
-const char* last_error() noexcept { return t_fixed != nullptr ? t_fixed : t_last_error.c_str(); }
+const char* last_error() noexcept {
+  const LastError& e = t_error;
+  return e.fixed != nullptr ? e.fixed : e.message.c_str();
+}
 
 }  // namespace invar::api
