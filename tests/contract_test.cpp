@@ -306,6 +306,31 @@ TEST(Contract, CallersTrapsAndFlagsStayOutside) {
   EXPECT_EQ(after, hostile);
   EXPECT_EQ(std::memcmp(c.data(), expected.data(), c.size() * 4), 0);
 }
+
+TEST(Contract, CallerAlreadyInTheContractsModeGetsItsFlagsBack) {
+  // A caller whose control bits are the contract's own: the guard need not switch modes, but the
+  // flags the products raise (inexact, at least) must still not reach the caller, and flags the
+  // caller had must stay. Direct-path and packed-path sizes, one and two threads.
+  const unsigned saved = _mm_getcsr();
+  for (unsigned caller_flags : {0u, 0x20u /* inexact */}) {
+    for (int64_t size : {4, 97}) {
+      for (int threads : {1, 2}) {
+        auto a = random_floats(size * size, 14), b = random_floats(size * size, 15);
+        std::vector<float> c(size * size, 0.0f);
+        invar_set_num_threads(threads);
+        const unsigned before = 0x1F80u | caller_flags;
+        _mm_setcsr(before);
+        const invar_status s = invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, size, size, size, 0.3f,
+                                           a.data(), size, b.data(), size, 0.0f, c.data(), size);
+        const unsigned after = _mm_getcsr();
+        _mm_setcsr(saved);
+        invar_set_num_threads(0);
+        ASSERT_EQ(s, INVAR_OK);
+        EXPECT_EQ(after, before) << "size " << size << ", " << threads << " thread(s)";
+      }
+    }
+  }
+}
 #endif
 
 TEST(Contract, VersionAndIsaAreReported) {
