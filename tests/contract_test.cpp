@@ -308,9 +308,9 @@ TEST(Contract, CallersTrapsAndFlagsStayOutside) {
 }
 
 TEST(Contract, CallerAlreadyInTheContractsModeGetsItsFlagsBack) {
-  // A caller whose control bits are the contract's own: the guard need not switch modes, but the
-  // flags the products raise (inexact, at least) must still not reach the caller, and flags the
-  // caller had must stay. Direct-path and packed-path sizes, one and two threads.
+  // A caller already in the contract's mode (control bits 0x1F80): the flags the products raise
+  // (inexact, at least) must not reach it, and the flags it had must stay. Direct-path and
+  // packed-path sizes, one and two threads.
   const unsigned saved = _mm_getcsr();
   for (unsigned caller_flags : {0u, 0x20u /* inexact */}) {
     for (int64_t size : {4, 97}) {

@@ -106,7 +106,7 @@ enum class Isa {
   kAuto = 0,
   kGeneric,  // portable C++ with std::fma; baseline flags of the target
   kAvx2,     // x86-64, AVX2 + FMA3 + F16C; built with -mavx2 -mfma -mf16c
-  kAvx512,   // x86-64, AVX-512F; built with -mavx512f -mavx2 -mfma
+  kAvx512,   // x86-64, AVX-512F; built with -mavx512f -mavx2 -mfma -mf16c
   kNeon,     // AArch64 Advanced SIMD; baseline flags
 };
 
