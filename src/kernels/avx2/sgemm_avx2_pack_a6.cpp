@@ -7,8 +7,6 @@
 // same; only faster.
 #include <immintrin.h>
 
-#include <cstring>
-
 #include "kernels/avx2/avx2.h"
 #include "kernels/avx2/transpose8.h"
 #include "kernels/avx2/widen8.h"
@@ -64,17 +62,8 @@ void pack_a6(int64_t mc, int64_t kc, const typename S::type* a, int64_t lda, flo
   } else {
     pack_whole_panels<S, true>(panels, kc, a, lda, alpha, dst);
   }
-  const int64_t rows = mc - panels * MR;
-  if (rows == 0) return;
-  a += panels * MR * lda;
-  dst += panels * MR * kc;
-  std::memset(dst, 0, sizeof(float) * MR * kc);
-  for (int64_t p = 0; p < kc; ++p) {
-    for (int64_t i = 0; i < rows; ++i) {
-      const float v = S::load1(a + i * lda + p);
-      dst[MR * p + i] = alpha == 1.0f ? v : alpha * v;
-    }
-  }
+  const int64_t r0 = panels * MR;
+  if (r0 < mc) pack_a_edge_panel<S, MR>(mc - r0, kc, a + r0 * lda, lda, 1, alpha, dst + r0 * kc);
 }
 
 }  // namespace

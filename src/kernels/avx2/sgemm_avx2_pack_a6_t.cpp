@@ -10,7 +10,6 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <cstring>
 
 #include "kernels/avx2/avx2.h"
 #include "kernels/avx2/widen8.h"
@@ -58,16 +57,7 @@ void pack_a6_t(int64_t mc, int64_t kc, const typename S::type* a, int64_t lda, f
     pack_whole_panels<S, true>(mc, kc, a, lda, alpha, dst);
   }
   const int64_t r0 = mc / MR * MR;
-  const int64_t rows = mc - r0;
-  if (rows == 0) return;
-  float* d = dst + r0 * kc;
-  std::memset(d, 0, sizeof(float) * MR * kc);
-  for (int64_t p = 0; p < kc; ++p) {
-    for (int64_t i = 0; i < rows; ++i) {
-      const float v = S::load1(a + p * lda + r0 + i);
-      d[MR * p + i] = alpha == 1.0f ? v : alpha * v;
-    }
-  }
+  if (r0 < mc) pack_a_edge_panel<S, MR>(mc - r0, kc, a + r0, 1, lda, alpha, dst + r0 * kc);
 }
 
 }  // namespace
