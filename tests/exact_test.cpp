@@ -3,11 +3,17 @@
 // special values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "api/context_impl.h"
 #include "arch/cache_topology.h"
+#include "driver/gemm_driver.h"
+#include "runtime/thread_pool.h"
+#include "runtime/workspace.h"
 #include "support/gemm_case.h"
+#include "testing/reference.h"
+#include "testing/seeded_data.h"
 
 namespace invar::test {
 namespace {
@@ -36,19 +42,24 @@ class Exact : public ::testing::Test {};
 using ElementTypes = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(Exact, ElementTypes);
 
-// Small blocks force every loop of the nest to take several trips on small problems.
-Context small_block_context(Tile t) {
+// Every product through the packed loop nest, none on a direct path.
+void nest_only(Context& context) { context.impl().allow_direct = false; }
+
+// Small blocks force every loop of the nest to take several trips on small problems (which
+// need nest_only: they would otherwise take the direct path).
+ContextOptions small_blocks(Tile t) {
   ContextOptions o;
   o.mc = 2 * t.mr;
   o.kc = 5;
   o.nc = 2 * t.nr;
-  return Context(o);
+  return o;
 }
 
 TYPED_TEST(Exact, TileEdgesAllTransposes) {
   Context context;
   const Tile t = tile_of<TypeParam>(context);
-  Context small = small_block_context(t);
+  Context small(small_blocks(t));
+  nest_only(small);
   const int64_t ms[] = {1, t.mr - 1, t.mr, t.mr + 1, 2 * t.mr + 1};
   const int64_t ns[] = {1, t.nr - 1, t.nr, t.nr + 1, 2 * t.nr + 3};
   const int64_t ks[] = {1, 2, 4, 9, 16};
@@ -100,7 +111,8 @@ TYPED_TEST(Exact, AllAlphaBetaPairsWithViews) {
 }
 
 TYPED_TEST(Exact, KAcrossTheDefaultBlockDepth) {
-  Context context;
+  Context context, nest;
+  nest_only(nest);
   const auto& kern = kernel_of<TypeParam>(context);
   const auto blocks = blocking::choose_block_sizes(
       arch::cache_topology().topology, {kern.mr, kern.nr},
@@ -113,7 +125,7 @@ TYPED_TEST(Exact, KAcrossTheDefaultBlockDepth) {
       GemmCase g;
       g.trans_a = trans & 1;
       g.trans_b = trans & 2;
-      g.m = 37;  // large enough for the packed path
+      g.m = 37;  // more than a few rows (a narrow B may still be read in place: `nest` packs)
       g.n = 41;
       g.k = k;
       g.alpha = 0.5;
@@ -121,6 +133,7 @@ TYPED_TEST(Exact, KAcrossTheDefaultBlockDepth) {
       g.pad_c = 1;
       g.seed = seed++;
       ASSERT_EQ(check_case<TypeParam>(g, context), "");
+      ASSERT_EQ(check_case<TypeParam>(g, nest), "");
     }
   }
 }
@@ -182,6 +195,7 @@ TYPED_TEST(Exact, LargeProductCrossesEveryBlock) {
   o.nc = 3 * t.nr;
   o.kc = 64;
   Context blocked(o);
+  nest_only(blocked);
   GemmCase g;
   g.m = 6 * t.mr + 1;
   g.n = 7 * t.nr + 2;
@@ -192,6 +206,80 @@ TYPED_TEST(Exact, LargeProductCrossesEveryBlock) {
   g.seed = 4000;
   ASSERT_EQ(check_case<TypeParam>(g, context), "");
   ASSERT_EQ(check_case<TypeParam>(g, blocked), "");
+}
+
+// Products whose packed B fits in L2 and is at most the kernel's a_in_place_panels wide: B is
+// packed alone (or was prepacked) and A read in place by direct_panels, direct_mr rows at a
+// time. Over row counts with a partial last group, column counts with a partial last panel, both
+// layouts of A and of B, every start of the accumulators, alpha 1 and not, 1..3 threads (rows
+// split, or panels when rows are few): run_gemm must take that path exactly when the kernel
+// offers it, and equal the reference bit for bit.
+TYPED_TEST(Exact, PackedBAloneWithAReadInPlace) {
+  using T = TypeParam;
+  Context context;
+  const kernels::GemmKernel& kern = kernel_of<T>(context);
+  runtime::ThreadPool pool(3);
+  const int64_t nr = kern.nr;
+  const int64_t widest = std::max<int64_t>(1, kern.a_in_place_panels) * nr;
+  uint64_t seed = 6000;
+  for (const int64_t n : {int64_t{1}, nr + 3, widest - 5, widest, widest + 1}) {
+    if (n < 1) continue;
+    for (const int64_t m : {int64_t{kernels::kDirectMaxRows + 1}, int64_t{31}, int64_t{7}}) {
+      const int64_t k = m == 31 ? 300 : 33;
+      for (int layout = 0; layout < 4; ++layout) {
+        const bool trans_a = layout & 1, trans_b = layout & 2;
+        const kernels::AccInit init = static_cast<kernels::AccInit>(seed % 3);
+        const T alpha = seed % 2 ? T(1) : T(-0.5);
+        const T beta = init == kernels::AccInit::kScale  ? T(3.7)
+                       : init == kernels::AccInit::kLoad ? T(1)
+                                                         : T(0);
+        const int64_t lda = (trans_a ? m : k) + 2, ldb = (trans_b ? k : n) + 1, ldc = n + 3;
+        const auto a = random_values<T>((trans_a ? k : m) * lda, seed);
+        const auto b = random_values<T>((trans_b ? n : k) * ldb, seed + 1);
+        const auto c0 = random_values<T>(m * ldc, seed + 2);
+        auto expected = c0;
+        reference_gemm<T>(trans_a, trans_b, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta,
+                          expected.data(), ldc);
+        driver::GemmProblem p;
+        p.m = m;
+        p.n = n;
+        p.k = k;
+        p.a = a.data();
+        p.a_rs = trans_a ? 1 : lda;
+        p.a_cs = trans_a ? lda : 1;
+        p.b = b.data();
+        p.b_rs = trans_b ? 1 : ldb;
+        p.b_cs = trans_b ? ldb : 1;
+        p.ldc = ldc;
+        p.alpha = &alpha;
+        p.beta = &beta;
+        p.first_init = init;
+        blocking::BlockSizes blocks{2 * kern.mr, 16, 3 * nr};
+        blocks.b_fits_l2 = true;
+        const bool offered = kern.a_in_place_panels > 0 && n <= widest;
+        ASSERT_EQ(driver::reads_a_in_place(kern, p, blocks), offered)
+            << kern.name << " m=" << m << " n=" << n << " k=" << k;
+        runtime::Workspace workspace, prepacked;
+        for (bool use_prepacked : {false, true}) {
+          if (use_prepacked) {
+            void* panels = prepacked.reserve(driver::packed_b_bytes(kern, k, n));
+            driver::pack_b_whole(kern, k, n, b.data(), p.b_rs, p.b_cs, panels);
+            p.b_panels = panels;
+          }
+          for (int threads : {1, 2, 3}) {
+            auto c = c0;
+            p.c = c.data();
+            driver::run_gemm(kern, p, blocks, workspace, &pool, threads);
+            ASSERT_TRUE(same_bits(c, expected))
+                << kern.name << " m=" << m << " n=" << n << " k=" << k << " trans_a=" << trans_a
+                << " trans_b=" << trans_b << " init=" << static_cast<int>(init)
+                << " prepacked=" << use_prepacked << " threads=" << threads;
+          }
+        }
+        ++seed;
+      }
+    }
+  }
 }
 
 }  // namespace

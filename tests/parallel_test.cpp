@@ -27,10 +27,11 @@ const kernels::GemmKernel& kernel_of(Context& context) {
 }
 
 // Runs the driver directly with an explicit team size (the API would pick fewer threads for
-// products this small) and small blocks, so every loop has partial last cells.
+// products this small) and small blocks, so every loop has partial last cells; with
+// allow_direct, products the direct path takes (small, narrow B, few rows) take it.
 template <class T>
 std::vector<T> run_with_threads(runtime::ThreadPool& pool, int threads, const GemmCase& g,
-                                const blocking::BlockSizes& blocks) {
+                                const blocking::BlockSizes& blocks, bool allow_direct) {
   Context context;
   const auto& kern = kernel_of<T>(context);
   const T alpha = static_cast<T>(g.alpha), beta = static_cast<T>(g.beta);
@@ -52,13 +53,15 @@ std::vector<T> run_with_threads(runtime::ThreadPool& pool, int threads, const Ge
   p.alpha = &alpha;
   p.beta = &beta;
   p.first_init = kernels::AccInit::kScale;
+  p.allow_direct = allow_direct;
   runtime::Workspace workspace;
   driver::run_gemm(kern, p, blocks, workspace, &pool, threads);
 
   auto expected = random_values<T>(g.m * g.n, g.seed * 3 + 2);
   reference_gemm<T>(g.trans_a, g.trans_b, g.m, g.n, g.k, alpha, a.data(), g.trans_a ? g.m : g.k,
                     b.data(), g.trans_b ? g.k : g.n, beta, expected.data(), g.n);
-  EXPECT_TRUE(same_bits(c, expected)) << g.describe() << " threads=" << threads;
+  EXPECT_TRUE(same_bits(c, expected))
+      << g.describe() << " threads=" << threads << " allow_direct=" << allow_direct;
   return c;
 }
 
@@ -83,10 +86,13 @@ void any_thread_count_gives_the_reference_bits() {
     g.trans_b = seed % 3 == 0;
     g.seed = seed++;
     const blocking::BlockSizes blocks{2 * mr, 16, 3 * nr};
-    const auto one = run_with_threads<T>(pool, 1, g, blocks);
-    for (int threads : {2, 3, 4, 7, 16}) {
-      const auto many = run_with_threads<T>(pool, threads, g, blocks);
-      ASSERT_TRUE(same_bits(one, many)) << g.describe() << " threads=" << threads;
+    for (bool allow_direct : {false, true}) {
+      const auto one = run_with_threads<T>(pool, 1, g, blocks, allow_direct);
+      for (int threads : {2, 3, 4, 7, 16}) {
+        const auto many = run_with_threads<T>(pool, threads, g, blocks, allow_direct);
+        ASSERT_TRUE(same_bits(one, many))
+            << g.describe() << " threads=" << threads << " allow_direct=" << allow_direct;
+      }
     }
   }
 }

@@ -155,7 +155,7 @@ TYPED_TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
     if (kern.direct == nullptr) continue;
     for (int64_t nr : {int64_t{1}, int64_t{kern.direct_nr} - 1, 9 * int64_t{kern.direct_nr} + 5}) {
       const int64_t ldb = nr + 5, ldc = nr + 3;
-      for (int64_t m = 1; m <= kernels::kDirectMaxRows; ++m) {
+      for (int64_t m = 1; m <= kern.direct_mr; ++m) {
         for (int64_t k : {1, 2, 3, 7, 16, 33, 300}) {
           for (bool trans_a : {false, true}) {
             for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
@@ -241,7 +241,7 @@ TYPED_TEST(Ukernel, PanelDirectKernelsMatchTheChainOnPrepackedPanels) {
     ++tested;
     const int64_t nr = kern.nr;
     for (int64_t n : {int64_t{1}, nr - 1, nr + 3, 4 * nr, 9 * nr + 5}) {
-      for (int64_t m = 1; m <= kernels::kDirectMaxRows; ++m) {
+      for (int64_t m = 1; m <= kern.direct_mr; ++m) {
         for (int64_t k : {1, 7, 33}) {
           const int64_t panels = (n + nr - 1) / nr, ldc = n + 2;
           const auto b = random_values<T>(k * n, 110 + k + n);  // k x n, row-major

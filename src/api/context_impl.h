@@ -24,6 +24,9 @@ struct Context::Impl {
   int default_threads = 1;
   std::atomic<int> num_threads{1};
   blocking::BlockOverrides overrides;
+  // false: every product runs the packed loop nest, none a direct path (same bits; for tests
+  // that aim at the nest).
+  bool allow_direct = true;
   runtime::WorkspacePool workspaces;
   // Threads start on first use, as many as a call asks for; the cap only bounds
   // set_num_threads. Calls on one context from several user threads take turns on the pool.

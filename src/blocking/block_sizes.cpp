@@ -101,6 +101,10 @@ BlockSizes choose_block_sizes(const arch::CacheTopology& topology, TileShape til
                              static_cast<double>(m) * static_cast<double>(n) * bytes.a;
   const int64_t llc = topology.l3.bytes > 0 ? topology.l3.bytes : topology.l2.bytes;
   b.prefetch_c = working_set > static_cast<double>(llc);
+  const double packed_b = static_cast<double>(round_up(n, tile.nr)) * static_cast<double>(k) *
+                          static_cast<double>(bytes.b);
+  const int64_t l2_share = topology.l2.bytes / std::max(1, topology.l2.sharing);
+  b.b_fits_l2 = l2_share > 0 && packed_b <= static_cast<double>(l2_share) / 2;
   return b;
 }
 

@@ -174,8 +174,8 @@ namespace {
 // packing up). B is read in k-blocks of kDirectKc rows: within a block the kernel sweeps its
 // columns left to right, so the kDirectKc rows stream sequentially (a strip of one column group
 // down all of K would touch a new page every row). Between k-blocks the accumulators go through
-// C, which is exact. Rows go kDirectMaxRows at a time; members take contiguous runs of
-// direct_nr-column groups, the last run ending at n.
+// C, which is exact. Rows go direct_mr at a time (kDirectMaxRows over a transposed B); members
+// take contiguous runs of direct_nr-column groups, the last run ending at n.
 // Measured best of 4, 8, 16, 32 at M = 1 and M = 4, N = K = 4096, one thread, on the Zen 3
 // machine (bench/invar_bench against BLIS in the same run).
 constexpr int64_t kDirectKc = 8;
@@ -190,6 +190,7 @@ constexpr double kSmallDirectFmas = 262144.0;
 void run_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPool* pool,
                 int threads, bool small, bool transposed) {
   const int64_t width = transposed ? kern.direct_t_nr : kern.direct_nr;
+  const int64_t height = transposed ? kernels::kDirectMaxRows : kern.direct_mr;
   const auto fn = transposed ? kern.direct_t : kern.direct;
   const int64_t ldb = transposed ? p.b_cs : p.b_rs;
   // A small product's B is in cache: one pass over all of K keeps the accumulators in registers.
@@ -202,8 +203,8 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPoo
     if (hi == lo) return;
     const int64_t j = lo * width;
     const int64_t cols = std::min(p.n, hi * width) - j;
-    for (int64_t i = 0; i < p.m; i += kernels::kDirectMaxRows) {
-      const int64_t rows = std::min<int64_t>(kernels::kDirectMaxRows, p.m - i);
+    for (int64_t i = 0; i < p.m; i += height) {
+      const int64_t rows = std::min(height, p.m - i);
       for (int64_t pc = 0; pc < p.k; pc += k_block) {
         const int64_t kc = std::min(k_block, p.k - pc);
         const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
@@ -269,7 +270,69 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime:
   }
 }
 
+// A product whose packed B fits in L2 (BlockSizes::b_fits_l2), with few enough panels that a
+// packed A micro-panel would serve too few tiles to repay its packing (GemmKernel::
+// a_in_place_panels, measured per kernel): B is packed once, all of K deep, and A is read in
+// place, direct_mr rows at a time, each row group's chains running over all of K in registers
+// while the panels stream from L2. The members pack their share of the panels (a prepacked B
+// needs none), meet once, then take row groups, or panels when there are fewer row groups than
+// members.
+void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, runtime::Workspace& workspace,
+                    runtime::ThreadPool* pool, int threads) {
+  const bool prepacked = p.b_panels != nullptr;
+  const int64_t nr = kern.nr, height = kern.direct_mr;
+  const int64_t panels = (p.n + nr - 1) / nr;
+  const int64_t panel_bytes = p.k * nr * kern.b_packed_bytes;
+  const int64_t row_groups = (p.m + height - 1) / height;
+  char* const b_packed =
+      prepacked ? nullptr : static_cast<char*>(workspace.reserve(packed_b_bytes(kern, p.k, p.n)));
+  const char* const b_block = prepacked ? static_cast<const char*>(p.b_panels) : b_packed;
+
+  auto member = [&](int me, int members, auto&& barrier) {
+    runtime::FpModeGuard fp_mode;
+    int64_t lo = 0, hi = 0;
+    if (!prepacked) {
+      share(panels, me, members, &lo, &hi);
+      if (hi > lo) {
+        const int64_t cols = std::min(p.n, hi * nr) - lo * nr;
+        kern.pack_b(p.k, cols, at(p.b, lo * nr * p.b_cs, kern.b_in_bytes), p.b_rs, p.b_cs,
+                    b_packed + lo * panel_bytes);
+      }
+      barrier();  // all of B is packed
+    }
+    int64_t row_lo = 0, row_hi = row_groups;
+    lo = 0, hi = panels;
+    if (row_groups >= members) share(row_groups, me, members, &row_lo, &row_hi);
+    else share(panels, me, members, &lo, &hi);
+    if (hi == lo) return;
+    const int64_t j = lo * nr;
+    const int64_t cols = std::min(p.n, hi * nr) - j;
+    for (int64_t i = row_lo * height; i < std::min(p.m, row_hi * height); i += height) {
+      const int64_t rows = std::min(height, p.m - i);
+      char* c = static_cast<char*>(p.c) + (i * p.ldc + j) * kern.c_bytes;
+      kern.direct_panels(rows, cols, p.k, p.alpha, at(p.a, i * p.a_rs, kern.a_in_bytes), p.a_rs,
+                         p.a_cs, b_block + lo * panel_bytes, p.k * nr, c, p.ldc, p.first_init,
+                         p.beta);
+      numeric::apply_epilogue(p.epilogue, c, p.ldc, rows, cols, i, j);
+    }
+  };
+  if (threads <= 1 || pool == nullptr) {
+    member(0, 1, [] {});
+  } else {
+    pool->run(threads, [&](runtime::Team& team) {
+      member(team.tid(), team.size(), [&team] { team.barrier(); });
+    });
+  }
+}
+
 }  // namespace
+
+bool reads_a_in_place(const kernels::GemmKernel& kern, const GemmProblem& p,
+                      const blocking::BlockSizes& blocks) {
+  return p.allow_direct && blocks.b_fits_l2 && kern.direct_panels != nullptr &&
+         p.n <= int64_t{kern.a_in_place_panels} * kern.nr && p.a_panels == nullptr &&
+         p.m > kernels::kDirectMaxRows;
+}
 
 std::size_t packed_a_bytes(const GemmKernel& kern, int64_t m, int64_t k) {
   const int64_t panels = (m + kern.mr - 1) / kern.mr;
@@ -319,6 +382,10 @@ bool try_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPoo
 void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::BlockSizes& blocks,
               runtime::Workspace& workspace, runtime::ThreadPool* pool, int threads) {
   if (try_direct(kern, p, pool, threads)) return;
+  if (reads_a_in_place(kern, p, blocks)) {
+    run_a_in_place(kern, p, workspace, pool, threads);
+    return;
+  }
   const bool prepacked = p.b_panels != nullptr;
   const bool prepacked_a = p.a_panels != nullptr;
   const int64_t mr = kern.mr, nr = kern.nr;

@@ -16,9 +16,13 @@
 // Products of at most kDirectMaxRows rows (a decode step), or of at most ~64^3 multiply-adds,
 // skip packing when the kernel offers a direct path for B's layout: a row-major B is read in
 // place in short k-blocks swept along j; a transposed B (x * W^T) eight rows of W at a time,
-// transposed in registers. The members split the columns. Same chains, so the same bits as the
-// loop nest. Either operand may have been packed ahead of time (GemmProblem::a_panels, b_panels);
-// the loop nest then reads its panels where the packer would have left them.
+// transposed in registers. The members split the columns. A larger product whose packed B fits
+// in half of L2 (BlockSizes::b_fits_l2) and is narrow enough that packing A would not pay for
+// itself (GemmKernel::a_in_place_panels) packs B alone, all of K at once, and reads A in place:
+// the kernel's direct_panels runs direct_mr rows over the packed panels; the members split the
+// packing, then the rows. Same chains, so the same bits as the loop nest. Either operand may
+// have been packed ahead of time (GemmProblem::a_panels, b_panels); the loop nest then reads its
+// panels where the packer would have left them.
 // The loop nest never splits K between workers and never reorders k, so each element's chain is
 // the contract's chain whatever the block sizes are.
 #ifndef INVAR_DRIVER_GEMM_DRIVER_H_
@@ -49,8 +53,8 @@ struct GemmProblem {
   const void* alpha = nullptr;
   const void* beta = nullptr;
   kernels::AccInit first_init = kernels::AccInit::kZero;  // how the first k-block starts
-  // Whether a product with at most kDirectMaxRows rows and a row-major B may skip packing and
-  // use the kernel's direct path (the bits are the same either way).
+  // Whether the product may take a direct path (few rows, small, B alone packed) or must run
+  // the loop nest; the bits are the same either way.
   bool allow_direct = true;
   // When set, op(B) was packed ahead of time (a prepacked operand) and b, b_rs, b_cs are not
   // used: ceil(n / NR) micro-panels of the kernel's NR columns over all of K, panel s starting
@@ -90,6 +94,11 @@ void run_gemm(const kernels::GemmKernel& kernel, const GemmProblem& problem,
 // tries this first; a caller may try it before setting up blocks and workspace.
 bool try_direct(const kernels::GemmKernel& kernel, const GemmProblem& problem,
                 runtime::ThreadPool* pool = nullptr, int threads = 1);
+
+// Whether run_gemm packs B alone and reads A in place (see above) rather than running the loop
+// nest, once try_direct has declined the product.
+bool reads_a_in_place(const kernels::GemmKernel& kernel, const GemmProblem& problem,
+                      const blocking::BlockSizes& blocks);
 
 // How many of `threads` are worth starting for an m x n x k product (at least 1).
 int useful_threads(int64_t m, int64_t n, int64_t k, int threads);

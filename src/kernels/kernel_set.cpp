@@ -116,17 +116,20 @@ constexpr GemmKernel make_int_kernel(const char* name) {
   return k;
 }
 
-template <class T, int NR, DirectFn<T> F>
+template <class T, int MR, int NR, DirectFn<T> F>
 constexpr GemmKernel with_direct(GemmKernel k) {
+  static_assert(MR >= kDirectMaxRows, "every direct kernel takes a decode step's rows");
+  k.direct_mr = MR;
   k.direct_nr = NR;
   k.direct = &erased_direct<T, F>;
   return k;
 }
 
 // F reads the kernel's prepacked panels (nr columns each).
-template <class T, DirectFn<T> F>
+template <class T, DirectFn<T> F, int kAInPlacePanels = 0>
 constexpr GemmKernel with_direct_panels(GemmKernel k) {
   k.direct_panels = &erased_direct<T, F>;
+  k.a_in_place_panels = kAInPlacePanels;
   return k;
 }
 
@@ -140,11 +143,11 @@ constexpr GemmKernel with_direct_t(GemmKernel k) {
 const KernelSet kGenericSet = {
     Isa::kGeneric,
     with_direct_t<float, generic::kSgemmNr, &generic::sgemm_generic_direct_t_8>(
-        with_direct<float, generic::kSgemmNr, &generic::sgemm_generic_direct_8>(
+        with_direct<float, kDirectMaxRows, generic::kSgemmNr, &generic::sgemm_generic_direct_8>(
             make_kernel<float, generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8>(
                 "sgemm_generic_4x8"))),
     with_direct_t<double, generic::kDgemmNr, &generic::dgemm_generic_direct_t_4>(
-        with_direct<double, generic::kDgemmNr, &generic::dgemm_generic_direct_4>(
+        with_direct<double, kDirectMaxRows, generic::kDgemmNr, &generic::dgemm_generic_direct_4>(
             make_kernel<double, generic::kDgemmMr, generic::kDgemmNr, &generic::dgemm_generic_4x4>(
                 "dgemm_generic_4x4"))),
     make_kernel<float, generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8, bf16>(
@@ -237,16 +240,15 @@ constexpr GemmKernel with_pack_b(GemmKernel k, void (*fn)(int64_t, int64_t, cons
 
 const KernelSet kAvx2Set = {
     Isa::kAvx2,
-    with_direct_panels<float, &avx2::sgemm_avx2_direct_panels16>(
+    with_direct_panels<float, &avx2::sgemm_avx2_direct_panels16, avx2::kSgemmAInPlacePanels>(
         with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
-            with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(with_pack_a(
-                with_pack_b(
-                    make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16>(
-                        "sgemm_avx2_6x16"),
-                    &pack_b_avx2_f32),
-                &pack_a_avx2_f32)))),
-    with_direct_panels<double, &avx2::dgemm_avx2_direct_panels8>(
-        with_direct<double, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
+            with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
+                with_pack_a(with_pack_b(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr,
+                                                    &avx2::sgemm_avx2_6x16>("sgemm_avx2_6x16"),
+                                        &pack_b_avx2_f32),
+                            &pack_a_avx2_f32)))),
+    with_direct_panels<double, &avx2::dgemm_avx2_direct_panels8, avx2::kDgemmAInPlacePanels>(
+        with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
             make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr, &avx2::dgemm_avx2_6x8>(
                 "dgemm_avx2_6x8"))),
     with_pack_a(
@@ -280,11 +282,11 @@ const KernelSet kAvx512Set = {
     Isa::kAvx512,
     with_direct_panels<float, &avx2::sgemm_avx2_direct_panels32>(
         with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
-            with_direct<float, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
+            with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
                 make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
                             &avx512::sgemm_avx512_12x32>("sgemm_avx512_12x32")))),
     with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16>(
-        with_direct<double, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
+        with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
             make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr, &avx512::dgemm_avx512_12x16>(
                 "dgemm_avx512_12x16"))),
     make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32, bf16>(
@@ -304,7 +306,7 @@ const KernelSet kNeonSet = {
     Isa::kNeon,
     with_direct_panels<float, &neon::sgemm_neon_direct_panels12>(
         with_direct_t<float, neon::kDirectTNr, &neon::sgemm_neon_direct_t8>(
-            with_direct<float, neon::kDirectNr, &neon::sgemm_neon_direct_16>(
+            with_direct<float, kDirectMaxRows, neon::kDirectNr, &neon::sgemm_neon_direct_16>(
                 make_kernel<float, neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12>(
                     "sgemm_neon_8x12")))),
     make_kernel<double, neon::kDgemmMr, neon::kDgemmNr, &neon::dgemm_neon_8x6>("dgemm_neon_8x6"),

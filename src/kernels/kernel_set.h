@@ -39,8 +39,10 @@ struct GemmKernel {
   // apply it to each k-block's sums.
   void (*ukernel)(int64_t kc, const void* a_panel, const void* b_panel, void* c, int64_t ldc,
                   AccInit init, const void* alpha, const void* beta) = nullptr;
-  // Optional (nullptr: not offered): the unpacked kernel for m <= kDirectMaxRows with a
-  // row-major B, any number of columns, direct_nr the width of its basic group (see ukernel.h).
+  // Optional (nullptr: not offered): the unpacked kernel for m <= direct_mr (at least
+  // kDirectMaxRows) with a row-major B, any number of columns, direct_nr the width of its basic
+  // group (see ukernel.h). direct_panels takes as many rows.
+  int direct_mr = 0;
   int direct_nr = 0;
   void (*direct)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a, int64_t a_rs,
                  int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc, AccInit init,
@@ -50,6 +52,10 @@ struct GemmKernel {
   void (*direct_panels)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a,
                         int64_t a_rs, int64_t a_cs, const void* panels, int64_t panel_stride,
                         void* c, int64_t ldc, AccInit init, const void* beta) = nullptr;
+  // Up to how many panels (n <= a_in_place_panels * nr) a product whose packed B fits in L2 is
+  // faster with A read in place by direct_panels than with A packed for the micro-kernel: packed
+  // A pays for itself only over enough tiles (gemm_driver.h). 0: never.
+  int a_in_place_panels = 0;
   // Optional: the same with B stored transposed (op(B)[k][j] at b[j * ldb + k]), the layout of
   // x * W^T; direct_t_nr columns per basic group.
   int direct_t_nr = 0;

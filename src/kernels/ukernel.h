@@ -44,11 +44,13 @@ using SgemmUkernelFn = void (*)(int64_t kc, const float* a_panel, const float* b
                                 int64_t ldc, AccInit init, float beta);
 
 // The f32 direct kernel, for products with only a few rows (a decode step: M = 1..4), or small
-// ones, and a row-major B. Packing would copy all of B to use it once, so this kernel reads the operands in
-// place: an m x n block (m <= kDirectMaxRows, any n >= 1) of C, with acc started
-// as above and, for every k in increasing order, acc[i][j] = fma(alpha * op(A)[i][k], B[k][j],
-// acc[i][j]): one A value broadcast, one fma per lane along j. The chain is the contract's.
+// or narrow ones, and a row-major B. Packing would copy all of B to use it once, so this kernel
+// reads the operands in place: an m x n block (m <= the kernel's direct_mr, at least
+// kDirectMaxRows; any n >= 1) of C, with acc started as above and, for every k in increasing
+// order, acc[i][j] = fma(alpha * op(A)[i][k], B[k][j], acc[i][j]): one A value broadcast, one fma
+// per lane along j. The chain is the contract's.
 //   a: op(A)[i][k] at a[i * a_rs + k * a_cs]; b: B[k][j] at b[k * ldb + j].
+// kDirectMaxRows is also the most rows a product may have to count as "a few" (gemm_driver.h).
 inline constexpr int kDirectMaxRows = 4;
 using SgemmDirectFn = void (*)(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t a_rs,
                                int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc,

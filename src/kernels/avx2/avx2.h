@@ -15,14 +15,23 @@ inline constexpr int kSgemmNr = 16;
 void sgemm_avx2_6x16(int64_t kc, const float* a_panel, const float* b_panel, float* c,
                      int64_t ldc, AccInit init, float beta);
 
-// m <= kDirectMaxRows rows x n columns from unpacked operands (ukernel.h).
+// The direct kernels below take m <= kDirectMr rows per call (ukernel.h allows more than
+// kDirectMaxRows): six rows of two vectors are the tile's twelve accumulators, so a small or
+// narrow product read in place runs the packed kernel's chains at its speed, without packing.
+inline constexpr int kDirectMr = 6;
+
+// m <= kDirectMr rows x n columns from unpacked operands (ukernel.h).
 void sgemm_avx2_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t a_rs,
                           int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc,
                           AccInit init, float beta);
 
 // The same over prepacked panels (pack.h: K x NR, row stride NR, panel_stride floats apart),
 // several panels in flight at once when m is small: NR = 16 (this path's tile) and 32 (the
-// AVX-512 tile, whose decode step is bound by memory, not by vector width).
+// AVX-512 tile, whose decode step is bound by memory, not by vector width). Over panels in L2,
+// six rows at a time, it beats packing A for the 6 x 16 kernel up to 4 panels (one thread,
+// same process, Zen 3): 512x32x512 +25 %, 4096x16x1024 +44 %, 1024x64x128 +4 %, 256x64x64
+// +6 %; at 80 columns -1 %, at 128 (128^3) -3 %.
+inline constexpr int kSgemmAInPlacePanels = 4;
 void sgemm_avx2_direct_panels16(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                                 int64_t a_rs, int64_t a_cs, const float* panels,
                                 int64_t panel_stride, float* c, int64_t ldc, AccInit init,
@@ -74,11 +83,15 @@ inline constexpr int kDgemmNr = 8;
 void dgemm_avx2_6x8(int64_t kc, const double* a_panel, const double* b_panel, double* c,
                     int64_t ldc, AccInit init, double beta);
 
-// m <= kDirectMaxRows rows x n columns of f64 from unpacked operands, B row-major.
+// m <= kDirectMr rows x n columns of f64 from unpacked operands, B row-major.
 void dgemm_avx2_direct_8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
                          int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
                          int64_t ldc, AccInit init, double beta);
-// The same over prepacked panels of 8 (AVX2) or 16 (AVX-512) doubles, panel_stride apart.
+// The same over prepacked panels of 8 (AVX2) or 16 (AVX-512) doubles, panel_stride apart. Over
+// panels in L2 it beats packing A for the 6 x 8 kernel (whose A packer is the portable one) at
+// every width measured (one thread, Zen 3): 4096x8x1024 2.2x, 512x16x512 +52 %, 1000x32x500
+// +32 %, 512x48x256 +16 %, 128^3 +5 %.
+inline constexpr int kDgemmAInPlacePanels = 16;
 void dgemm_avx2_direct_panels8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
                                int64_t a_rs, int64_t a_cs, const double* panels,
                                int64_t panel_stride, double* c, int64_t ldc, AccInit init,

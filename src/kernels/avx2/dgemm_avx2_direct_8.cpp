@@ -10,14 +10,14 @@ static_assert(2 * F64Vec::kLanes == kDgemmNr, "a direct group is one AVX2 panel 
 void dgemm_avx2_direct_8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
                          int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
                          int64_t ldc, AccInit init, double beta) {
-  direct_any<F64Vec>(m, n, k, alpha, a, a_rs, a_cs, b, ldb, kDgemmNr, 1, c, ldc, init, beta);
+  direct_any<F64Vec>(m, n, k, alpha, a, a_rs, a_cs, b, ldb, kDgemmNr, 1, false, c, ldc, init, beta);
 }
 
 void dgemm_avx2_direct_panels8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
                                int64_t a_rs, int64_t a_cs, const double* panels,
                                int64_t panel_stride, double* c, int64_t ldc, AccInit init,
                                double beta) {
-  direct_any<F64Vec>(m, n, k, alpha, a, a_rs, a_cs, panels, 8, panel_stride, 1, c, ldc, init,
+  direct_any<F64Vec>(m, n, k, alpha, a, a_rs, a_cs, panels, 8, panel_stride, 1, true, c, ldc, init,
                      beta);
 }
 
@@ -25,7 +25,7 @@ void dgemm_avx2_direct_panels16(int64_t m, int64_t n, int64_t k, double alpha, c
                                 int64_t a_rs, int64_t a_cs, const double* panels,
                                 int64_t panel_stride, double* c, int64_t ldc, AccInit init,
                                 double beta) {
-  direct_any<F64Vec>(m, n, k, alpha, a, a_rs, a_cs, panels, 16, panel_stride, 2, c, ldc, init,
+  direct_any<F64Vec>(m, n, k, alpha, a, a_rs, a_cs, panels, 16, panel_stride, 2, true, c, ldc, init,
                      beta);
 }
 

@@ -10,14 +10,14 @@ static_assert(2 * F32Vec::kLanes == kSgemmNr, "a direct group is one AVX2 panel 
 void sgemm_avx2_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                           int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                           int64_t ldc, AccInit init, float beta) {
-  direct_any<F32Vec>(m, n, k, alpha, a, a_rs, a_cs, b, ldb, kSgemmNr, 1, c, ldc, init, beta);
+  direct_any<F32Vec>(m, n, k, alpha, a, a_rs, a_cs, b, ldb, kSgemmNr, 1, false, c, ldc, init, beta);
 }
 
 void sgemm_avx2_direct_panels16(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                                 int64_t a_rs, int64_t a_cs, const float* panels,
                                 int64_t panel_stride, float* c, int64_t ldc, AccInit init,
                                 float beta) {
-  direct_any<F32Vec>(m, n, k, alpha, a, a_rs, a_cs, panels, 16, panel_stride, 1, c, ldc, init,
+  direct_any<F32Vec>(m, n, k, alpha, a, a_rs, a_cs, panels, 16, panel_stride, 1, true, c, ldc, init,
                      beta);
 }
 
@@ -25,7 +25,7 @@ void sgemm_avx2_direct_panels32(int64_t m, int64_t n, int64_t k, float alpha, co
                                 int64_t a_rs, int64_t a_cs, const float* panels,
                                 int64_t panel_stride, float* c, int64_t ldc, AccInit init,
                                 float beta) {
-  direct_any<F32Vec>(m, n, k, alpha, a, a_rs, a_cs, panels, 32, panel_stride, 2, c, ldc, init,
+  direct_any<F32Vec>(m, n, k, alpha, a, a_rs, a_cs, panels, 32, panel_stride, 2, true, c, ldc, init,
                      beta);
 }
 
