@@ -416,6 +416,9 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
         partition(p.m, p.n, (std::min(p.n, nc_max) + nr - 1) / nr, mc_max, mr, members,
                   !prepacked_a);
     const int ti = me % part.tm, tj = me / part.tm;
+    // With the columns split (tm == 1) every member packs exactly the panels it multiplies and
+    // reads no one else's: the members never wait for each other.
+    const bool shared_b = part.tm > 1;
 
     for (int64_t jc = 0; jc < p.n; jc += nc_max) {
       const int64_t nc = std::min(nc_max, p.n - jc);
@@ -432,19 +435,26 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
           b_panel_bytes = p.k * nr * kern.b_packed_bytes;
           b_block = static_cast<const char*>(p.b_panels) + (jc / nr) * b_panel_bytes +
                     pc * nr * kern.b_packed_bytes;
-        } else {
-          int64_t lo = 0, hi = 0;
-          share(panels, me, members, &lo, &hi);
+        }
+        int64_t col_lo = 0, col_hi = 0;
+        share(panels, tj, part.tn, &col_lo, &col_hi);
+        const char* my_panels = b_block + col_lo * b_panel_bytes;
+        if (!prepacked) {
+          // Shared: the members pack equal shares of the whole block, then meet. Not shared:
+          // each packs its own columns, where no other member's panels can be at any k-block
+          // (its range starts at its first panel's kc_max-deep slot).
+          int64_t lo = col_lo, hi = col_hi;
+          if (shared_b) share(panels, me, members, &lo, &hi);
+          char* dst = b_packed + lo * (shared_b ? kc : kc_max) * nr * kern.b_packed_bytes;
+          if (!shared_b) my_panels = dst;
           if (hi > lo) {
             const int64_t cols = std::min(nc, hi * nr) - lo * nr;
             kern.pack_b(kc, cols, at(p.b, pc * p.b_rs + (jc + lo * nr) * p.b_cs, kern.b_in_bytes),
-                        p.b_rs, p.b_cs, b_packed + lo * kc * nr * kern.b_packed_bytes);
+                        p.b_rs, p.b_cs, dst);
           }
-          barrier();  // the whole B block is packed
+          if (shared_b) barrier();  // the whole B block is packed
         }
 
-        int64_t col_lo = 0, col_hi = 0;
-        share(panels, tj, part.tn, &col_lo, &col_hi);
         const int64_t c0 = col_lo * nr;
         const int64_t ncols = std::min(nc, col_hi * nr) - c0;
         for (int64_t ic = ti * part.mc; ncols > 0 && ic < p.m; ic += part.tm * part.mc) {
@@ -462,9 +472,8 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
                         p.a_cs, p.alpha, a_packed);
           }
           char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc + c0) * kern.c_bytes;
-          macro_kernel(kern, mc, ncols, kc, a_block, a_panel_bytes,
-                       b_block + col_lo * b_panel_bytes, b_panel_bytes, c_block, p.ldc, init,
-                       p.alpha, p.beta, scratch, blocks.prefetch_c);
+          macro_kernel(kern, mc, ncols, kc, a_block, a_panel_bytes, my_panels, b_panel_bytes,
+                       c_block, p.ldc, init, p.alpha, p.beta, scratch, blocks.prefetch_c);
           // The block's chains end with the last k-block: its epilogue runs while it is in cache.
           if (pc + kc == p.k)
             numeric::apply_epilogue(p.epilogue, c_block, p.ldc, mc, ncols, ic, jc + c0);
@@ -473,7 +482,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
         // member's cells of C are the same in every k-block, so its k-blocks need no barrier;
         // after the last block nothing is packed again (the pool's run() waits for everyone).
         const bool last = pc + kc == p.k && jc + nc == p.n;
-        if (!prepacked && !last) barrier();
+        if (shared_b && !prepacked && !last) barrier();
       }
     }
   };
