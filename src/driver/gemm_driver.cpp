@@ -417,7 +417,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
                   !prepacked_a);
     const int ti = me % part.tm, tj = me / part.tm;
     // With the columns split (tm == 1) every member packs exactly the panels it multiplies and
-    // reads no one else's: the members never wait for each other.
+    // reads no one else's: the members meet only between column blocks.
     const bool shared_b = part.tm > 1;
 
     for (int64_t jc = 0; jc < p.n; jc += nc_max) {
@@ -481,8 +481,11 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
         // Nobody reads the B block any more. A prepacked B is never overwritten, and each
         // member's cells of C are the same in every k-block, so its k-blocks need no barrier;
         // after the last block nothing is packed again (the pool's run() waits for everyone).
+        // Unshared panels keep their slots within a column block; the next column block deals
+        // its panels out afresh, so the members meet before it.
         const bool last = pc + kc == p.k && jc + nc == p.n;
-        if (shared_b && !prepacked && !last) barrier();
+        const bool block_ends = pc + kc == p.k;
+        if (!prepacked && !last && (shared_b || block_ends)) barrier();
       }
     }
   };
