@@ -28,8 +28,8 @@ found at run time, next to the core's measured FMA peak and memory read bandwidt
                         inference (C = x * W^T with W 4096 x 4096 stored transposed, M = 1, 16,
                         64, 256, invar also over W prepacked; and the decode step M = 1 with W
                         row-major 4096 x 4096 and 4096 x 16384), tall (64x64x65536,
-                        4096x4096x64), f64 (squares 512, 1024, 2048), bf16 (bf16 A and B, f32 C:
-                        squares 1024, 2048); default all
+                        4096x4096x64, 4096x32x1024 in f32 and f64), f64 (squares 512, 1024,
+                        2048), bf16 (bf16 A and B, f32 C: squares 1024, 2048); default all
   --small-sizes LIST    small squares reported in calls per second, at the first thread count
                         only (default 4,8,16,32,64); many calls per timed sample
   --seconds S           time spent per row, shape and thread count (default 1, quick 0.5)
@@ -284,6 +284,12 @@ Options parse_options(int argc, char** argv) {
       // 65536 x 64), and a rank-64 update of a large C (each k-block of 64 is the whole K).
       if (!o.quick) shapes.push_back(Shape{64, 64, 65536});
       shapes.push_back(Shape{4096, 4096, 64});
+      // Many rows through a narrow layer: 4096 rows times a 1024 x 32 weight (128 KiB, in L2),
+      // in f32 and f64.
+      if (!o.quick) {
+        shapes.push_back(Shape{4096, 32, 1024});
+        shapes.push_back(Shape{4096, 32, 1024, false, Kind::kF64});
+      }
     }
     // f64 squares; bf16 inputs at sizes the f32 squares also run (their rates are compared).
     if (group("f64"))
