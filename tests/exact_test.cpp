@@ -11,6 +11,7 @@
 #include "driver/gemm_driver.h"
 #include "runtime/thread_pool.h"
 #include "runtime/workspace.h"
+#include "support/driver_problem.h"
 #include "support/gemm_case.h"
 #include "testing/reference.h"
 #include "testing/seeded_data.h"
@@ -240,20 +241,8 @@ TYPED_TEST(Exact, PackedBAloneWithAReadInPlace) {
         auto expected = c0;
         reference_gemm<T>(trans_a, trans_b, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta,
                           expected.data(), ldc);
-        driver::GemmProblem p;
-        p.m = m;
-        p.n = n;
-        p.k = k;
-        p.a = a.data();
-        p.a_rs = trans_a ? 1 : lda;
-        p.a_cs = trans_a ? lda : 1;
-        p.b = b.data();
-        p.b_rs = trans_b ? 1 : ldb;
-        p.b_cs = trans_b ? ldb : 1;
-        p.ldc = ldc;
-        p.alpha = &alpha;
-        p.beta = &beta;
-        p.first_init = init;
+        driver::GemmProblem p = driver_problem<T>(m, n, k, trans_a, a.data(), lda, trans_b,
+                                                  b.data(), ldb, nullptr, ldc, &alpha, &beta, init);
         blocking::BlockSizes blocks{2 * kern.mr, 16, 3 * nr};
         blocks.b_fits_l2 = true;
         const bool offered = kern.a_in_place_panels > 0 && n <= widest;

@@ -14,6 +14,7 @@
 #include "api/context_impl.h"
 #include "driver/gemm_driver.h"
 #include "runtime/thread_pool.h"
+#include "support/driver_problem.h"
 #include "support/gemm_case.h"
 #include "testing/reference.h"
 #include "testing/seeded_data.h"
@@ -38,21 +39,9 @@ std::vector<T> run_with_threads(runtime::ThreadPool& pool, int threads, const Ge
   const auto a = random_values<T>(g.m * g.k, g.seed * 3);
   const auto b = random_values<T>(g.k * g.n, g.seed * 3 + 1);
   auto c = random_values<T>(g.m * g.n, g.seed * 3 + 2);
-  driver::GemmProblem p;
-  p.m = g.m;
-  p.n = g.n;
-  p.k = g.k;
-  p.a = a.data();
-  p.a_rs = g.trans_a ? 1 : g.k;
-  p.a_cs = g.trans_a ? g.m : 1;
-  p.b = b.data();
-  p.b_rs = g.trans_b ? 1 : g.n;
-  p.b_cs = g.trans_b ? g.k : 1;
-  p.c = c.data();
-  p.ldc = g.n;
-  p.alpha = &alpha;
-  p.beta = &beta;
-  p.first_init = kernels::AccInit::kScale;
+  driver::GemmProblem p = driver_problem<T>(
+      g.m, g.n, g.k, g.trans_a, a.data(), g.trans_a ? g.m : g.k, g.trans_b, b.data(),
+      g.trans_b ? g.k : g.n, c.data(), g.n, &alpha, &beta, kernels::AccInit::kScale);
   p.allow_direct = allow_direct;
   runtime::Workspace workspace;
   driver::run_gemm(kern, p, blocks, workspace, &pool, threads);

@@ -15,6 +15,7 @@
 #include "driver/gemm_driver.h"
 #include "kernels/kernel_set.h"
 #include "numeric/half.h"
+#include "support/driver_problem.h"
 #include "testing/reference.h"
 #include "testing/seeded_data.h"
 
@@ -120,24 +121,12 @@ TYPED_TEST(Ukernel, EveryPartialTileThroughTheDriver) {
             auto expected = c;
             reference_gemm<T>(false, false, m, n, k, alpha, a.data(), k, b.data(), n, beta,
                               expected.data(), ldc);
-            driver::GemmProblem p;
-            p.m = m;
-            p.n = n;
-            p.k = k;
-            p.a = a.data();
-            p.a_rs = k;
-            p.a_cs = 1;
-            p.b = b.data();
-            p.b_rs = n;
-            p.b_cs = 1;
-            p.c = c.data();
-            p.ldc = ldc;
-            p.alpha = &alpha;
-            p.beta = &beta;
+            const AccInit init = beta == T(0)   ? AccInit::kZero
+                                 : beta == T(1) ? AccInit::kLoad
+                                                : AccInit::kScale;
+            driver::GemmProblem p = driver_problem<T>(m, n, k, false, a.data(), k, false, b.data(),
+                                                      n, c.data(), ldc, &alpha, &beta, init);
             p.allow_direct = false;  // every partial tile of the packed path
-            p.first_init = beta == T(0)   ? AccInit::kZero
-                           : beta == T(1) ? AccInit::kLoad
-                                          : AccInit::kScale;
             driver::run_gemm(kern, p, {kern.mr, 4, kern.nr}, workspace);
             ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
                 << kern.name << " m=" << m << " n=" << n << " k=" << k << " beta=" << beta;

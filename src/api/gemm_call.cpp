@@ -230,8 +230,7 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
                                        : kernels::AccInit::kScale;
 
   const int threads = driver::useful_threads(call.m, call.n, call.k, context.num_threads.load());
-  // Small, narrow and few-row products take a direct path before any block size or workspace is
-  // set up.
+  // Small and few-row products take a direct path before any block size or workspace is set up.
   if (!driver::try_direct(kernel, p, &context.pool, threads)) {
     const blocking::BlockSizes blocks = blocking::choose_block_sizes(
         caches.topology, {kernel.mr, kernel.nr}, {kernel.a_packed_bytes, kernel.b_packed_bytes},
