@@ -29,7 +29,7 @@ const kernels::GemmKernel& kernel_of(Context& context) {
 
 // Runs the driver directly with an explicit team size (the API would pick fewer threads for
 // products this small) and small blocks, so every loop has partial last cells; with
-// allow_direct, products the direct path takes (small, narrow B, few rows) take it.
+// allow_direct, products a direct path takes (small, few rows) take it.
 template <class T>
 std::vector<T> run_with_threads(runtime::ThreadPool& pool, int threads, const GemmCase& g,
                                 const blocking::BlockSizes& blocks, bool allow_direct) {

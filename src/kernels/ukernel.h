@@ -44,8 +44,8 @@ using SgemmUkernelFn = void (*)(int64_t kc, const float* a_panel, const float* b
                                 int64_t ldc, AccInit init, float beta);
 
 // The f32 direct kernel, for products with only a few rows (a decode step: M = 1..4), or small
-// or narrow ones, and a row-major B. Packing would copy all of B to use it once, so this kernel
-// reads the operands in place: an m x n block (m <= the kernel's direct_mr, at least
+// ones, and a row-major B. Packing would copy all of B to use it once, so this kernel reads the
+// operands in place: an m x n block (m <= the kernel's direct_mr, at least
 // kDirectMaxRows; any n >= 1) of C, with acc started as above and, for every k in increasing
 // order, acc[i][j] = fma(alpha * op(A)[i][k], B[k][j], acc[i][j]): one A value broadcast, one fma
 // per lane along j. The chain is the contract's.

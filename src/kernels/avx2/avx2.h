@@ -16,8 +16,8 @@ void sgemm_avx2_6x16(int64_t kc, const float* a_panel, const float* b_panel, flo
                      int64_t ldc, AccInit init, float beta);
 
 // The direct kernels below take m <= kDirectMr rows per call (ukernel.h allows more than
-// kDirectMaxRows): six rows of two vectors are the tile's twelve accumulators, so a small or
-// narrow product read in place runs the packed kernel's chains at its speed, without packing.
+// kDirectMaxRows): six rows of two vectors are the tile's twelve accumulators, so a small
+// product, or a narrow one over its packed B, runs the micro-kernel's chains without packing A.
 inline constexpr int kDirectMr = 6;
 
 // m <= kDirectMr rows x n columns from unpacked operands (ukernel.h).
