@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "api/context_impl.h"
@@ -237,7 +238,11 @@ TYPED_TEST(Exact, PackedBAloneWithAReadInPlace) {
         const int64_t lda = (trans_a ? m : k) + 2, ldb = (trans_b ? k : n) + 1, ldc = n + 3;
         const auto a = random_values<T>((trans_a ? k : m) * lda, seed);
         const auto b = random_values<T>((trans_b ? n : k) * ldb, seed + 1);
-        const auto c0 = random_values<T>(m * ldc, seed + 2);
+        auto c0 = random_values<T>(m * ldc, seed + 2);
+        // Accumulators that start from zero must not read C: its cells are NaN then.
+        if (init == kernels::AccInit::kZero)
+          for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = 0; j < n; ++j) c0[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
         auto expected = c0;
         reference_gemm<T>(trans_a, trans_b, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta,
                           expected.data(), ldc);
