@@ -244,14 +244,16 @@ TEST(BlockingModel, PrefetchOfCOnlyPastTheLastLevelCache) {
   EXPECT_TRUE(choose(apple_m(), kNeon, 2048, 2048, 2048).prefetch_c);
 }
 
-// All of op(B), packed, against half of one worker's share of L2 (512 KiB on Zen 3): the
-// columns count in whole panels.
-TEST(BlockingModel, PackedBAgainstHalfOfL2) {
-  EXPECT_TRUE(choose(zen3(), kAvx2, 4096, 64, 1024).b_fits_l2);   // 256 KiB
-  EXPECT_FALSE(choose(zen3(), kAvx2, 4096, 64, 1025).b_fits_l2);  // 256 KiB + 256 B
-  EXPECT_FALSE(choose(zen3(), kAvx2, 8, 49, 1025).b_fits_l2);  // 64 columns packed: 256.25 KiB
-  EXPECT_TRUE(choose(zen3(), kAvx2, 8, 48, 1025).b_fits_l2);   // 192.2 KiB
-  EXPECT_FALSE(choose(zen3(), kAvx2, 512, 512, 512).b_fits_l2);
+// The deepest k-block of op(B), packed, in half of one worker's share of L2 (256 KiB on Zen 3):
+// the columns count in whole panels, and the depth is at most K.
+TEST(BlockingModel, PackedBDepthAgainstHalfOfL2) {
+  EXPECT_EQ(choose(zen3(), kAvx2, 4096, 64, 1024).b_l2_depth, 1024);   // 256 KiB: all of K
+  EXPECT_EQ(choose(zen3(), kAvx2, 4096, 64, 1025).b_l2_depth, 1024);   // 256 KiB + 256 B
+  EXPECT_EQ(choose(zen3(), kAvx2, 8, 65, 65536).b_l2_depth, 819);      // 80 columns packed
+  EXPECT_EQ(choose(zen3(), kAvx2, 8, 48, 1025).b_l2_depth, 1025);      // 192.2 KiB
+  EXPECT_EQ(choose(zen3(), kAvx2, 8, 48, 100).b_l2_depth, 100);
+  EXPECT_EQ(choose(zen3(), kAvx2, 512, 512, 512).b_l2_depth, 128);
+  EXPECT_EQ(choose(zen3(), kAvx2, 4, 1 << 20, 64).b_l2_depth, 0);     // not one row: 4 MiB
 }
 
 TEST(BlockingModel, OverridesWin) {

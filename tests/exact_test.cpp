@@ -210,12 +210,14 @@ TYPED_TEST(Exact, LargeProductCrossesEveryBlock) {
   ASSERT_EQ(check_case<TypeParam>(g, blocked), "");
 }
 
-// Products whose packed B fits in L2 and is at most the kernel's a_in_place_panels wide: B is
-// packed alone (or was prepacked) and A read in place by direct_panels, direct_mr rows at a
-// time. Over row counts with a partial last group, column counts with a partial last panel, both
-// layouts of A and of B, every start of the accumulators, alpha 1 and not, 1..3 threads (rows
-// split, or panels when rows are few): run_gemm must take that path exactly when the kernel
-// offers it, and equal the reference bit for bit.
+// Products at most the kernel's a_in_place_panels wide: B is packed alone (or was prepacked),
+// all of K deep or in k-blocks of the depth L2 holds, and A read in place by direct_panels, up to
+// direct_mr rows at a time. Over row counts that leave uneven groups, column counts with a
+// partial last panel, both layouts of A and of B, every start of the accumulators, alpha 1 and
+// not, 1..3 threads (rows split, or panels when rows are few), B's depth in L2 all of K, under K
+// but deep enough (three k-blocks through the two buffers) and too shallow: run_gemm must take
+// that path exactly when the kernel offers it and the depth allows, and equal the reference bit
+// for bit.
 TYPED_TEST(Exact, PackedBAloneWithAReadInPlace) {
   using T = TypeParam;
   Context context;
@@ -227,7 +229,7 @@ TYPED_TEST(Exact, PackedBAloneWithAReadInPlace) {
   for (const int64_t n : {int64_t{1}, nr + 3, widest - 5, widest, widest + 1}) {
     if (n < 1) continue;
     for (const int64_t m : {int64_t{kernels::kDirectMaxRows + 1}, int64_t{31}, int64_t{7}}) {
-      const int64_t k = m == 31 ? 300 : 33;
+      const int64_t k = m == 31 ? 1000 : 33;
       for (int layout = 0; layout < 4; ++layout) {
         const bool trans_a = layout & 1, trans_b = layout & 2;
         const kernels::AccInit init = static_cast<kernels::AccInit>(seed % 3);
@@ -249,25 +251,30 @@ TYPED_TEST(Exact, PackedBAloneWithAReadInPlace) {
         driver::GemmProblem p = driver_problem<T>(m, n, k, trans_a, a.data(), lda, trans_b,
                                                   b.data(), ldb, nullptr, ldc, &alpha, &beta, init);
         blocking::BlockSizes blocks{2 * kern.mr, 16, 3 * nr};
-        blocks.b_fits_l2 = true;
-        const bool offered = kern.a_in_place_panels > 0 && n <= widest;
-        ASSERT_EQ(driver::reads_a_in_place(kern, p, blocks), offered)
-            << kern.name << " m=" << m << " n=" << n << " k=" << k;
-        runtime::Workspace workspace, prepacked;
-        for (bool use_prepacked : {false, true}) {
-          if (use_prepacked) {
-            void* panels = prepacked.reserve(driver::packed_b_bytes(kern, k, n));
-            driver::pack_b_whole(kern, k, n, b.data(), p.b_rs, p.b_cs, panels);
-            p.b_panels = panels;
-          }
-          for (int threads : {1, 2, 3}) {
-            auto c = c0;
-            p.c = c.data();
-            driver::run_gemm(kern, p, blocks, workspace, &pool, threads);
-            ASSERT_TRUE(same_bits(c, expected))
-                << kern.name << " m=" << m << " n=" << n << " k=" << k << " trans_a=" << trans_a
-                << " trans_b=" << trans_b << " init=" << static_cast<int>(init)
-                << " prepacked=" << use_prepacked << " threads=" << threads;
+        for (const int64_t depth : {k, driver::kMinInPlaceDepth, driver::kMinInPlaceDepth - 1}) {
+          blocks.b_l2_depth = std::min(depth, k);
+          const bool offered = kern.a_in_place_panels > 0 && n <= widest &&
+                               (depth >= k || depth >= driver::kMinInPlaceDepth);
+          ASSERT_EQ(driver::reads_a_in_place(kern, p, blocks), offered)
+              << kern.name << " m=" << m << " n=" << n << " k=" << k << " depth=" << depth;
+          runtime::Workspace workspace, prepacked;
+          p.b_panels = nullptr;
+          for (bool use_prepacked : {false, true}) {
+            if (use_prepacked) {
+              void* panels = prepacked.reserve(driver::packed_b_bytes(kern, k, n));
+              driver::pack_b_whole(kern, k, n, b.data(), p.b_rs, p.b_cs, panels);
+              p.b_panels = panels;
+            }
+            for (int threads : {1, 2, 3}) {
+              auto c = c0;
+              p.c = c.data();
+              driver::run_gemm(kern, p, blocks, workspace, &pool, threads);
+              ASSERT_TRUE(same_bits(c, expected))
+                  << kern.name << " m=" << m << " n=" << n << " k=" << k << " depth=" << depth
+                  << " trans_a=" << trans_a << " trans_b=" << trans_b
+                  << " init=" << static_cast<int>(init) << " prepacked=" << use_prepacked
+                  << " threads=" << threads;
+            }
           }
         }
         ++seed;

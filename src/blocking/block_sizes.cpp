@@ -101,10 +101,9 @@ BlockSizes choose_block_sizes(const arch::CacheTopology& topology, TileShape til
                              static_cast<double>(m) * static_cast<double>(n) * bytes.a;
   const int64_t llc = topology.l3.bytes > 0 ? topology.l3.bytes : topology.l2.bytes;
   b.prefetch_c = working_set > static_cast<double>(llc);
-  const double packed_b = static_cast<double>(round_up(n, tile.nr)) * static_cast<double>(k) *
-                          static_cast<double>(bytes.b);
+  const int64_t packed_b_row = round_up(n, tile.nr) * bytes.b;
   const int64_t l2_share = topology.l2.bytes / std::max(1, topology.l2.sharing);
-  b.b_fits_l2 = l2_share > 0 && packed_b <= static_cast<double>(l2_share) / 2;
+  b.b_l2_depth = std::min(k, std::max<int64_t>(0, l2_share / 2 / packed_b_row));
   return b;
 }
 

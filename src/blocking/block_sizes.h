@@ -57,9 +57,10 @@ struct BlockSizes {
   // last-level cache, so that C tiles come from memory (below that they are in cache and the
   // prefetches only cost issue slots).
   bool prefetch_c = false;
-  // Whether all of op(B), packed, fits in half of one worker's share of L2: then the driver
-  // may pack B alone and stream each panel from L2 once per group of rows (gemm_driver.h).
-  bool b_fits_l2 = false;
+  // The deepest k-block of op(B), all n columns packed, that fits in half of one worker's share
+  // of L2 (at most k; 0 when not one row does): the driver may then pack B alone, a block of that
+  // depth at a time, and stream each panel from L2 once per group of rows (gemm_driver.h).
+  int64_t b_l2_depth = 0;
 };
 
 // Each field > 0 replaces the model's choice (MC and NC rounded up to whole tiles).

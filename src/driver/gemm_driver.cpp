@@ -270,53 +270,78 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime:
   }
 }
 
-// A product whose packed B fits in L2 (BlockSizes::b_fits_l2), with few enough panels that a
-// packed A micro-panel would serve too few tiles to repay its packing (GemmKernel::
-// a_in_place_panels, measured per kernel): B is packed once, all of K deep, and A is read in
-// place, direct_mr rows at a time, each row group's chains running over all of K in registers
-// while the panels stream from L2. The members pack their share of the panels (a prepacked B
-// needs none), meet once, then take row groups, or panels when there are fewer row groups than
-// members.
-void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, runtime::Workspace& workspace,
-                    runtime::ThreadPool* pool, int threads) {
+// A narrow product (GemmKernel::a_in_place_panels: few enough panels that a packed A
+// micro-panel would serve too few tiles to repay its packing): B is packed alone, in k-blocks as
+// deep as fit in half of L2 (BlockSizes::b_l2_depth; usually all of K), and A is read in place
+// by direct_panels, each group of at most direct_mr rows running its chains over the whole
+// k-block in registers while the panels stream from L2 (and the rows' segment of A from L1).
+// Between k-blocks the accumulators go through C, which is exact.
+// The members pack their share of each block's panels (a prepacked B needs none) and meet, then
+// take their rows (or panels, when there are fewer row groups than members). Two buffers
+// alternate, so one meeting per k-block is enough: a member packing block t + 1 has passed the
+// meeting of block t, which everyone reached only after finishing block t - 1, the buffer's last
+// reader. Rows are split in near-equal contiguous runs, cut into near-equal groups: 64 rows
+// on two members are 32 + 32, each as 6 + 6 + 5 + 5 + 5 + 5, where six-row groups would leave a
+// four-row one (and one member 36 rows).
+void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, int64_t depth,
+                    runtime::Workspace& workspace, runtime::ThreadPool* pool, int threads) {
   const bool prepacked = p.b_panels != nullptr;
   const int64_t nr = kern.nr, height = kern.direct_mr;
   const int64_t panels = (p.n + nr - 1) / nr;
-  const int64_t panel_bytes = p.k * nr * kern.b_packed_bytes;
-  const int64_t row_groups = (p.m + height - 1) / height;
+  const int64_t kb = blocking::balanced_block(p.k, std::max<int64_t>(1, depth), 1);
+  const int buffers = kb < p.k ? 2 : 1;
+  const std::size_t block_bytes = packed_b_bytes(kern, kb, p.n);
   char* const b_packed =
-      prepacked ? nullptr : static_cast<char*>(workspace.reserve(packed_b_bytes(kern, p.k, p.n)));
-  const char* const b_block = prepacked ? static_cast<const char*>(p.b_panels) : b_packed;
+      prepacked ? nullptr : static_cast<char*>(workspace.reserve(buffers * block_bytes));
+  const int64_t row_groups = (p.m + height - 1) / height;
+  if (pool == nullptr) threads = 1;
 
   auto member = [&](int me, int members, auto&& barrier) {
     runtime::FpModeGuard fp_mode;
-    int64_t lo = 0, hi = 0;
-    if (!prepacked) {
-      share(panels, me, members, &lo, &hi);
-      if (hi > lo) {
-        const int64_t cols = std::min(p.n, hi * nr) - lo * nr;
-        kern.pack_b(p.k, cols, at(p.b, lo * nr * p.b_cs, kern.b_in_bytes), p.b_rs, p.b_cs,
-                    b_packed + lo * panel_bytes);
-      }
-      barrier();  // all of B is packed
-    }
-    int64_t row_lo = 0, row_hi = row_groups;
-    lo = 0, hi = panels;
-    if (row_groups >= members) share(row_groups, me, members, &row_lo, &row_hi);
+    // This member's rows and panels.
+    int64_t row_lo = 0, row_hi = p.m, lo = 0, hi = panels;
+    if (row_groups >= members) share(p.m, me, members, &row_lo, &row_hi);
     else share(panels, me, members, &lo, &hi);
-    if (hi == lo) return;
+    const int64_t groups = (row_hi - row_lo + height - 1) / height;
     const int64_t j = lo * nr;
     const int64_t cols = std::min(p.n, hi * nr) - j;
-    for (int64_t i = row_lo * height; i < std::min(p.m, row_hi * height); i += height) {
-      const int64_t rows = std::min(height, p.m - i);
-      char* c = static_cast<char*>(p.c) + (i * p.ldc + j) * kern.c_bytes;
-      kern.direct_panels(rows, cols, p.k, p.alpha, at(p.a, i * p.a_rs, kern.a_in_bytes), p.a_rs,
-                         p.a_cs, b_block + lo * panel_bytes, p.k * nr, c, p.ldc, p.first_init,
-                         p.beta);
-      numeric::apply_epilogue(p.epilogue, c, p.ldc, rows, cols, i, j);
+    int64_t pack_lo = 0, pack_hi = 0;
+    share(panels, me, members, &pack_lo, &pack_hi);
+    for (int64_t pc = 0, t = 0; pc < p.k; pc += kb, ++t) {
+      const int64_t kc = std::min(kb, p.k - pc);
+      // Panel s of this block: rows pc.. of prepacked panel s (k * NR apart), or packed here
+      // (kc * NR apart).
+      const char* block = nullptr;
+      int64_t panel_stride = kc * nr;
+      if (prepacked) {
+        panel_stride = p.k * nr;
+        block = static_cast<const char*>(p.b_panels) + pc * nr * kern.b_packed_bytes;
+      } else {
+        char* const buffer = b_packed + (t % buffers) * block_bytes;
+        if (pack_hi > pack_lo) {
+          const int64_t pack_cols = std::min(p.n, pack_hi * nr) - pack_lo * nr;
+          kern.pack_b(kc, pack_cols, at(p.b, pc * p.b_rs + pack_lo * nr * p.b_cs, kern.b_in_bytes),
+                      p.b_rs, p.b_cs, buffer + pack_lo * panel_stride * kern.b_packed_bytes);
+        }
+        barrier();  // the block is packed
+        block = buffer;
+      }
+      if (cols <= 0) continue;
+      const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
+      for (int64_t g = 0; g < groups; ++g) {
+        int64_t i = 0, i_end = 0;
+        share(row_hi - row_lo, static_cast<int>(g), static_cast<int>(groups), &i, &i_end);
+        i += row_lo, i_end += row_lo;
+        char* c = static_cast<char*>(p.c) + (i * p.ldc + j) * kern.c_bytes;
+        kern.direct_panels(i_end - i, cols, kc, p.alpha,
+                           at(p.a, i * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs, p.a_cs,
+                           block + lo * panel_stride * kern.b_packed_bytes, panel_stride, c,
+                           p.ldc, init, p.beta);
+        if (pc + kc == p.k) numeric::apply_epilogue(p.epilogue, c, p.ldc, i_end - i, cols, i, j);
+      }
     }
   };
-  if (threads <= 1 || pool == nullptr) {
+  if (threads <= 1) {
     member(0, 1, [] {});
   } else {
     pool->run(threads, [&](runtime::Team& team) {
@@ -329,7 +354,9 @@ void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, runtime::Works
 
 bool reads_a_in_place(const kernels::GemmKernel& kern, const GemmProblem& p,
                       const blocking::BlockSizes& blocks) {
-  return p.allow_direct && blocks.b_fits_l2 && kern.direct_panels != nullptr &&
+  const bool whole_k = blocks.b_l2_depth >= p.k;
+  return p.allow_direct && (whole_k || blocks.b_l2_depth >= kMinInPlaceDepth) &&
+         kern.direct_panels != nullptr &&
          p.n <= int64_t{kern.a_in_place_panels} * kern.nr && p.a_panels == nullptr &&
          p.m > kernels::kDirectMaxRows;
 }
@@ -383,7 +410,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
               runtime::Workspace& workspace, runtime::ThreadPool* pool, int threads) {
   if (try_direct(kern, p, pool, threads)) return;
   if (reads_a_in_place(kern, p, blocks)) {
-    run_a_in_place(kern, p, workspace, pool, threads);
+    run_a_in_place(kern, p, blocks.b_l2_depth, workspace, pool, threads);
     return;
   }
   const bool prepacked = p.b_panels != nullptr;

@@ -52,8 +52,8 @@ struct GemmKernel {
   void (*direct_panels)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a,
                         int64_t a_rs, int64_t a_cs, const void* panels, int64_t panel_stride,
                         void* c, int64_t ldc, AccInit init, const void* beta) = nullptr;
-  // Up to how many panels (n <= a_in_place_panels * nr) a product whose packed B fits in L2 is
-  // faster with A read in place by direct_panels than with A packed for the micro-kernel: packed
+  // Up to how many panels (n <= a_in_place_panels * nr) a product is faster with B packed alone
+  // into L2 and A read in place by direct_panels than with A packed for the micro-kernel: packed
   // A pays for itself only over enough tiles (gemm_driver.h). 0: never.
   int a_in_place_panels = 0;
   // Optional: the same with B stored transposed (op(B)[k][j] at b[j * ldb + k]), the layout of
