@@ -64,30 +64,49 @@ void prefetch_tile(const char* c, int64_t ldc, int64_t rows, const GemmKernel& k
 // one band of MR rows. The other order (one B micro-panel in L1, A streaming) walks C down its
 // rows, a page apart for large N, and measured 3-8% slower on the Zen 3 machine at 1024^3-4096^3
 // (bench/invar_bench against OpenBLAS in the same run, 1 thread).
+// With b_outer the order is the other one: each B micro-panel serves all of the block's rows
+// before the next is read. For a B that streams from memory (prepacked weights) past a block of
+// a few rows (x * W^T at M = 12..36), reading each panel once instead of once per A micro-panel
+// is what counts (see kBOuterPanels).
 // A and B micro-panels lie a_panel_bytes and b_panel_bytes apart: kc * MR and kc * NR elements
 // in packed blocks, k * MR and k * NR in prepacked operands.
 void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc, const char* a_packed,
                   int64_t a_panel_bytes, const char* b_packed, int64_t b_panel_bytes, char* c,
                   int64_t ldc, AccInit init, const void* alpha, const void* beta, char* scratch,
-                  bool prefetch_c) {
+                  bool prefetch_c, bool b_outer) {
+  auto tile = [&](int64_t ir, int64_t jr) {
+    const int64_t rows = std::min<int64_t>(kern.mr, mc - ir);
+    const int64_t cols = std::min<int64_t>(kern.nr, nc - jr);
+    const char* a_panel = a_packed + (ir / kern.mr) * a_panel_bytes;
+    const char* b_panel = b_packed + (jr / kern.nr) * b_panel_bytes;
+    char* c_tile = c + (ir * ldc + jr) * kern.c_bytes;
+    if (rows == kern.mr && cols == kern.nr) {
+      kern.ukernel(kc, a_panel, b_panel, c_tile, ldc, init, alpha, beta);
+    } else {
+      edge_tile(kern, kc, a_panel, b_panel, c_tile, ldc, rows, cols, init, alpha, beta, scratch);
+    }
+  };
+  if (b_outer) {
+    for (int64_t jr = 0; jr < nc; jr += kern.nr)
+      for (int64_t ir = 0; ir < mc; ir += kern.mr) tile(ir, jr);
+    return;
+  }
   for (int64_t ir = 0; ir < mc; ir += kern.mr) {
     const int64_t rows = std::min<int64_t>(kern.mr, mc - ir);
-    const char* a_panel = a_packed + (ir / kern.mr) * a_panel_bytes;
     for (int64_t jr = 0; jr < nc; jr += kern.nr) {
-      const int64_t cols = std::min<int64_t>(kern.nr, nc - jr);
-      const char* b_panel = b_packed + (jr / kern.nr) * b_panel_bytes;
-      char* c_tile = c + (ir * ldc + jr) * kern.c_bytes;
       if (prefetch_c && jr + kern.nr < nc)
-        prefetch_tile(c_tile + kern.nr * kern.c_bytes, ldc, rows, kern);
-      if (rows == kern.mr && cols == kern.nr) {
-        kern.ukernel(kc, a_panel, b_panel, c_tile, ldc, init, alpha, beta);
-      } else {
-        edge_tile(kern, kc, a_panel, b_panel, c_tile, ldc, rows, cols, init, alpha, beta,
-                  scratch);
-      }
+        prefetch_tile(c + (ir * ldc + jr + kern.nr) * kern.c_bytes, ldc, rows, kern);
+      tile(ir, jr);
     }
   }
 }
+
+// Up to how many A micro-panels a row block runs macro_kernel's B-outer order over a prepacked
+// B. Measured x * W^T, W 4096 x 4096 prepacked (64 MiB, streaming from memory), one thread,
+// against the A-outer order (alternating runs, Zen 3 machine): M = 12 +32 %, 16 +23 %, 18 +39 %,
+// 24 +31 %, 36 +10 %, 48 +-0. Over a B packed in the call (just written, in cache) the B-outer
+// order lost 12-26 % at M = 24..48: C's rows, a page apart, then pass through L1 once per panel.
+constexpr int64_t kBOuterPanels = 6;
 
 // How the members of a team share one product. Every member packs its share of each B block; the
 // C block is cut into a tm x tn grid of (row blocks, column ranges), one cell per member. Row
@@ -102,6 +121,9 @@ void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc, co
 // 1-thread rate (oneDNN: 1.9x); split by columns, 2.0x (125.1 against 62.6 GFLOP/s; bench, Zen 3
 // machine, 2026-12-03).
 // At 128^3 the columns' extra packing of A lost 7 % against the rows' 3 % imbalance.
+// Over a prepacked B (weights streaming from memory) a few rows are split by columns too, so that
+// B is read once: x * W^T, W 4096 x 4096 prepacked, 2 threads, M = 24 +10 %, M = 36 +30 %
+// against the rows split (alternating runs, Zen 3 machine).
 struct Partition {
   int64_t mc = 0;  // row block height actually used
   int tm = 1;      // members along M
@@ -119,13 +141,15 @@ double imbalance(int64_t items, int64_t per_member, int members) {
 constexpr double kPackedElementFmas = 17.0;
 
 Partition partition(int64_t m, int64_t n, int64_t panels, int64_t mc_max, int64_t mr,
-                    int members, bool packs_a) {
+                    int members, bool packs_a, bool prepacked_b) {
   Partition part;
   part.mc = mc_max;
   part.tm = 1;
   part.tn = members;
   const int64_t row_tiles = (m + mr - 1) / mr;
   if (members == 1 || row_tiles < 2 * members) return part;
+  // A prepacked B streams from memory; split by rows, each member would stream all of it.
+  if (prepacked_b && row_tiles <= members * kBOuterPanels) return part;
   // Row blocks: a multiple of tm, each at most mc_max, heights in whole tiles.
   const int64_t blocks_needed = (m + mc_max - 1) / mc_max;
   const int64_t blocks = (blocks_needed + members - 1) / members * members;
@@ -441,7 +465,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
     char* const scratch = a_packed + a_bytes;
     const Partition part =
         partition(p.m, p.n, (std::min(p.n, nc_max) + nr - 1) / nr, mc_max, mr, members,
-                  !prepacked_a);
+                  !prepacked_a, prepacked);
     const int ti = me % part.tm, tj = me / part.tm;
     // With the columns split (tm == 1) every member packs exactly the panels it multiplies and
     // reads no one else's: the members meet only between column blocks.
@@ -500,7 +524,8 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
           }
           char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc + c0) * kern.c_bytes;
           macro_kernel(kern, mc, ncols, kc, a_block, a_panel_bytes, my_panels, b_panel_bytes,
-                       c_block, p.ldc, init, p.alpha, p.beta, scratch, blocks.prefetch_c);
+                       c_block, p.ldc, init, p.alpha, p.beta, scratch, blocks.prefetch_c,
+                       prepacked && mc <= kBOuterPanels * mr);
           // The block's chains end with the last k-block: its epilogue runs while it is in cache.
           if (pc + kc == p.k)
             numeric::apply_epilogue(p.epilogue, c_block, p.ldc, mc, ncols, ic, jc + c0);
