@@ -20,9 +20,9 @@
 // packing A would not pay for itself (GemmKernel::a_in_place_panels) packs B alone, in k-blocks
 // as deep as half of L2 holds (BlockSizes::b_l2_depth; all of K when it fits), and reads A in
 // place: the kernel's direct_panels runs up to direct_mr rows over the packed panels; the members
-// split the packing, then the rows. Same chains, so the same bits as the loop nest. Either operand may
-// have been packed ahead of time (GemmProblem::a_panels, b_panels); the loop nest then reads its
-// panels where the packer would have left them.
+// split the packing, then the rows. Same chains, so the same bits as the loop nest. Either
+// operand may have been packed ahead of time (GemmProblem::a_panels, b_panels); the loop nest
+// then reads its panels where the packer would have left them.
 // The loop nest never splits K between workers and never reorders k, so each element's chain is
 // the contract's chain whatever the block sizes are.
 #ifndef INVAR_DRIVER_GEMM_DRIVER_H_
