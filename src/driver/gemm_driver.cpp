@@ -250,8 +250,9 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPoo
 // A few rows times a prepacked B (the decode step over prepacked weights): each K x NR panel is
 // itself a row-major matrix with NR columns, so the direct kernel streams it once, contiguously,
 // over all of K with its accumulators in registers. Members take contiguous runs of panels.
-// A kernel with direct_panels walks the run with several panels in flight (one core read 21 GB/s
-// from one stream and 29 from four on the Zen 3 machine); the others go panel by panel.
+// A kernel with direct_panels takes run_a_in_place instead, which walks a member's run with
+// several panels in flight (one core read 21 GB/s from one stream and 29 from four on the Zen 3
+// machine); this is the panel-by-panel walk for the others.
 void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPool* pool,
                           int threads) {
   const int64_t nr = kern.nr;
@@ -261,29 +262,15 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime:
     runtime::FpModeGuard fp_mode;
     int64_t lo = 0, hi = 0;
     share(panels, me, members, &lo, &hi);
-    if (hi == lo) return;
     for (int64_t i = 0; i < p.m; i += kernels::kDirectMaxRows) {
       const int64_t rows = std::min<int64_t>(kernels::kDirectMaxRows, p.m - i);
-      if (kern.direct_panels != nullptr) {
-        // One call over the member's run of panels, several of them streaming at once.
-        const int64_t j = lo * nr;
-        const int64_t cols = std::min(p.n, hi * nr) - j;
-        char* c = static_cast<char*>(p.c) + (i * p.ldc + j) * kern.c_bytes;
-        kern.direct_panels(rows, cols, p.k, p.alpha, at(p.a, i * p.a_rs, kern.a_in_bytes), p.a_rs,
-                           p.a_cs, static_cast<const char*>(p.b_panels) + lo * panel_bytes,
-                           p.k * nr, c, p.ldc, p.first_init, p.beta);
-        numeric::apply_epilogue(p.epilogue, c, p.ldc, rows, cols, i, j);
-        continue;
-      }
       for (int64_t s = lo; s < hi; ++s) {
         const int64_t cols = std::min(nr, p.n - s * nr);
+        char* c = static_cast<char*>(p.c) + (i * p.ldc + s * nr) * kern.c_bytes;
         kern.direct(rows, cols, p.k, p.alpha, at(p.a, i * p.a_rs, kern.a_in_bytes), p.a_rs,
-                    p.a_cs, static_cast<const char*>(p.b_panels) + s * panel_bytes, nr,
-                    static_cast<char*>(p.c) + (i * p.ldc + s * nr) * kern.c_bytes, p.ldc,
+                    p.a_cs, static_cast<const char*>(p.b_panels) + s * panel_bytes, nr, c, p.ldc,
                     p.first_init, p.beta);
-        numeric::apply_epilogue(p.epilogue,
-                                static_cast<char*>(p.c) + (i * p.ldc + s * nr) * kern.c_bytes,
-                                p.ldc, rows, cols, i, s * nr);
+        numeric::apply_epilogue(p.epilogue, c, p.ldc, rows, cols, i, s * nr);
       }
     }
   };
@@ -307,8 +294,12 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime:
 // reader. Rows are split in near-equal contiguous runs, cut into near-equal groups: 64 rows
 // on two members are 32 + 32, each as 6 + 6 + 5 + 5 + 5 + 5, where six-row groups would leave a
 // four-row one (and one member 36 rows).
+// try_direct also sends the decode step over prepacked weights here (at most kDirectMaxRows rows,
+// all of K in one block): the members then take runs of panels, each walked with several panels
+// in flight.
+// `workspace` may be null when B is prepacked (nothing is packed then).
 void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, int64_t depth,
-                    runtime::Workspace& workspace, runtime::ThreadPool* pool, int threads) {
+                    runtime::Workspace* workspace, runtime::ThreadPool* pool, int threads) {
   const bool prepacked = p.b_panels != nullptr;
   const int64_t nr = kern.nr, height = kern.direct_mr;
   const int64_t panels = (p.n + nr - 1) / nr;
@@ -316,7 +307,7 @@ void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, int64_t depth,
   const int buffers = kb < p.k ? 2 : 1;
   const std::size_t block_bytes = packed_b_bytes(kern, kb, p.n);
   char* const b_packed =
-      prepacked ? nullptr : static_cast<char*>(workspace.reserve(buffers * block_bytes));
+      prepacked ? nullptr : static_cast<char*>(workspace->reserve(buffers * block_bytes));
   const int64_t row_groups = (p.m + height - 1) / height;
   if (pool == nullptr) threads = 1;
 
@@ -415,7 +406,9 @@ bool try_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPoo
   const bool small = fmas <= kSmallDirectFmas;
   if (p.b_panels != nullptr) {
     if (kern.direct == nullptr || p.m > kernels::kDirectMaxRows) return false;
-    run_direct_prepacked(kern, p, pool, threads);
+    // All of K in one block over the prepacked panels: the members take runs of panels.
+    if (kern.direct_panels != nullptr) run_a_in_place(kern, p, p.k, nullptr, pool, threads);
+    else run_direct_prepacked(kern, p, pool, threads);
     return true;
   }
   if (p.m > kernels::kDirectMaxRows && !small) return false;
@@ -434,7 +427,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
               runtime::Workspace& workspace, runtime::ThreadPool* pool, int threads) {
   if (try_direct(kern, p, pool, threads)) return;
   if (reads_a_in_place(kern, p, blocks)) {
-    run_a_in_place(kern, p, blocks.b_l2_depth, workspace, pool, threads);
+    run_a_in_place(kern, p, blocks.b_l2_depth, &workspace, pool, threads);
     return;
   }
   const bool prepacked = p.b_panels != nullptr;
