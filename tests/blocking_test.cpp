@@ -176,6 +176,29 @@ TEST(BlockingModel, KSlicesComeOutNearEqual) {
   }
 }
 
+// Panels grouping k in quads (the VNNI byte panels, k_unit 4): every k-block but the last is a
+// multiple of 4 deep, an override included, and the slices stay near-equal.
+TEST(BlockingModel, KBlocksAreWholeGroupsOfTheKernelsKUnit) {
+  const TileShape quads{12, 32, 4};
+  const PackedBytes bytes{1, 1};
+  for (const CacheTopology& t : {zen3(), zen5_vm()}) {
+    for (int64_t k = 1; k <= 5000; k += 13) {
+      for (int64_t kc_override : {int64_t{0}, int64_t{7}, int64_t{9}, int64_t{100}}) {
+        BlockOverrides o;
+        o.kc = kc_override;
+        const int64_t kc = choose(t, quads, 2048, 2048, k, o, bytes).kc;
+        ASSERT_GE(kc, 1);
+        if (kc < k) {
+          EXPECT_EQ(kc % 4, 0) << t.source << " k=" << k << " override " << kc_override;
+        } else {
+          EXPECT_EQ(kc, k);
+        }
+        if (kc_override > 0 && kc < k) EXPECT_EQ(kc, (kc_override + 3) / 4 * 4);
+      }
+    }
+  }
+}
+
 TEST(BlockingModel, ThisMachineClass) {
   // Zen 3 (sysfs_zen3_vm's caches), AVX2 6 x 16 f32: what `invar info` shows on such a guest.
   auto expect = [](BlockSizes b, int64_t mc, int64_t kc, int64_t nc, const char* shape) {

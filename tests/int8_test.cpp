@@ -147,24 +147,35 @@ class Int8 : public ::testing::Test {};
 using ATypes = ::testing::Types<int8_t, uint8_t>;
 TYPED_TEST_SUITE(Int8, ATypes);
 
+// The two panel layouts of ukernel.h: int16 pairs (k_unit 1) and byte quads (k_unit 4).
+bool is_quads(const kernels::GemmKernel& kern) { return kern.k_unit == 4; }
+
+::testing::AssertionResult known_layout(const kernels::GemmKernel& kern) {
+  const bool pairs = kern.k_unit == 1 && kern.a_packed_bytes == 2 && kern.b_packed_bytes == 2;
+  const bool quads = kern.k_unit == 4 && kern.a_packed_bytes == 1 && kern.b_packed_bytes == 1;
+  if (pairs || quads) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << kern.name << ": neither int16 pairs nor byte quads";
+}
+
 // Each compiled kernel the CPU runs, alone: A and B packed by the kernel's own packers, a whole
-// tile from every accumulator start, kc around the pair and unroll boundaries (odd ones too),
-// over a strided C, against the reference on the same operands.
+// tile from every accumulator start, kc around the pair, quad and unroll boundaries (every tail
+// length too), over a strided C, against the reference on the same operands.
 TYPED_TEST(Int8, UkernelWholeTilesFromPackedPanels) {
   using ASrc = TypeParam;
   int kernels_run = 0;
   for (Isa isa : kernels::available_isas()) {
     const kernels::GemmKernel& kern = kernel_of<ASrc>(*kernels::compiled_kernel_set(isa));
-    ASSERT_EQ(kern.a_packed_bytes, 2);
-    ASSERT_EQ(kern.b_packed_bytes, 2);
+    ASSERT_TRUE(known_layout(kern));
     const int64_t mr = kern.mr, nr = kern.nr, ldc = nr + 3;
-    for (int64_t kc : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33}) {
+    for (int64_t kc : {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 33}) {
       for (Fill how : {Fill::kUniform, Fill::kExtremes}) {
         std::vector<ASrc> a(mr * kc);
         std::vector<int8_t> b(kc * nr);
         fill(a.data(), a.size(), 10 + kc, how);
         fill(b.data(), b.size(), 20 + kc, how);
-        GuardedBuffer<int16_t> a_panel(mr * kc), b_panel(kc * nr);
+        // Exactly the panels' bytes, a guard page right after: no load may reach past them.
+        GuardedBuffer<char> a_panel(mr * kc * kern.a_packed_bytes),
+            b_panel(kc * nr * kern.b_packed_bytes);
         const int32_t alpha_one = 1;
         kern.pack_a(mr, kc, a.data(), kc, 1, &alpha_one, a_panel.data());
         kern.pack_b(kc, nr, b.data(), nr, 1, b_panel.data());
@@ -190,36 +201,62 @@ TYPED_TEST(Int8, UkernelWholeTilesFromPackedPanels) {
   EXPECT_GE(kernels_run, 1);
 }
 
-// The packers' layout itself (kernels/ukernel.h), from transposed sources and with zero padding.
-TYPED_TEST(Int8, PackersWritePairPanels) {
+// The packers' layout itself (kernels/ukernel.h), from row-major and transposed sources, with
+// zero padding: int16 pairs, or byte quads (an s8 A stored as a + 128, its padding as 0 + 128).
+TYPED_TEST(Int8, PackersWriteTheirPanelLayout) {
   using ASrc = TypeParam;
   for (Isa isa : kernels::available_isas()) {
     const kernels::GemmKernel& kern = kernel_of<ASrc>(*kernels::compiled_kernel_set(isa));
+    ASSERT_TRUE(known_layout(kern));
+    const bool quads = is_quads(kern);
     const int64_t mr = kern.mr, nr = kern.nr;
-    for (int64_t kc : {1, 2, 5, 6}) {
-      const int64_t rows = mr + 1, cols = nr + 1;  // one whole panel and a padded one
-      std::vector<ASrc> a(rows * kc);              // stored transposed: kc x rows
-      std::vector<int8_t> b(kc * cols);            // stored transposed: cols x kc
-      fill(a.data(), a.size(), 5, Fill::kUniform);
-      fill(b.data(), b.size(), 6, Fill::kUniform);
-      std::vector<int16_t> pa(2 * mr * kc, -1), pb(2 * nr * kc, -1);
-      const int32_t alpha = 3;  // ignored by the integer packers
-      kern.pack_a(rows, kc, a.data(), 1, rows, &alpha, pa.data());
-      kern.pack_b(kc, cols, b.data(), 1, kc, pb.data());
-      auto at = [kc](int64_t width, int64_t lane, int64_t p) {
-        const int64_t panel = lane / width, l = lane % width;
-        const int64_t base = panel * width * kc;
-        if (p % 2 == 0 && p + 1 == kc) return base + p * width + l;
-        return base + (p / 2) * 2 * width + 2 * l + p % 2;
-      };
-      for (int64_t i = 0; i < 2 * mr; ++i)
-        for (int64_t p = 0; p < kc; ++p)
-          ASSERT_EQ(pa[at(mr, i, p)], i < rows ? int16_t{a[p * rows + i]} : 0)
-              << kern.name << " A i=" << i << " p=" << p << " kc=" << kc;
-      for (int64_t j = 0; j < 2 * nr; ++j)
-        for (int64_t p = 0; p < kc; ++p)
-          ASSERT_EQ(pb[at(nr, j, p)], j < cols ? int16_t{b[j * kc + p]} : 0)
-              << kern.name << " B j=" << j << " p=" << p << " kc=" << kc;
+    // Element index of (lane, step p) in panels of `width` lanes.
+    auto at = [quads](int64_t kc, int64_t width, int64_t lane, int64_t p) {
+      const int64_t panel = lane / width, l = lane % width;
+      const int64_t base = panel * width * kc;
+      const int64_t group = quads ? 4 : 2;
+      const int64_t grouped = kc / group * group;  // steps before the tail
+      if (p >= grouped) return base + p * width + l;
+      return base + (p / group) * group * width + group * l + p % group;
+    };
+    // What the panel holds for a source value v (or padding).
+    auto a_expect = [quads](bool pad, ASrc v) -> int32_t {
+      if (!quads) return pad ? 0 : int32_t{v};
+      const bool flip = std::is_same_v<ASrc, int8_t>;
+      const uint8_t bits = pad ? 0 : static_cast<uint8_t>(v);
+      return flip ? bits ^ 0x80 : bits;
+    };
+    auto read = [quads](const std::vector<int16_t>& buf, int64_t index, bool a_side) -> int32_t {
+      if (!quads) return buf[index];
+      const auto* bytes = reinterpret_cast<const uint8_t*>(buf.data());
+      return a_side ? int32_t{bytes[index]} : int32_t{static_cast<int8_t>(bytes[index])};
+    };
+    for (int64_t kc : {1, 2, 3, 4, 5, 6, 7, 9}) {
+      for (bool transposed : {false, true}) {
+        const int64_t rows = mr + 1, cols = nr + 1;  // one whole panel and a padded one
+        std::vector<ASrc> a(rows * kc);              // rows x kc, or kc x rows transposed
+        std::vector<int8_t> b(kc * cols);            // kc x cols, or cols x kc transposed
+        fill(a.data(), a.size(), 5 + kc, Fill::kUniform);
+        fill(b.data(), b.size(), 6 + kc, Fill::kUniform);
+        const int64_t a_rs = transposed ? 1 : kc, a_cs = transposed ? rows : 1;
+        const int64_t b_rs = transposed ? 1 : cols, b_cs = transposed ? kc : 1;
+        std::vector<int16_t> pa(2 * mr * kc, -1), pb(2 * nr * kc, -1);
+        const int32_t alpha = 3;  // ignored by the integer packers
+        kern.pack_a(rows, kc, a.data(), a_rs, a_cs, &alpha, pa.data());
+        kern.pack_b(kc, cols, b.data(), b_rs, b_cs, pb.data());
+        for (int64_t i = 0; i < 2 * mr; ++i)
+          for (int64_t p = 0; p < kc; ++p)
+            ASSERT_EQ(read(pa, at(kc, mr, i, p), true),
+                      a_expect(i >= rows, i < rows ? a[i * a_rs + p * a_cs] : ASrc{0}))
+                << kern.name << " A i=" << i << " p=" << p << " kc=" << kc
+                << " transposed=" << transposed;
+        for (int64_t j = 0; j < 2 * nr; ++j)
+          for (int64_t p = 0; p < kc; ++p)
+            ASSERT_EQ(read(pb, at(kc, nr, j, p), false),
+                      j < cols ? int32_t{b[p * b_rs + j * b_cs]} : 0)
+                << kern.name << " B j=" << j << " p=" << p << " kc=" << kc
+                << " transposed=" << transposed;
+      }
     }
   }
 }

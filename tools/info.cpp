@@ -38,9 +38,10 @@ int run_info(const InfoOptions& o) {
   std::printf("cpu:        %s%s%s\n", cpu.vendor.c_str(), cpu.brand.empty() ? "" : ", ",
               cpu.brand.c_str());
   if (cpu.x86) {
-    std::printf("features:   avx2+fma+f16c %s, avx512f %s (OS saves ymm: %s, zmm: %s)\n",
-                cpu.avx2_fma ? "yes" : "no", cpu.avx512f ? "yes" : "no",
-                cpu.os_saves_ymm ? "yes" : "no", cpu.os_saves_zmm ? "yes" : "no");
+    std::printf(
+        "features:   avx2+fma+f16c %s, avx512f %s, avx512bw+vnni %s (OS saves ymm: %s, zmm: %s)\n",
+        cpu.avx2_fma ? "yes" : "no", cpu.avx512f ? "yes" : "no", cpu.avx512_vnni ? "yes" : "no",
+        cpu.os_saves_ymm ? "yes" : "no", cpu.os_saves_zmm ? "yes" : "no");
   } else if (cpu.aarch64) {
     std::printf("features:   neon %s\n", cpu.neon ? "yes" : "no");
   }

@@ -67,6 +67,8 @@ CpuFeatures detect() {
   const Regs r7 = max_leaf >= 7 ? cpuid(7, 0) : Regs{};
   const bool avx2 = (r7.ebx >> 5) & 1;
   const bool avx512f = (r7.ebx >> 16) & 1;
+  const bool avx512bw = (r7.ebx >> 30) & 1;
+  const bool avx512vnni = (r7.ecx >> 11) & 1;
 
   if (osxsave) {
     const uint64_t xcr0 = xgetbv0();
@@ -77,6 +79,7 @@ CpuFeatures detect() {
   // before AVX2 on every x86 line, so requiring it excludes no real AVX2 processor.
   f.avx2_fma = avx && avx2 && fma && f16c && f.os_saves_ymm;
   f.avx512f = f.avx2_fma && avx512f && f.os_saves_zmm;
+  f.avx512_vnni = f.avx512f && avx512bw && avx512vnni;
   return f;
 }
 

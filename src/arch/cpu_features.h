@@ -19,6 +19,8 @@ struct CpuFeatures {
   bool avx2_fma = false;
   // x86: AVX-512 F with ZMM and opmask state enabled by the OS.
   bool avx512f = false;
+  // x86: AVX-512 BW and VNNI (vpdpbusd) on top of avx512f: the int8 kernels' dot products.
+  bool avx512_vnni = false;
   // aarch64: Advanced SIMD.
   bool neon = false;
   // Raw facts behind the booleans, for `invar info`.

@@ -72,6 +72,7 @@ BlockSizes choose_block_sizes(const arch::CacheTopology& topology, TileShape til
                               const BlockOverrides& overrides) {
   tile.mr = std::max(1, tile.mr);
   tile.nr = std::max(1, tile.nr);
+  tile.ku = std::max(1, tile.ku);
   bytes.a = std::max(1, bytes.a);
   bytes.b = std::max(1, bytes.b);
   m = std::max<int64_t>(1, m);
@@ -82,14 +83,14 @@ BlockSizes choose_block_sizes(const arch::CacheTopology& topology, TileShape til
   if (fits_in_l1(topology, tile, bytes, m, n, k)) {
     b = {round_up(m, tile.mr), k, round_up(n, tile.nr)};
   } else {
-    b.kc = balanced_block(k, l1_kc(topology.l1d, tile, bytes), 1);
+    b.kc = balanced_block(k, l1_kc(topology.l1d, tile, bytes), tile.ku);
     // MC and NC for the depth actually used (an override's), but never sized for a depth under
     // kMinKc: a shallower K leaves the product bound by C traffic, not by cache capacity.
     const int64_t depth = std::max(overrides.kc > 0 ? std::min(overrides.kc, k) : b.kc, kMinKc);
     b.mc = balanced_block(m, l2_mc(topology.l2, tile, bytes, depth), tile.mr);
     b.nc = balanced_block(n, l3_nc(topology.l3, tile, bytes, depth), tile.nr);
   }
-  if (overrides.kc > 0) b.kc = overrides.kc;
+  if (overrides.kc > 0) b.kc = round_up(overrides.kc, tile.ku);
   if (overrides.mc > 0) b.mc = round_up(overrides.mc, tile.mr);
   if (overrides.nc > 0) b.nc = round_up(overrides.nc, tile.nr);
   b.kc = std::max<int64_t>(1, std::min(b.kc, k));

@@ -73,6 +73,7 @@ struct BlockOverrides {
 struct TileShape {
   int mr = 1;
   int nr = 1;
+  int ku = 1;  // k steps per group of the packed panels: KC is a multiple of it (kernel_set.h)
 };
 
 // Bytes of one element of a packed A panel and of a packed B panel.

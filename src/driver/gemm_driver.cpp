@@ -303,7 +303,7 @@ void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, int64_t depth,
   const bool prepacked = p.b_panels != nullptr;
   const int64_t nr = kern.nr, height = kern.direct_mr;
   const int64_t panels = (p.n + nr - 1) / nr;
-  const int64_t kb = blocking::balanced_block(p.k, std::max<int64_t>(1, depth), 1);
+  const int64_t kb = blocking::balanced_block(p.k, std::max<int64_t>(1, depth), kern.k_unit);
   const int buffers = kb < p.k ? 2 : 1;
   const std::size_t block_bytes = packed_b_bytes(kern, kb, p.n);
   char* const b_packed =

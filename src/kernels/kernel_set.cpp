@@ -116,6 +116,46 @@ constexpr GemmKernel make_int_kernel(const char* name) {
   return k;
 }
 
+// The VNNI integer kernels: A from ASrc and B from int8_t packed into byte quad panels
+// (ukernel.h), four k steps per group, hence k_unit 4.
+template <IgemmQuadUkernelFn F>
+void erased_igemm_quads(int64_t kc, const void* a, const void* b, void* c, int64_t ldc,
+                        AccInit init, const void* alpha, const void* beta) {
+  F(kc, static_cast<const uint8_t*>(a), static_cast<const int8_t*>(b), static_cast<int32_t*>(c),
+    ldc, init, *static_cast<const int32_t*>(alpha), *static_cast<const int32_t*>(beta));
+}
+
+template <class ASrc, int MR>
+void erased_pack_a_quads(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
+                         const void* /*alpha*/, void* dst) {
+  pack::pack_a_quads<ASrc, MR>(mc, kc, static_cast<const ASrc*>(src), rs, cs,
+                               static_cast<uint8_t*>(dst));
+}
+
+template <int NR>
+void erased_pack_b_quads(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs,
+                         void* dst) {
+  pack::pack_b_quads<NR>(kc, nc, static_cast<const int8_t*>(src), rs, cs,
+                         static_cast<int8_t*>(dst));
+}
+
+template <class ASrc, int MR, int NR, IgemmQuadUkernelFn F>
+constexpr GemmKernel make_quad_kernel(const char* name) {
+  GemmKernel k;
+  k.name = name;
+  k.mr = MR;
+  k.nr = NR;
+  k.a_in_bytes = sizeof(ASrc);
+  k.b_in_bytes = sizeof(int8_t);
+  k.a_packed_bytes = k.b_packed_bytes = 1;
+  k.c_bytes = sizeof(int32_t);
+  k.k_unit = 4;
+  k.pack_a = &erased_pack_a_quads<ASrc, MR>;
+  k.pack_b = &erased_pack_b_quads<NR>;
+  k.ukernel = &erased_igemm_quads<F>;
+  return k;
+}
+
 template <class T, int MR, int NR, DirectFn<T> F>
 constexpr GemmKernel with_direct(GemmKernel k) {
   static_assert(MR >= kDirectMaxRows, "every direct kernel takes a decode step's rows");
@@ -299,6 +339,18 @@ const KernelSet kAvx512Set = {
     make_int_kernel<uint8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
         "u8s8s32_avx2_6x16"),
 };
+
+#if defined(INVAR_HAVE_AVX512_VNNI)
+// The same path on a CPU with AVX-512 BW and VNNI: the integer products run on byte quads.
+constexpr KernelSet with_vnni(KernelSet set) {
+  set.s8gemm = make_quad_kernel<int8_t, avx512::kIgemmMr, avx512::kIgemmNr,
+                                &avx512::s8s8s32_avx512vnni_12x32>("s8s8s32_avx512vnni_12x32");
+  set.u8gemm = make_quad_kernel<uint8_t, avx512::kIgemmMr, avx512::kIgemmNr,
+                                &avx512::u8s8s32_avx512vnni_12x32>("u8s8s32_avx512vnni_12x32");
+  return set;
+}
+const KernelSet kAvx512VnniSet = with_vnni(kAvx512Set);
+#endif
 #endif
 
 #if defined(INVAR_HAVE_NEON)
@@ -330,7 +382,11 @@ const KernelSet* compiled_kernel_set(Isa isa) {
     case Isa::kAvx2: return &kAvx2Set;
 #endif
 #if defined(INVAR_HAVE_AVX512)
-    case Isa::kAvx512: return &kAvx512Set;
+    case Isa::kAvx512:
+#if defined(INVAR_HAVE_AVX512_VNNI)
+      if (arch::cpu_features().avx512_vnni) return &kAvx512VnniSet;
+#endif
+      return &kAvx512Set;
 #endif
 #if defined(INVAR_HAVE_NEON)
     case Isa::kNeon: return &kNeonSet;

@@ -27,6 +27,9 @@ struct GemmKernel {
   int a_packed_bytes = 0;  // element size of a packed A panel
   int b_packed_bytes = 0;  // element size of a packed B panel
   int c_bytes = 0;         // element size of C (and of the accumulators)
+  // Panels group k steps by this many (the byte quads of the VNNI kernels: 4, ukernel.h); every
+  // k-block but a product's last is a multiple of it deep. 1 for every other kernel.
+  int k_unit = 1;
 
   // Packs an mc x kc block of alpha * op(A); op(A)[r][c] = src[(r * rs + c * cs) elements].
   void (*pack_a)(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
@@ -72,7 +75,8 @@ struct KernelSet {
   // the bits of sgemm on the widened operands (no direct path: every product packs).
   GemmKernel sbgemm;
   GemmKernel shgemm;
-  // s8 x s8 and u8 x s8 -> s32, exact modulo 2^32, on the int16 pair panels of ukernel.h. Their
+  // s8 x s8 and u8 x s8 -> s32, exact modulo 2^32, on the int16 pair panels of ukernel.h (the
+  // byte quads of the VNNI kernels on CPUs with AVX-512 VNNI). Their
   // pack_a ignores alpha (A is packed unscaled); the ukernel applies alpha to each k-block's sums
   // (ukernel.h says why that is the contract). No direct path: every product packs.
   GemmKernel s8gemm;

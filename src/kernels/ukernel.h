@@ -90,6 +90,28 @@ using IgemmUkernelFn = void (*)(int64_t kc, const int16_t* a_panel, const int16_
                                 int32_t* c, int64_t ldc, AccInit init, int32_t alpha,
                                 int32_t beta);
 
+// The integer micro-kernels over byte quads (x86 AVX-512 VNNI: vpdpbusd multiplies four u8 by
+// four s8 and adds the four products, exact, into an int32 lane, without saturating). Operands
+// stay bytes, and k steps go in quads:
+//
+//   a_panel: for every quad q < kc / 4, MR quads {a'(i, 4q) .. a'(i, 4q+3)} at
+//            a_panel[4q * MR + 4i + h]; the last kc % 4 steps (the tail) one by one,
+//            a'(i, 4Q + h) at a_panel[4Q * MR + h * MR + i] with Q = kc / 4. alpha is NOT applied.
+//            a' is the unsigned byte the instruction takes: op(A) itself for u8 A, and
+//            op(A) + 128 (its bits with the top one flipped) for s8 A.
+//   b_panel: the same with NR columns of s8: {op(B)[4q][j] .. op(B)[4q+3][j]} at
+//            b_panel[4q * NR + 4j + h], the tail op(B)[4Q + h][j] at b_panel[4Q * NR + h * NR + j].
+//
+// A panel holds exactly kc * MR (kc * NR) bytes. Step p starts at byte p * MR (p * NR) only when
+// p is a multiple of 4, so these kernels have k_unit = 4 (kernel_set.h): every k-block but the
+// last is a multiple of 4 deep, and rows pc.. of a prepacked panel are a block's panel.
+// For s8 A the kernel also sums 128 * op(B)[p][j] over the block's steps (one more vpdpbusd per
+// B vector and quad, with 128 in every byte) and subtracts it: sum (a + 128) b - sum 128 b =
+// sum a b, modulo 2^32 like everything else, so the bits are the pair kernels'.
+using IgemmQuadUkernelFn = void (*)(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel,
+                                    int32_t* c, int64_t ldc, AccInit init, int32_t alpha,
+                                    int32_t beta);
+
 }  // namespace invar::kernels
 
 #endif  // INVAR_KERNELS_UKERNEL_H_

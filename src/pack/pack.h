@@ -64,6 +64,17 @@ void pack_a_pairs(int64_t mc, int64_t kc, const Src* src, int64_t rs, int64_t cs
 template <class Src, int NR>
 void pack_b_pairs(int64_t kc, int64_t nc, const Src* src, int64_t rs, int64_t cs, int16_t* dst);
 
+// The byte quad panels of the VNNI integer kernels (layout in kernels/ukernel.h): op(A) as
+// unsigned bytes (s8 values plus 128), op(B) as s8, k steps in quads, the last kc % 4 steps one
+// by one, rows past mc and columns past nc zero. A panel holds exactly kc * MR (kc * NR) bytes.
+// Defined in pack_quads.cpp for the tile shapes of those kernels.
+template <class Src, int MR>
+void pack_a_quads(int64_t mc, int64_t kc, const Src* src, int64_t rs, int64_t cs, uint8_t* dst);
+
+template <int NR>
+void pack_b_quads(int64_t kc, int64_t nc, const int8_t* src, int64_t rs, int64_t cs,
+                  int8_t* dst);
+
 }  // namespace invar::pack
 
 #endif  // INVAR_PACK_PACK_H_

@@ -21,6 +21,16 @@ inline constexpr int kDgemmNr = 16;
 void dgemm_avx512_12x16(int64_t kc, const double* a_panel, const double* b_panel, double* c,
                         int64_t ldc, AccInit init, double beta);
 
+// 12 x 32 int32 over byte quads (ukernel.h), for CPUs with AVX-512 BW and VNNI: the f32 tile's
+// register plan with vpdpbusd for the fma, four k steps per instruction. The s8 form also keeps
+// two correction vectors (ukernel.h). Built from vnni/ with -mavx512bw -mavx512vnni.
+inline constexpr int kIgemmMr = 12;
+inline constexpr int kIgemmNr = 32;
+void s8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel,
+                              int32_t* c, int64_t ldc, AccInit init, int32_t alpha, int32_t beta);
+void u8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel,
+                              int32_t* c, int64_t ldc, AccInit init, int32_t alpha, int32_t beta);
+
 }  // namespace invar::kernels::avx512
 
 #endif  // INVAR_KERNELS_AVX512_AVX512_H_

@@ -1,0 +1,140 @@
+// s8s8s32_avx512vnni_12x32 and u8s8s32_avx512vnni_12x32: the integer micro-kernels of the
+// AVX-512 path on CPUs with AVX-512 VNNI (built with -mavx512bw -mavx512vnni on top of the
+// path's flags; chosen at run time from the CPU's own flags, kernels/kernel_set.cpp).
+//
+// Assumptions (the byte quad panels of ukernel.h and pack.h):
+//   a_panel: kc steps of 12 unsigned bytes, quads of steps, element (i, 4q + h) at
+//            a_panel[48q + 4i + h], the last kc % 4 steps at a_panel[48Q + 12h + i]; an s8 A
+//            holds a + 128; alpha not applied;
+//   b_panel: kc steps of 32 s8, element (4q + h, j) at b_panel[128q + 4j + h], the tail at
+//            b_panel[128Q + 32h + j]; any alignment;
+//   c: a whole 12 x 32 tile with row stride ldc, any alignment; kc >= 1.
+//
+// Each int32 lane of acc[i][v] sums the products of one element C[i][16v + lane]. vpdpbusd
+// multiplies the quad of row i (broadcast to every lane) by the lane's quad of B bytewise, u8
+// by s8, and adds the four products (each |x| <= 255 * 128) to the lane, wrapping modulo 2^32 as
+// the contract does; it never saturates (vpdpbusds would). A tail step pairs the zero-extended
+// byte of A with B's byte zero-extended to a lane: one product, three zero ones. Sums modulo
+// 2^32 do not depend on order, so the tail runs first.
+//
+// For s8 A (kSignedA) corr[v] sums 128 * b(p, j) over the same steps, which is subtracted at the
+// end: sum (a + 128) b - sum 128 b = sum a b. 24 accumulators, 2 corrections, 2 B vectors, the
+// broadcast and the 128s: 30 of the 32 zmm registers.
+#include <immintrin.h>
+
+#include <cstring>
+
+#include "kernels/avx512/avx512.h"
+
+namespace invar::kernels::avx512 {
+namespace {
+
+constexpr int MR = kIgemmMr;
+constexpr int NR = kIgemmNr;
+static_assert(MR == 12 && NR == 32, "two zmm vectors of int32 per row");
+
+inline __attribute__((always_inline)) __m512i quad(const uint8_t* a) {
+  int32_t v;
+  std::memcpy(&v, a, sizeof v);
+  return _mm512_set1_epi32(v);
+}
+
+// Sixteen bytes, each zero-extended to its own int32 lane: a tail step's B row as quads {b, 0, 0,
+// 0}. (The masked form with every lane selected is the same instruction; the unmasked intrinsic
+// trips GCC 12's -Wmaybe-uninitialized inside its own header.)
+inline __attribute__((always_inline)) __m512i bytes_to_lanes(const int8_t* b) {
+  return _mm512_maskz_cvtepu8_epi32(__mmask16{0xFFFF},
+                                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)));
+}
+
+template <bool kSignedA>
+void igemm_quads(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c,
+                 int64_t ldc, AccInit init, int32_t alpha, int32_t beta) {
+  __m512i acc[MR][2];
+#pragma GCC unroll 12
+  for (int i = 0; i < MR; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_si512();
+  __m512i corr0 = _mm512_setzero_si512(), corr1 = _mm512_setzero_si512();
+  const int64_t quads = kc / 4;
+  const int tail = static_cast<int>(kc % 4);
+
+  if (tail != 0) {
+    const uint8_t* at = a_panel + 4 * quads * MR;
+    const int8_t* bt = b_panel + 4 * quads * NR;
+    const __m512i one128 = _mm512_set1_epi32(0x80);
+    for (int h = 0; h < tail; ++h) {
+      const __m512i b0 = bytes_to_lanes(bt + NR * h);
+      const __m512i b1 = bytes_to_lanes(bt + NR * h + 16);
+#pragma GCC unroll 12
+      for (int i = 0; i < MR; ++i) {
+        const __m512i ai = _mm512_set1_epi32(at[MR * h + i]);
+        acc[i][0] = _mm512_dpbusd_epi32(acc[i][0], ai, b0);
+        acc[i][1] = _mm512_dpbusd_epi32(acc[i][1], ai, b1);
+      }
+      if constexpr (kSignedA) {
+        corr0 = _mm512_dpbusd_epi32(corr0, one128, b0);
+        corr1 = _mm512_dpbusd_epi32(corr1, one128, b1);
+      }
+    }
+  }
+
+  const __m512i all128 = _mm512_set1_epi8(static_cast<char>(0x80));
+  const uint8_t* a = a_panel;
+  const int8_t* b = b_panel;
+#pragma GCC unroll 2
+  for (int64_t q = 0; q < quads; ++q) {
+    const __m512i b0 = _mm512_loadu_si512(b);
+    const __m512i b1 = _mm512_loadu_si512(b + 64);
+#pragma GCC unroll 12
+    for (int i = 0; i < MR; ++i) {
+      const __m512i ai = quad(a + 4 * i);
+      acc[i][0] = _mm512_dpbusd_epi32(acc[i][0], ai, b0);
+      acc[i][1] = _mm512_dpbusd_epi32(acc[i][1], ai, b1);
+    }
+    if constexpr (kSignedA) {
+      corr0 = _mm512_dpbusd_epi32(corr0, all128, b0);
+      corr1 = _mm512_dpbusd_epi32(corr1, all128, b1);
+    }
+    a += 4 * MR;
+    b += 4 * NR;
+  }
+
+  // C row <- init + alpha * sums (alpha == 1 skips the multiply), modulo 2^32.
+  const __m512i valpha = _mm512_set1_epi32(alpha);
+  const __m512i vbeta = _mm512_set1_epi32(beta);
+#pragma GCC unroll 12
+  for (int i = 0; i < MR; ++i) {
+    __m512i lo = acc[i][0], hi = acc[i][1];
+    if constexpr (kSignedA) {
+      lo = _mm512_sub_epi32(lo, corr0);
+      hi = _mm512_sub_epi32(hi, corr1);
+    }
+    if (alpha != 1) {
+      lo = _mm512_mullo_epi32(lo, valpha);
+      hi = _mm512_mullo_epi32(hi, valpha);
+    }
+    int32_t* row = c + i * ldc;
+    if (init == AccInit::kLoad) {
+      lo = _mm512_add_epi32(lo, _mm512_loadu_si512(row));
+      hi = _mm512_add_epi32(hi, _mm512_loadu_si512(row + 16));
+    } else if (init == AccInit::kScale) {
+      lo = _mm512_add_epi32(lo, _mm512_mullo_epi32(vbeta, _mm512_loadu_si512(row)));
+      hi = _mm512_add_epi32(hi, _mm512_mullo_epi32(vbeta, _mm512_loadu_si512(row + 16)));
+    }
+    _mm512_storeu_si512(row, lo);
+    _mm512_storeu_si512(row + 16, hi);
+  }
+}
+
+}  // namespace
+
+void s8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel,
+                              int32_t* c, int64_t ldc, AccInit init, int32_t alpha, int32_t beta) {
+  igemm_quads<true>(kc, a_panel, b_panel, c, ldc, init, alpha, beta);
+}
+
+void u8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel,
+                              int32_t* c, int64_t ldc, AccInit init, int32_t alpha, int32_t beta) {
+  igemm_quads<false>(kc, a_panel, b_panel, c, ldc, init, alpha, beta);
+}
+
+}  // namespace invar::kernels::avx512
