@@ -201,68 +201,48 @@ const KernelSet kGenericSet = {
 };
 
 #if defined(INVAR_HAVE_AVX2)
-// A transposed B (x * W^T: rows of W are columns of op(B)) goes through the AVX2 transposing
-// packer; every other layout through the portable one. Both write the same bits.
-void pack_b_avx2_f32(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs, void* dst) {
+// The AVX2 packers (which the AVX-512 path uses too: every AVX-512 CPU runs AVX2), chosen per
+// layout; the portable packer takes any layout they do not. All write the same bits. Src is
+// float, or bf16 / f16 (passed as their raw bits and widened exactly to f32).
+//   A: a row-major A (the common case, and a gather in the portable packer) goes through the
+//      transposing packer PackRows, a transposed A (MR contiguous values per step) through the
+//      copying one PackT when the tile has one.
+//   B: a transposed B (x * W^T: rows of W are columns of op(B)) goes through the transposing
+//      packer PackT, a row-major B through PackRows when the tile has one (a row-major f32 B is a
+//      plain copy, which the portable packer does at the speed of the caches).
+template <class Src>
+using Raw = std::conditional_t<std::is_same_v<Src, float>, float, uint16_t>;
+template <class Src>
+using AvxPackA = void (*)(int64_t, int64_t, const Raw<Src>*, int64_t, float, float*);
+template <class Src>
+using AvxPackB = void (*)(int64_t, int64_t, const Raw<Src>*, int64_t, float*);
+
+template <class Src, int MR, AvxPackA<Src> PackRows, AvxPackA<Src> PackT = nullptr>
+void pack_a_avx(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
+                const void* alpha, void* dst) {
+  static_assert(sizeof(Src) == sizeof(Raw<Src>));
+  const auto* a = static_cast<const Raw<Src>*>(src);
+  const float scale = *static_cast<const float*>(alpha);
+  if (cs == 1 && rs != 1) {
+    PackRows(mc, kc, a, rs, scale, static_cast<float*>(dst));
+  } else if (PackT != nullptr && rs == 1 && cs != 1) {
+    PackT(mc, kc, a, cs, scale, static_cast<float*>(dst));
+  } else {
+    pack::pack_a<Src, MR>(mc, kc, static_cast<const Src*>(src), rs, cs, scale,
+                          static_cast<float*>(dst));
+  }
+}
+
+template <class Src, int NR, AvxPackB<Src> PackT, AvxPackB<Src> PackRows = nullptr>
+void pack_b_avx(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs, void* dst) {
+  static_assert(sizeof(Src) == sizeof(Raw<Src>));
+  const auto* b = static_cast<const Raw<Src>*>(src);
   if (rs == 1 && cs != 1) {
-    avx2::sgemm_avx2_pack_b_t16(kc, nc, static_cast<const float*>(src), cs,
-                                static_cast<float*>(dst));
+    PackT(kc, nc, b, cs, static_cast<float*>(dst));
+  } else if (PackRows != nullptr && cs == 1 && rs != 1) {
+    PackRows(kc, nc, b, rs, static_cast<float*>(dst));
   } else {
-    pack::pack_b<float, avx2::kSgemmNr>(kc, nc, static_cast<const float*>(src), rs, cs,
-                                        static_cast<float*>(dst));
-  }
-}
-
-// A row-major A (the common case, and a gather in the portable packer) goes through the AVX2
-// transposing packer, a transposed A (MR contiguous values per step) through the AVX2 copying
-// one, any other layout through the portable one. All write the same bits.
-void pack_a_avx2_f32(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
-                     const void* alpha, void* dst) {
-  if (cs == 1 && rs != 1) {
-    avx2::sgemm_avx2_pack_a6(mc, kc, static_cast<const float*>(src), rs,
-                             *static_cast<const float*>(alpha), static_cast<float*>(dst));
-  } else if (rs == 1 && cs != 1) {
-    avx2::sgemm_avx2_pack_a6_t(mc, kc, static_cast<const float*>(src), cs,
-                               *static_cast<const float*>(alpha), static_cast<float*>(dst));
-  } else {
-    pack::pack_a<float, avx2::kSgemmMr>(mc, kc, static_cast<const float*>(src), rs, cs,
-                                        *static_cast<const float*>(alpha),
-                                        static_cast<float*>(dst));
-  }
-}
-
-// bf16 and f16: the AVX2 widening packers for A and B, row-major or transposed (x * W^T with the
-// weight in bf16 or f16), the portable ones for any other layout. The widening is exact on both
-// sides, so both write the same bits. Src's one member is its raw bits.
-using NarrowPackA = void (*)(int64_t, int64_t, const uint16_t*, int64_t, float, float*);
-template <class Src, NarrowPackA PackA6, NarrowPackA PackA6T>
-void pack_a_avx2_narrow(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
-                        const void* alpha, void* dst) {
-  static_assert(sizeof(Src) == sizeof(uint16_t));
-  if (cs == 1 && rs != 1) {
-    PackA6(mc, kc, static_cast<const uint16_t*>(src), rs, *static_cast<const float*>(alpha),
-           static_cast<float*>(dst));
-  } else if (rs == 1 && cs != 1) {
-    PackA6T(mc, kc, static_cast<const uint16_t*>(src), cs, *static_cast<const float*>(alpha),
-            static_cast<float*>(dst));
-  } else {
-    pack::pack_a<Src, avx2::kSgemmMr>(mc, kc, static_cast<const Src*>(src), rs, cs,
-                                      *static_cast<const float*>(alpha), static_cast<float*>(dst));
-  }
-}
-
-template <class Src, void (*PackB16)(int64_t, int64_t, const uint16_t*, int64_t, float*),
-          void (*PackBT16)(int64_t, int64_t, const uint16_t*, int64_t, float*)>
-void pack_b_avx2_narrow(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs,
-                        void* dst) {
-  static_assert(sizeof(Src) == sizeof(uint16_t));
-  if (cs == 1 && rs != 1) {
-    PackB16(kc, nc, static_cast<const uint16_t*>(src), rs, static_cast<float*>(dst));
-  } else if (rs == 1 && cs != 1) {
-    PackBT16(kc, nc, static_cast<const uint16_t*>(src), cs, static_cast<float*>(dst));
-  } else {
-    pack::pack_b<Src, avx2::kSgemmNr>(kc, nc, static_cast<const Src*>(src), rs, cs,
-                                      static_cast<float*>(dst));
+    pack::pack_b<Src, NR>(kc, nc, static_cast<const Src*>(src), rs, cs, static_cast<float*>(dst));
   }
 }
 
@@ -283,10 +263,12 @@ const KernelSet kAvx2Set = {
     with_direct_panels<float, &avx2::sgemm_avx2_direct_panels16, avx2::kSgemmAInPlacePanels>(
         with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
             with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
-                with_pack_a(with_pack_b(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr,
-                                                    &avx2::sgemm_avx2_6x16>("sgemm_avx2_6x16"),
-                                        &pack_b_avx2_f32),
-                            &pack_a_avx2_f32)))),
+                with_pack_a(
+                    with_pack_b(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr,
+                                            &avx2::sgemm_avx2_6x16>("sgemm_avx2_6x16"),
+                                &pack_b_avx<float, avx2::kSgemmNr, &avx2::sgemm_avx2_pack_b_t16>),
+                    &pack_a_avx<float, avx2::kSgemmMr, &avx2::sgemm_avx2_pack_a6,
+                                &avx2::sgemm_avx2_pack_a6_t>)))),
     with_direct_panels<double, &avx2::dgemm_avx2_direct_panels8, avx2::kDgemmAInPlacePanels>(
         with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
             make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr, &avx2::dgemm_avx2_6x8>(
@@ -294,15 +276,17 @@ const KernelSet kAvx2Set = {
     with_pack_a(
         with_pack_b(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16,
                                 bf16>("sbgemm_avx2_6x16"),
-                    &pack_b_avx2_narrow<bf16, &avx2::sbgemm_avx2_pack_b16,
-                                        &avx2::sbgemm_avx2_pack_b_t16>),
-        &pack_a_avx2_narrow<bf16, &avx2::sbgemm_avx2_pack_a6, &avx2::sbgemm_avx2_pack_a6_t>),
+                    &pack_b_avx<bf16, avx2::kSgemmNr, &avx2::sbgemm_avx2_pack_b_t16,
+                                &avx2::sbgemm_avx2_pack_b16>),
+        &pack_a_avx<bf16, avx2::kSgemmMr, &avx2::sbgemm_avx2_pack_a6,
+                    &avx2::sbgemm_avx2_pack_a6_t>),
     with_pack_a(
         with_pack_b(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16,
                                 f16>("shgemm_avx2_6x16"),
-                    &pack_b_avx2_narrow<f16, &avx2::shgemm_avx2_pack_b16,
-                                        &avx2::shgemm_avx2_pack_b_t16>),
-        &pack_a_avx2_narrow<f16, &avx2::shgemm_avx2_pack_a6, &avx2::shgemm_avx2_pack_a6_t>),
+                    &pack_b_avx<f16, avx2::kSgemmNr, &avx2::shgemm_avx2_pack_b_t16,
+                                &avx2::shgemm_avx2_pack_b16>),
+        &pack_a_avx<f16, avx2::kSgemmMr, &avx2::shgemm_avx2_pack_a6,
+                    &avx2::shgemm_avx2_pack_a6_t>),
     make_int_kernel<int8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
         "s8s8s32_avx2_6x16"),
     make_int_kernel<uint8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
@@ -323,16 +307,27 @@ const KernelSet kAvx512Set = {
     with_direct_panels<float, &avx2::sgemm_avx2_direct_panels32>(
         with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
             with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
-                make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
-                            &avx512::sgemm_avx512_12x32>("sgemm_avx512_12x32")))),
+                with_pack_a(
+                    with_pack_b(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
+                                            &avx512::sgemm_avx512_12x32>("sgemm_avx512_12x32"),
+                                &pack_b_avx<float, avx512::kSgemmNr, &avx2::sgemm_avx2_pack_b_t32>),
+                    &pack_a_avx<float, avx512::kSgemmMr, &avx2::sgemm_avx2_pack_a12>)))),
     with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16>(
         with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
             make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr, &avx512::dgemm_avx512_12x16>(
                 "dgemm_avx512_12x16"))),
-    make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32, bf16>(
-        "sbgemm_avx512_12x32"),
-    make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, &avx512::sgemm_avx512_12x32, f16>(
-        "shgemm_avx512_12x32"),
+    with_pack_a(
+        with_pack_b(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
+                                &avx512::sgemm_avx512_12x32, bf16>("sbgemm_avx512_12x32"),
+                    &pack_b_avx<bf16, avx512::kSgemmNr, &avx2::sbgemm_avx2_pack_b_t32,
+                                &avx2::sbgemm_avx2_pack_b32>),
+        &pack_a_avx<bf16, avx512::kSgemmMr, &avx2::sbgemm_avx2_pack_a12>),
+    with_pack_a(
+        with_pack_b(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
+                                &avx512::sgemm_avx512_12x32, f16>("shgemm_avx512_12x32"),
+                    &pack_b_avx<f16, avx512::kSgemmNr, &avx2::shgemm_avx2_pack_b_t32,
+                                &avx2::shgemm_avx2_pack_b32>),
+        &pack_a_avx<f16, avx512::kSgemmMr, &avx2::shgemm_avx2_pack_a12>),
     // The integer products run the AVX2 kernel, which every AVX-512 CPU also runs.
     make_int_kernel<int8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
         "s8s8s32_avx2_6x16"),

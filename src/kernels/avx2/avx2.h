@@ -49,13 +49,20 @@ void sgemm_avx2_direct_t8(int64_t m, int64_t n, int64_t k, float alpha, const fl
 
 // Packs an mc x kc block of alpha * op(A), A row-major (row stride lda), into 6-row panels, the
 // layout of pack.h. The sb/sh forms read bf16 / f16 (their raw bits) and widen them exactly to
-// f32, as the portable packer does.
+// f32, as the portable packer does. The a12 forms pack the 12-row panels of the AVX-512 path's
+// kernel (every AVX-512 CPU runs AVX2).
 void sgemm_avx2_pack_a6(int64_t mc, int64_t kc, const float* a, int64_t lda, float alpha,
                         float* dst);
 void sbgemm_avx2_pack_a6(int64_t mc, int64_t kc, const uint16_t* a, int64_t lda, float alpha,
                          float* dst);
 void shgemm_avx2_pack_a6(int64_t mc, int64_t kc, const uint16_t* a, int64_t lda, float alpha,
                          float* dst);
+void sgemm_avx2_pack_a12(int64_t mc, int64_t kc, const float* a, int64_t lda, float alpha,
+                         float* dst);
+void sbgemm_avx2_pack_a12(int64_t mc, int64_t kc, const uint16_t* a, int64_t lda, float alpha,
+                          float* dst);
+void shgemm_avx2_pack_a12(int64_t mc, int64_t kc, const uint16_t* a, int64_t lda, float alpha,
+                          float* dst);
 
 // The same with A stored transposed (op(A)[i][p] = a[p * lda + i]).
 void sgemm_avx2_pack_a6_t(int64_t mc, int64_t kc, const float* a, int64_t lda, float alpha,
@@ -70,12 +77,18 @@ void shgemm_avx2_pack_a6_t(int64_t mc, int64_t kc, const uint16_t* a, int64_t ld
 void sgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const float* w, int64_t ldw, float* dst);
 void sbgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst);
 void shgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst);
+// The same into the 32-column panels of the AVX-512 path's kernel.
+void sgemm_avx2_pack_b_t32(int64_t kc, int64_t nc, const float* w, int64_t ldw, float* dst);
+void sbgemm_avx2_pack_b_t32(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst);
+void shgemm_avx2_pack_b_t32(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst);
 
 // Packs a kc x nc block of a row-major bf16 / f16 B (row stride ldb) into 16-column f32 panels;
 // dst is 32-byte aligned. (A row-major f32 B is a plain copy, which the portable packer does at
 // the speed of the caches.)
 void sbgemm_avx2_pack_b16(int64_t kc, int64_t nc, const uint16_t* b, int64_t ldb, float* dst);
 void shgemm_avx2_pack_b16(int64_t kc, int64_t nc, const uint16_t* b, int64_t ldb, float* dst);
+void sbgemm_avx2_pack_b32(int64_t kc, int64_t nc, const uint16_t* b, int64_t ldb, float* dst);
+void shgemm_avx2_pack_b32(int64_t kc, int64_t nc, const uint16_t* b, int64_t ldb, float* dst);
 
 // 6 x 8 doubles: the same register plan as the f32 tile, each ymm holding 4 doubles.
 inline constexpr int kDgemmMr = 6;

@@ -1,6 +1,7 @@
-// sbgemm_avx2_pack_b16 and shgemm_avx2_pack_b16: pack a kc x nc block of a row-major bf16 or f16 B
-// (op(B)[p][j] = b[p * ldb + j]) into the 16-column f32 micro-panels of sgemm_avx2_6x16 (pack.h's
-// layout, zero-padded past nc), widening eight values per instruction (widen8.h) where the
+// sbgemm_avx2_pack_b16 and shgemm_avx2_pack_b16 (and the _b32 forms): pack a kc x nc block of a
+// row-major bf16 or f16 B (op(B)[p][j] = b[p * ldb + j]) into the 16-column f32 micro-panels of
+// sgemm_avx2_6x16 or the 32-column ones of sgemm_avx512_12x32 (pack.h's layout, zero-padded past
+// nc), widening eight values per instruction (widen8.h) where the
 // portable packer widens one at a time. Rows go in bands of 8, as in the portable packer: each
 // panel receives 8 contiguous rows per band while the source rows are read left to right. The
 // same bits as the portable packer; only faster.
@@ -15,12 +16,10 @@
 namespace invar::kernels::avx2 {
 namespace {
 
-constexpr int NR = kSgemmNr;
-static_assert(NR == 16, "two vectors of eight per row of a panel");
 constexpr int64_t kBand = 8;
 
-template <class S>
-void pack_b16(int64_t kc, int64_t nc, const typename S::type* b, int64_t ldb, float* dst) {
+template <class S, int NR>
+void pack_b_rows(int64_t kc, int64_t nc, const typename S::type* b, int64_t ldb, float* dst) {
   const int64_t full = nc / NR;
   for (int64_t p0 = 0; p0 < kc; p0 += kBand) {
     const int64_t rows = std::min(kBand, kc - p0);
@@ -28,8 +27,8 @@ void pack_b16(int64_t kc, int64_t nc, const typename S::type* b, int64_t ldb, fl
       float* d = dst + s * NR * kc + p0 * NR;
       const typename S::type* piece = b + p0 * ldb + s * NR;
       for (int64_t p = 0; p < rows; ++p) {
-        _mm256_store_ps(d + p * NR, S::load8(piece + p * ldb));
-        _mm256_store_ps(d + p * NR + 8, S::load8(piece + p * ldb + 8));
+        for (int v = 0; v < NR / 8; ++v)
+          _mm256_store_ps(d + p * NR + 8 * v, S::load8(piece + p * ldb + 8 * v));
       }
     }
   }
@@ -45,11 +44,19 @@ void pack_b16(int64_t kc, int64_t nc, const typename S::type* b, int64_t ldb, fl
 }  // namespace
 
 void sbgemm_avx2_pack_b16(int64_t kc, int64_t nc, const uint16_t* b, int64_t ldb, float* dst) {
-  pack_b16<Bf16Source>(kc, nc, b, ldb, dst);
+  pack_b_rows<Bf16Source, 16>(kc, nc, b, ldb, dst);
 }
 
 void shgemm_avx2_pack_b16(int64_t kc, int64_t nc, const uint16_t* b, int64_t ldb, float* dst) {
-  pack_b16<F16Source>(kc, nc, b, ldb, dst);
+  pack_b_rows<F16Source, 16>(kc, nc, b, ldb, dst);
+}
+
+void sbgemm_avx2_pack_b32(int64_t kc, int64_t nc, const uint16_t* b, int64_t ldb, float* dst) {
+  pack_b_rows<Bf16Source, 32>(kc, nc, b, ldb, dst);
+}
+
+void shgemm_avx2_pack_b32(int64_t kc, int64_t nc, const uint16_t* b, int64_t ldb, float* dst) {
+  pack_b_rows<F16Source, 32>(kc, nc, b, ldb, dst);
 }
 
 }  // namespace invar::kernels::avx2
