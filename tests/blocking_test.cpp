@@ -176,6 +176,29 @@ TEST(BlockingModel, KSlicesComeOutNearEqual) {
   }
 }
 
+// A kernel that keeps its pace with B streaming from L2/L3 gets the deepest KC whose A micro-panel
+// leaves two ways of L1 free (one for B's lines in flight, one for C).
+TEST(BlockingModel, StreamingBKernelsSizeKcForTheAMicroPanel) {
+  const TileShape streaming{12, 32, 1, true};
+  const CacheTopology zen4 =
+      make("zen4", {32 * kKiB, 8, 64, 1}, {1 * kMiB, 8, 64, 1}, {32 * kMiB, 16, 64, 1});
+  EXPECT_EQ(blocking::l1_kc(zen4.l1d, streaming, kF32), 512);    // 24 KiB of A: 6 of 8 ways
+  EXPECT_EQ(blocking::l1_kc(zen4.l1d, streaming, {8, 8}), 256);  // f64
+  EXPECT_EQ(blocking::l1_kc(zen5_vm().l1d, streaming, kF32), 853);  // 10 of 12 ways
+  EXPECT_EQ(blocking::l1_kc(zen4.l1d, kAvx512, kF32), 160);  // both panels: 5 ways of B, 2 of A
+  for (const CacheTopology& t : {zen3(), zen4, zen5_vm(), skylake_x(), apple_m(), tiny()}) {
+    const int64_t kc = blocking::l1_kc(t.l1d, streaming, kF32);
+    const int64_t a_bytes = 12 * 4 * kc, budget = (t.l1d.ways - 2) * t.l1d.way_bytes();
+    if (kc > blocking::kMinKc) {  // else the floor (tiny: a 2-way L1 has no ways to spare)
+      EXPECT_LE(a_bytes, budget) << t.source;
+      EXPECT_GT(a_bytes + 12 * 4, budget) << t.source;  // and one step deeper would not fit
+    }
+    // MC follows the deeper KC as for any kernel: the A block still fits L2's share.
+    const BlockSizes b = choose(t, streaming, 4096, 4096, 4096);
+    EXPECT_LE(b.mc * b.kc * 4, t.l2.bytes / std::max(1, t.l2.sharing)) << t.source;
+  }
+}
+
 // Panels grouping k in quads (the VNNI byte panels, k_unit 4): every k-block but the last is a
 // multiple of 4 deep, an override included, and the slices stay near-equal.
 TEST(BlockingModel, KBlocksAreWholeGroupsOfTheKernelsKUnit) {

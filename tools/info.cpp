@@ -60,7 +60,7 @@ int run_info(const InfoOptions& o) {
   print_cache("            L3 ", topo.l3, topo.l3_package_bytes);
   std::printf("            from %s\n", topo.source.c_str());
   if (!topo.notes.empty()) std::printf("            (%s)\n", topo.notes.c_str());
-  const blocking::TileShape tile{sgemm.mr, sgemm.nr};
+  const blocking::TileShape tile{sgemm.mr, sgemm.nr, sgemm.k_unit, sgemm.b_streams};
   const blocking::PackedBytes packed{sgemm.a_packed_bytes, sgemm.b_packed_bytes};
   const int64_t kc_max = blocking::l1_kc(topo.l1d, tile, packed);
   std::printf("model:      KC <= %lld (L1), then MC <= %lld (L2), NC <= %lld (%s) at that depth\n",

@@ -16,6 +16,7 @@ int64_t l1_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes) {
   const int64_t b_per_k = int64_t{tile.nr} * bytes.b;  // bytes of B micro-panel per unit of k
   const int64_t a_per_k = int64_t{tile.mr} * bytes.a;
   if (way <= 0 || b_per_k <= 0 || a_per_k <= 0) return kMinKc;
+  if (tile.b_streams) return std::max((ways - 2) * way / a_per_k, kMinKc);
   // B's ways, from the most that leave one way for A and one for C down to one.
   for (int64_t b = ways - 2; b >= 1; --b) {
     const int64_t kc = b * way / b_per_k;

@@ -21,6 +21,13 @@
 //     tile and the lines of the next panel:
 //       b + a <= W - 1,   KC = floor(b * way / (NR * sizeB)),   largest such b.
 //     Floor kMinKc (below it the C tile's load and store outweigh the k-loop).
+//     A kernel that keeps its pace with B streaming from L2/L3 (TileShape::b_streams: few B bytes
+//     per cycle of multiply-adds, as the 12 x 32 AVX-512 tile's 128 per 24 FMAs) only needs the
+//     A micro-panel resident: a <= W - 2 (a way for the B lines in flight, one for C),
+//       KC = floor((W - 2) * way / (MR * sizeA)),
+//     which amortizes the C tile's load and store over a deeper k-loop. Measured on a Zen 4 (L1d
+//     32 KiB 8-way), 12 x 32 f32 at 2048^3, one thread: KC 512 (this rule) 103 GFLOP/s, 384 102,
+//     158 (both panels in L1) 94, 640 98, 1024 88.
 //   Rebalancing (balanced_block): K is cut into ceil(K / KCmax) near-equal slices, so K = 300
 //     with KCmax = 256 runs 150 + 150, not 256 + 44. MC and NC are rebalanced the same way in
 //     whole tiles.
@@ -74,6 +81,9 @@ struct TileShape {
   int mr = 1;
   int nr = 1;
   int ku = 1;  // k steps per group of the packed panels: KC is a multiple of it (kernel_set.h)
+  // Whether the kernel keeps its pace with B micro-panels streaming from L2/L3 past an A
+  // micro-panel held in L1 (l1_kc); otherwise both micro-panels are kept in L1.
+  bool b_streams = false;
 };
 
 // Bytes of one element of a packed A panel and of a packed B panel.

@@ -30,6 +30,10 @@ struct GemmKernel {
   // Panels group k steps by this many (the byte quads of the VNNI kernels: 4, ukernel.h); every
   // k-block but a product's last is a multiple of it deep. 1 for every other kernel.
   int k_unit = 1;
+  // Whether the micro-kernel keeps its pace with B micro-panels streaming from L2/L3, so that
+  // KC is sized for its A micro-panel alone in L1 (blocking::TileShape::b_streams). Measured
+  // per kernel.
+  bool b_streams = false;
 
   // Packs an mc x kc block of alpha * op(A); op(A)[r][c] = src[(r * rs + c * cs) elements].
   void (*pack_a)(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
