@@ -231,7 +231,8 @@ TYPED_TEST(Int8, PackersWriteTheirPanelLayout) {
       const auto* bytes = reinterpret_cast<const uint8_t*>(buf.data());
       return a_side ? int32_t{bytes[index]} : int32_t{static_cast<int8_t>(bytes[index])};
     };
-    for (int64_t kc : {1, 2, 3, 4, 5, 6, 7, 9}) {
+    // Past 32 steps too: ISA packers of row-major operands move 8 quads of A at a time.
+    for (int64_t kc : {1, 2, 3, 4, 5, 6, 7, 9, 32, 35, 70}) {
       for (bool transposed : {false, true}) {
         const int64_t rows = mr + 1, cols = nr + 1;  // one whole panel and a padded one
         std::vector<ASrc> a(rows * kc);              // rows x kc, or kc x rows transposed

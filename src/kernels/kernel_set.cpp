@@ -258,6 +258,12 @@ constexpr GemmKernel with_pack_b(GemmKernel k, void (*fn)(int64_t, int64_t, cons
   return k;
 }
 
+// The kernel keeps its pace with B streaming from L2/L3 (GemmKernel::b_streams).
+constexpr GemmKernel streaming_b(GemmKernel k) {
+  k.b_streams = true;
+  return k;
+}
+
 const KernelSet kAvx2Set = {
     Isa::kAvx2,
     with_direct_panels<float, &avx2::sgemm_avx2_direct_panels16, avx2::kSgemmAInPlacePanels>(
@@ -307,27 +313,27 @@ const KernelSet kAvx512Set = {
     with_direct_panels<float, &avx2::sgemm_avx2_direct_panels32>(
         with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
             with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
-                with_pack_a(
+                streaming_b(with_pack_a(
                     with_pack_b(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
                                             &avx512::sgemm_avx512_12x32>("sgemm_avx512_12x32"),
                                 &pack_b_avx<float, avx512::kSgemmNr, &avx2::sgemm_avx2_pack_b_t32>),
-                    &pack_a_avx<float, avx512::kSgemmMr, &avx2::sgemm_avx2_pack_a12>)))),
+                    &pack_a_avx<float, avx512::kSgemmMr, &avx2::sgemm_avx2_pack_a12>))))),
     with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16>(
         with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
             make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr, &avx512::dgemm_avx512_12x16>(
                 "dgemm_avx512_12x16"))),
-    with_pack_a(
+    streaming_b(with_pack_a(
         with_pack_b(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
                                 &avx512::sgemm_avx512_12x32, bf16>("sbgemm_avx512_12x32"),
                     &pack_b_avx<bf16, avx512::kSgemmNr, &avx2::sbgemm_avx2_pack_b_t32,
                                 &avx2::sbgemm_avx2_pack_b32>),
-        &pack_a_avx<bf16, avx512::kSgemmMr, &avx2::sbgemm_avx2_pack_a12>),
-    with_pack_a(
+        &pack_a_avx<bf16, avx512::kSgemmMr, &avx2::sbgemm_avx2_pack_a12>)),
+    streaming_b(with_pack_a(
         with_pack_b(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
                                 &avx512::sgemm_avx512_12x32, f16>("shgemm_avx512_12x32"),
                     &pack_b_avx<f16, avx512::kSgemmNr, &avx2::shgemm_avx2_pack_b_t32,
                                 &avx2::shgemm_avx2_pack_b32>),
-        &pack_a_avx<f16, avx512::kSgemmMr, &avx2::shgemm_avx2_pack_a12>),
+        &pack_a_avx<f16, avx512::kSgemmMr, &avx2::shgemm_avx2_pack_a12>)),
     // The integer products run the AVX2 kernel, which every AVX-512 CPU also runs.
     make_int_kernel<int8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
         "s8s8s32_avx2_6x16"),
@@ -336,12 +342,44 @@ const KernelSet kAvx512Set = {
 };
 
 #if defined(INVAR_HAVE_AVX512_VNNI)
-// The same path on a CPU with AVX-512 BW and VNNI: the integer products run on byte quads.
+// The same path on a CPU with AVX-512 BW and VNNI: the integer products run on byte quads,
+// row-major operands packed by the path's own packers, any other layout by the portable ones
+// (the same bytes).
+template <class ASrc, void (*PackRows)(int64_t, int64_t, const ASrc*, int64_t, uint8_t*)>
+void pack_a_quads_vnni(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
+                       const void* /*alpha*/, void* dst) {
+  if (cs == 1 && rs != 1) {
+    PackRows(mc, kc, static_cast<const ASrc*>(src), rs, static_cast<uint8_t*>(dst));
+  } else {
+    pack::pack_a_quads<ASrc, avx512::kIgemmMr>(mc, kc, static_cast<const ASrc*>(src), rs, cs,
+                                               static_cast<uint8_t*>(dst));
+  }
+}
+
+void pack_b_quads_vnni(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs,
+                       void* dst) {
+  if (cs == 1 && rs != 1) {
+    avx512::igemm_avx512vnni_pack_b32(kc, nc, static_cast<const int8_t*>(src), rs,
+                                      static_cast<int8_t*>(dst));
+  } else {
+    pack::pack_b_quads<avx512::kIgemmNr>(kc, nc, static_cast<const int8_t*>(src), rs, cs,
+                                         static_cast<int8_t*>(dst));
+  }
+}
+
 constexpr KernelSet with_vnni(KernelSet set) {
   set.s8gemm = make_quad_kernel<int8_t, avx512::kIgemmMr, avx512::kIgemmNr,
                                 &avx512::s8s8s32_avx512vnni_12x32>("s8s8s32_avx512vnni_12x32");
   set.u8gemm = make_quad_kernel<uint8_t, avx512::kIgemmMr, avx512::kIgemmNr,
                                 &avx512::u8s8s32_avx512vnni_12x32>("u8s8s32_avx512vnni_12x32");
+  set.s8gemm = with_pack_b(
+      with_pack_a(set.s8gemm,
+                  &pack_a_quads_vnni<int8_t, &avx512::s8s8s32_avx512vnni_pack_a12>),
+      &pack_b_quads_vnni);
+  set.u8gemm = with_pack_b(
+      with_pack_a(set.u8gemm,
+                  &pack_a_quads_vnni<uint8_t, &avx512::u8s8s32_avx512vnni_pack_a12>),
+      &pack_b_quads_vnni);
   return set;
 }
 const KernelSet kAvx512VnniSet = with_vnni(kAvx512Set);

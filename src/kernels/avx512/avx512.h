@@ -31,6 +31,16 @@ void s8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* 
 void u8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel,
                               int32_t* c, int64_t ldc, AccInit init, int32_t alpha, int32_t beta);
 
+// Byte quad packers for row-major operands (any other layout takes pack/pack_quads.cpp's): an
+// mc x kc block of A (row stride lda; s8 stored as a + 128) into 12-row panels, a kc x nc
+// block of B (row stride ldb) into 32-column panels. The same bytes as the portable packer.
+void s8s8s32_avx512vnni_pack_a12(int64_t mc, int64_t kc, const int8_t* a, int64_t lda,
+                                 uint8_t* dst);
+void u8s8s32_avx512vnni_pack_a12(int64_t mc, int64_t kc, const uint8_t* a, int64_t lda,
+                                 uint8_t* dst);
+void igemm_avx512vnni_pack_b32(int64_t kc, int64_t nc, const int8_t* b, int64_t ldb,
+                               int8_t* dst);
+
 }  // namespace invar::kernels::avx512
 
 #endif  // INVAR_KERNELS_AVX512_AVX512_H_
