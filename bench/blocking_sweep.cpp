@@ -314,8 +314,9 @@ BlockingSweep run_blocking_sweep(bool quick) {
     return sweep;
   }
   const auto& kernel = invar::kernels::compiled_kernel_set(isa)->sgemm;
-  ModelInput in{caches.topology, {kernel.mr, kernel.nr}, {kernel.a_packed_bytes,
-                                                          kernel.b_packed_bytes}};
+  ModelInput in{caches.topology,
+                {kernel.mr, kernel.nr, kernel.k_unit, kernel.b_streams},
+                {kernel.a_packed_bytes, kernel.b_packed_bytes}};
   sweep.ran = true;
   sweep.isa = invar::isa_name(isa);
   sweep.kernel = std::string(kernel.name) + " (" + std::to_string(kernel.mr) + "x" +
