@@ -5,6 +5,9 @@
 // other orders, so they are compared loosely:
 //   max |C - C_ref| / max |C_ref| <= 1e-4 (f32 and bf16 inputs), 1e-10 (f64).
 // bf16 inputs are held to the f32 oracle on the widened operands (the contract's promise).
+// Integer products (uint8 x int8 -> int32) are exact modulo 2^32 in any order of summation, so
+// every row, peers included, must give the oracle's bits; a peer that differs is a failure (e.g.
+// a kernel whose 16-bit intermediate sums saturate).
 #ifndef INVAR_BENCH_CHECK_H_
 #define INVAR_BENCH_CHECK_H_
 
@@ -30,6 +33,10 @@ Check check_against_oracle(const T* c, const T* a, const T* b, bool trans_b, int
 // The same for bf16 A and B (bit patterns) and an f32 C.
 Check check_bf16_against_oracle(const float* c, const uint16_t* a, const uint16_t* b, int64_t m,
                                 int64_t n, int64_t k, int64_t rows);
+// The same for uint8 A, int8 B and an int32 C, against sums modulo 2^32.
+Check check_u8s8_against_oracle(const int32_t* c, const uint8_t* a, const int8_t* b, int64_t m,
+                                int64_t n, int64_t k, int64_t rows);
+// For int32_t, a failure says how many elements differ and gives the first pair of values.
 template <class T>
 Check check_same_bits(const T* c, const T* ref, size_t count, const std::string& ref_name);
 template <class T>

@@ -1,7 +1,8 @@
 // One row of the benchmark table: a named way of computing C = A * B (row-major, alpha 1, beta 0)
 // for the kinds of product it offers (options.h: f32, f32 with B stored transposed, f64, bf16
-// inputs with f32 C) together with what it reports about itself. invar's paths and every peer
-// library are wrapped in the same shape so one timing loop measures them all.
+// inputs with f32 C, uint8 x int8 with int32 C) together with what it reports about itself.
+// invar's paths and every peer library are wrapped in the same shape so one timing loop measures
+// them all.
 #ifndef INVAR_BENCH_GEMM_ROW_H_
 #define INVAR_BENCH_GEMM_ROW_H_
 
@@ -47,6 +48,10 @@ struct GemmRow {
   std::function<bool(int64_t m, int64_t n, int64_t k, const uint16_t* a, const uint16_t* b,
                      float* c, std::string* error)>
       gemm_bf16;
+  // uint8 A, int8 B, int32 C (exact: C = A * B modulo 2^32).
+  std::function<bool(int64_t m, int64_t n, int64_t k, const uint8_t* a, const int8_t* b,
+                     int32_t* c, std::string* error)>
+      gemm_u8s8;
   // The kinds a remote row (below) offers.
   std::vector<Kind> remote_kinds;
   bool offers(Kind kind) const {
@@ -60,6 +65,7 @@ struct GemmRow {
       case Kind::kF32Bt: return bool(sgemm_bt);
       case Kind::kF64: return bool(dgemm);
       case Kind::kBf16: return bool(gemm_bf16);
+      case Kind::kU8S8: return bool(gemm_u8s8);
     }
     return false;
   }

@@ -1,8 +1,9 @@
 // invar's rows: one Context per instruction-set path (ContextOptions::isa) and thread count, each
 // with its own workspaces, so a path is measured exactly as a caller who forced it would run it.
 // With the ladder on, the portable and best SIMD rows are marked as ladder steps (see rows.h).
-// Every row offers all kinds of product (f32, x * W^T, f64, bf16 inputs); the best SIMD path also
-// gets a -packed row per thread count: x * W^T over W packed once (pack_b), the decode step.
+// Every row offers all kinds of product (f32, x * W^T, f64, bf16 inputs, uint8 x int8 -> int32);
+// the best SIMD path also gets a -packed row per thread count: x * W^T over W packed once
+// (pack_b), the decode step.
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -36,6 +37,7 @@ void make_packed_row(const std::shared_ptr<invar::Context>& context, GemmRow* ro
   row->sgemm = nullptr;
   row->dgemm = nullptr;
   row->gemm_bf16 = nullptr;
+  row->gemm_u8s8 = nullptr;
   row->release = [pack] {
     std::lock_guard<std::mutex> lock(pack->mutex);
     pack->packed.reset();
@@ -80,6 +82,8 @@ bool make_invar_row(const std::string& name, const invar::ContextOptions& option
   row->library = std::string("invar ") + invar::version();
   row->kernel = std::string(kernel.name) + " (" + std::to_string(kernel.mr) + "x" +
                 std::to_string(kernel.nr) + ")";
+  // The int8 products run on a kernel of their own (a VNNI one where the CPU has VNNI).
+  if (!packed) row->kernel += std::string("; u8s8: ") + context->impl().kernels->u8gemm.name;
   row->threads = context->num_threads();
   row->is_invar = true;
   const Isa isa = context->isa();
@@ -134,6 +138,16 @@ bool make_invar_row(const std::string& name, const invar::ContextOptions& option
         [&] {
           invar::gemm(1.0f, Op::kNoTrans, MatrixView<const invar::bf16>(a16, m, k), Op::kNoTrans,
                       MatrixView<const invar::bf16>(b16, k, n), 0.0f, MatrixView<float>(c, m, n),
+                      *context);
+        },
+        error);
+  };
+  row->gemm_u8s8 = [context, guarded](int64_t m, int64_t n, int64_t k, const uint8_t* a,
+                                      const int8_t* b, int32_t* c, std::string* error) {
+    return guarded(
+        [&] {
+          invar::gemm(int32_t{1}, Op::kNoTrans, MatrixView<const uint8_t>(a, m, k), Op::kNoTrans,
+                      MatrixView<const int8_t>(b, k, n), int32_t{0}, MatrixView<int32_t>(c, m, n),
                       *context);
         },
         error);

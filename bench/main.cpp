@@ -1,10 +1,10 @@
-// invar_bench: GEMM throughput (f32, f32 x * W^T, f64, bf16 inputs) of invar's instruction-set
-// paths against the BLAS libraries found on this machine (and numpy, in a process of its own), in
-// one run, next to the core's measured FMA peak and memory bandwidth, with the optimization ladder
-// (plain loops up to invar on every thread) as rows of the same run. For each shape and thread
-// count every row of that count is checked (see check.h), then timed in turns (see timing.h: warm
-// operands, only the calls timed, median and best). Optionally the cache-blocking sweep follows
-// (blocking_sweep.h). Results go to results/<timestamp>/ (report.h).
+// invar_bench: GEMM throughput (f32, f32 x * W^T, f64, bf16 inputs, uint8 x int8 -> int32) of
+// invar's instruction-set paths against the BLAS libraries found on this machine (and numpy, in a
+// process of its own), in one run, next to the core's measured FMA peak and memory bandwidth, with
+// the optimization ladder (plain loops up to invar on every thread) as rows of the same run. For
+// each shape and thread count every row of that count is checked (see check.h), then timed in
+// turns (see timing.h: warm operands, only the calls timed, median and best). Optionally the
+// cache-blocking sweep follows (blocking_sweep.h). Results go to results/<timestamp>/ (report.h).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -113,16 +113,21 @@ std::vector<GemmRow> build_rows(const Options& o, const Machine& machine, SkipNo
 }
 
 // The roof of a shape: the roofline from memory bandwidth, except for small squares, whose
-// operands stay in L1 between calls and so are held to the FMA peak.
+// operands stay in L1 between calls and so are held to the FMA peak. Integer products have none
+// (0): no integer peak is measured (row_peak).
 double shape_roof(const Shape& s, double peak, const Machine& machine) {
+  if (s.integer()) return 0;
   return s.small ? peak : roofline_gflops(s, peak, machine.bandwidth());
 }
 
-// A shape's operands, of its kind: f32 A and B (B is W, n x k, for x * W^T), f64, or bf16.
+// A shape's operands, of its kind: f32 A and B (B is W, n x k, for x * W^T), f64, bf16, or
+// uint8 A and int8 B.
 struct Operands {
   std::vector<float> a, b;
   std::vector<double> a64, b64;
   std::vector<uint16_t> a16, b16;
+  std::vector<uint8_t> a8;
+  std::vector<int8_t> b8;
 };
 
 // bf16 operands: seeded f32 values rounded to the nearest bf16 (ties to even; no NaNs here).
@@ -134,6 +139,16 @@ std::vector<uint16_t> random_bf16(size_t count, uint64_t seed) {
     std::memcpy(&bits, &f[i], sizeof bits);
     out[i] = uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
   }
+  return out;
+}
+
+// Seeded bytes over their type's whole range (uint8 0..255, int8 -128..127): sums of products
+// near the extremes are where 16-bit intermediate sums would saturate.
+template <class T>
+std::vector<T> random_bytes(size_t count, uint64_t seed) {
+  invar::test::Rng rng(seed);
+  std::vector<T> out(count);
+  for (T& x : out) x = T(uint8_t(rng.next() >> 56));
   return out;
 }
 
@@ -154,17 +169,25 @@ Operands make_operands(const Shape& s) {
       o.a16 = random_bf16(na, 1);
       o.b16 = random_bf16(nb, 2);
       break;
+    case Kind::kU8S8:
+      o.a8 = random_bytes<uint8_t>(na, 1);
+      o.b8 = random_bytes<int8_t>(nb, 2);
+      break;
   }
   return o;
 }
 
-// C of one call: f32, or f64 for f64 shapes.
+// C of one call: f32, f64 for f64 shapes, int32 for integer ones.
 struct Result {
   std::vector<float> c;
   std::vector<double> c64;
+  std::vector<int32_t> c32;
+  // Before a checked call: NaN, or for int32 a value far beyond these shapes' sums, so a C the
+  // row did not write cannot pass.
   void fill_nan() {
     std::fill(c.begin(), c.end(), std::numeric_limits<float>::quiet_NaN());
     std::fill(c64.begin(), c64.end(), std::numeric_limits<double>::quiet_NaN());
+    std::fill(c32.begin(), c32.end(), std::numeric_limits<int32_t>::min());
   }
 };
 
@@ -179,6 +202,8 @@ bool call_row(const GemmRow& row, const Shape& s, const Operands& o, Result* c,
       return row.dgemm(s.m, s.n, s.k, o.a64.data(), o.b64.data(), c->c64.data(), error);
     case Kind::kBf16:
       return row.gemm_bf16(s.m, s.n, s.k, o.a16.data(), o.b16.data(), c->c.data(), error);
+    case Kind::kU8S8:
+      return row.gemm_u8s8(s.m, s.n, s.k, o.a8.data(), o.b8.data(), c->c32.data(), error);
   }
   return false;
 }
@@ -188,7 +213,7 @@ struct Reference {
   Result c;
   std::string name;
   bool is_invar = false;
-  bool empty() const { return c.c.empty() && c.c64.empty(); }
+  bool empty() const { return c.c.empty() && c.c64.empty() && c.c32.empty(); }
 };
 
 // Rows of C the oracle computes for invar's first row: all of a small product, else the first 8.
@@ -206,6 +231,8 @@ Check check_first(const Shape& s, const Operands& o, const Result& c) {
                                   rows);
     case Kind::kBf16:
       return check_bf16_against_oracle(c.c.data(), o.a16.data(), o.b16.data(), s.m, s.n, s.k, rows);
+    case Kind::kU8S8:
+      return check_u8s8_against_oracle(c.c32.data(), o.a8.data(), o.b8.data(), s.m, s.n, s.k, rows);
   }
   return {false, "unknown kind"};
 }
@@ -227,6 +254,9 @@ void first_call_and_check(const GemmRow& row, const Shape& s, const Operands& o,
   if (ref.empty()) {
     ref = Reference{c, row.name, row.is_invar};
     m.check = row.is_invar ? check_first(s, o, c) : Check{true, "reference for the others"};
+  } else if (s.integer()) {
+    // Exact arithmetic: peers too must give the reference's bits.
+    m.check = check_same_bits(c.c32.data(), ref.c.c32.data(), c.c32.size(), ref.name);
   } else if (row.is_invar && ref.is_invar) {
     m.check = f64 ? check_same_bits(c.c64.data(), ref.c.c64.data(), c.c64.size(), ref.name)
                   : check_same_bits(c.c.data(), ref.c.c.data(), c.c.size(), ref.name);
@@ -244,7 +274,12 @@ void measure_shape(Run& run, const Shape& s, int threads, const Operands& o, Ref
   std::printf("%s, %d thread(s):\n", s.label().c_str(), threads);
   std::fflush(stdout);
   Result c;
-  (s.kind == Kind::kF64 ? c.c64.resize(size_t(s.m * s.n)) : c.c.resize(size_t(s.m * s.n)));
+  if (s.kind == Kind::kF64)
+    c.c64.resize(size_t(s.m * s.n));
+  else if (s.integer())
+    c.c32.resize(size_t(s.m * s.n));
+  else
+    c.c.resize(size_t(s.m * s.n));
   std::vector<Measurement> results;
   std::vector<Turn> turns;
   for (size_t r = 0; r < run.rows.size(); ++r) {
@@ -285,6 +320,13 @@ void measure_shape(Run& run, const Shape& s, int threads, const Operands& o, Ref
       std::printf("  %-12s %-18s error: %s\n", s.label().c_str(), row.name.c_str(),
                   m.timing.error.c_str());
       *all_ok = false;
+    } else if (s.integer()) {  // GOP/s, and no roof to compare with
+      std::printf(
+          "  %-12s %d thr %-18s %6.1f GOP/s   median %6.1f best %-13s %7lld calls cpu %3.0f%%  "
+          "%s\n",
+          s.label().c_str(), threads, row.name.c_str(), m.gflops_median(), m.gflops_best(),
+          "(no roof)", static_cast<long long>(m.timing.calls()), 100 * m.timing.cpu_share(),
+          m.check.text.c_str());
     } else {
       std::printf(
           "  %-12s %d thr %-18s %6.1f GFLOP/s median %6.1f best %5.1f%% of %s %7lld calls "

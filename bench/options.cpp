@@ -13,23 +13,25 @@ namespace {
 
 constexpr const char* kUsage = R"(usage: invar_bench [options]
 
-Times C = A * B (row-major; f32, f32 with B stored transposed, f64, bf16 inputs) for invar's instruction-set paths and for the peer libraries
-found at run time, next to the core's measured FMA peak and memory read bandwidth.
+Times C = A * B (row-major; f32, f32 with B stored transposed, f64, bf16 inputs, uint8 x int8
+with an int32 C) for invar's instruction-set paths and for the peer libraries found at run time,
+next to the core's measured FMA peak and memory read bandwidth.
 
   --quick               fewer shapes, shorter measurements (about 2.5 minutes); a sweep
                         without 4096
   --sizes LIST          squares, e.g. 256,512,1024 (default 128,256,512,1000,1024,1531,2048,
-                        4096); a size may name its kind: f64:1024, bf16:1024
+                        4096); a size may name its kind: f64:1024, bf16:1024, u8s8:1024
   --shapes LIST         general shapes MxNxK, e.g. 1x4096x4096,64x4096x4096 (added to --sizes);
                         bt:MxNxK is C = A * W^T with W stored N x K (a linear layer), and
-                        f64:/bf16: name those kinds
+                        f64:/bf16:/u8s8: name those kinds
   --groups LIST         the default shapes of these groups only (with no --sizes, --shapes or
                         --small-sizes): small (squares 4..64 in calls per second), squares,
                         inference (C = x * W^T with W 4096 x 4096 stored transposed, M = 1, 16,
                         64, 256, invar also over W prepacked; and the decode step M = 1 with W
                         row-major 4096 x 4096 and 4096 x 16384), tall (64x64x65536,
                         4096x4096x64, 4096x32x1024 in f32 and f64), f64 (squares 512, 1024,
-                        2048), bf16 (bf16 A and B, f32 C: squares 1024, 2048); default all
+                        2048), bf16 (bf16 A and B, f32 C: squares 1024, 2048), int8 (uint8 A,
+                        int8 B, int32 C, in GOP/s: squares 1024, 2048); default all
   --small-sizes LIST    small squares reported in calls per second, at the first thread count
                         only (default 4,8,16,32,64); many calls per timed sample
   --seconds S           time spent per row, shape and thread count (default 1, quick 0.5)
@@ -101,7 +103,7 @@ int usable_cpus() {
   return std::max(1, CPU_COUNT(&set));
 }
 
-// Strips a "bt:", "f64:" or "bf16:" prefix from *s and returns the kind it names.
+// Strips a "bt:", "f64:", "bf16:" or "u8s8:" prefix from *s and returns the kind it names.
 Kind take_kind(std::string* s, const char* what) {
   const auto colon = s->find(':');
   if (colon == std::string::npos) return Kind::kF32;
@@ -110,7 +112,8 @@ Kind take_kind(std::string* s, const char* what) {
   if (name == "bt") return Kind::kF32Bt;
   if (name == "f64") return Kind::kF64;
   if (name == "bf16") return Kind::kBf16;
-  fail(std::string(what) + ": unknown kind '" + name + "' (bt, f64, bf16)");
+  if (name == "u8s8") return Kind::kU8S8;
+  fail(std::string(what) + ": unknown kind '" + name + "' (bt, f64, bf16, u8s8)");
 }
 
 Shape parse_shape(std::string s) {
@@ -121,7 +124,7 @@ Shape parse_shape(std::string s) {
                to_int(dims[2], "--shapes"), false, kind};
 }
 
-constexpr const char* kGroups[] = {"small", "squares", "inference", "tall", "f64", "bf16"};
+constexpr const char* kGroups[] = {"small", "squares", "inference", "tall", "f64", "bf16", "int8"};
 
 }  // namespace
 
@@ -131,6 +134,7 @@ const char* kind_name(Kind kind) {
     case Kind::kF32Bt: return "f32-bt";
     case Kind::kF64: return "f64";
     case Kind::kBf16: return "bf16";
+    case Kind::kU8S8: return "u8s8";
   }
   return "?";
 }
@@ -144,6 +148,7 @@ std::string Shape::label() const {
     case Kind::kF32Bt: return dims + " B^T";
     case Kind::kF64: return "f64 " + dims;
     case Kind::kBf16: return "bf16 " + dims;
+    case Kind::kU8S8: return "u8s8 " + dims;
   }
   return dims;
 }
@@ -298,6 +303,10 @@ Options parse_options(int argc, char** argv) {
     if (group("bf16"))
       for (int64_t n : o.quick ? std::vector<int64_t>{2048} : std::vector<int64_t>{1024, 2048})
         shapes.push_back(Shape{n, n, n, false, Kind::kBf16});
+    // uint8 x int8 -> int32 at the same sizes (the int8 table sets them beside f32 too).
+    if (group("int8"))
+      for (int64_t n : o.quick ? std::vector<int64_t>{2048} : std::vector<int64_t>{1024, 2048})
+        shapes.push_back(Shape{n, n, n, false, Kind::kU8S8});
   }
   o.shapes = small;
   o.shapes.insert(o.shapes.end(), sizes.begin(), sizes.end());

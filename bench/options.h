@@ -10,10 +10,12 @@
 namespace invar_bench {
 
 // What a shape multiplies: f32 C = A * B (B row-major K x N); f32 C = A * W^T with W stored
-// N x K row-major (a linear layer's x * W^T); f64 C = A * B; bf16 A and B with an f32 C.
-enum class Kind { kF32, kF32Bt, kF64, kBf16 };
+// N x K row-major (a linear layer's x * W^T); f64 C = A * B; bf16 A and B with an f32 C; uint8 A
+// and int8 B with an int32 C (exact integer arithmetic, so every row must give the same bits).
+enum class Kind { kF32, kF32Bt, kF64, kBf16, kU8S8 };
 
-const char* kind_name(Kind kind);  // "f32", "f32-bt", "f64", "bf16" (the CSV's op column)
+// "f32", "f32-bt", "f64", "bf16", "u8s8" (the CSV's op column)
+const char* kind_name(Kind kind);
 
 struct Shape {
   int64_t m = 0, n = 0, k = 0;
@@ -22,11 +24,16 @@ struct Shape {
   bool small = false;
   Kind kind = Kind::kF32;
   // "1024^3" for squares, else "MxNxK"; other kinds add their name: "1x4096x4096 B^T",
-  // "f64 1024^3", "bf16 1024^3".
+  // "f64 1024^3", "bf16 1024^3", "u8s8 1024^3".
   std::string label() const;
+  // Operations of one call, 2 M N K: floating-point ones, or for u8s8 integer multiplies and adds
+  // (the tables then say GOP/s).
   double flop() const { return 2.0 * double(m) * double(n) * double(k); }
+  bool integer() const { return kind == Kind::kU8S8; }
   // Bytes of one element of A and B, and of C.
-  double in_bytes() const { return kind == Kind::kF64 ? 8 : kind == Kind::kBf16 ? 2 : 4; }
+  double in_bytes() const {
+    return kind == Kind::kF64 ? 8 : kind == Kind::kBf16 ? 2 : kind == Kind::kU8S8 ? 1 : 4;
+  }
   double out_bytes() const { return kind == Kind::kF64 ? 8 : 4; }
 };
 

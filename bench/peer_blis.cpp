@@ -2,7 +2,7 @@
 // (bli_arch_string of bli_arch_query_id): a distribution build can fall back to "generic" on a
 // CPU its dispatch does not recognize, which explains a slow row. Threads: the global count of
 // bli_thread_set_num_threads, set before each turn of the row. Rows: cblas_sgemm (B as is and
-// transposed) and cblas_dgemm; BLIS's CBLAS has no bf16 product.
+// transposed) and cblas_dgemm; BLIS's CBLAS has no bf16 or 8-bit integer product.
 #include <cstdint>
 
 #include "cblas_call.h"
@@ -29,6 +29,7 @@ void add_blis(const std::string& path, const std::vector<int>& threads, std::vec
     return;
   }
   skips->push_back(name + ": no bf16 product in its CBLAS: no bf16 rows");
+  skips->push_back(name + ": no 8-bit integer product in its CBLAS: no u8s8 rows");
   for (int t : threads) {
     if (set_threads != nullptr) set_threads(t);
     GemmRow row;

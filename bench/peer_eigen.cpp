@@ -2,7 +2,7 @@
 // binary's folder only when the CPU supports that width (CPUID + XGETBV through invar's
 // detection); a CPU without AVX2 gets a note instead of a row. One row per thread count the
 // module can run (Eigen::setNbThreads before each turn; a module built without OpenMP runs 1).
-// Rows: f32 with B as is and transposed, f64; the module has no bf16 product.
+// Rows: f32 with B as is and transposed, f64; the module has no bf16 or 8-bit integer product.
 #include <cstdint>
 
 #include "dl.h"
@@ -74,6 +74,7 @@ void add_module(const std::string& name, const std::string& file, PeakRef peak,
 void add_eigen(const Machine& machine, const std::string& dir, const std::vector<int>& threads,
                std::vector<GemmRow>* rows, SkipNotes* skips) {
   skips->push_back("eigen: no bf16 rows (the module builds f32 and f64 products only)");
+  skips->push_back("eigen: no u8s8 rows (the module builds f32 and f64 products only)");
   const std::string folder = dir.empty() ? executable_dir() : dir;
 #if defined(__x86_64__)
   if (machine.avx2_fma)

@@ -4,7 +4,8 @@
 // reads them when it loads) and, like the current OpenBLAS row, no OPENBLAS_CORETYPE or
 // OPENBLAS_L2_SIZE. It times itself in turns with the same policy as bench/timing.h; it works on
 // its own seeded operands and checks its result against float64 products of them. Rows: f32
-// (a @ b, and a @ w.T for W stored transposed) and float64; numpy has no bf16 type.
+// (a @ b, and a @ w.T for W stored transposed) and float64; numpy has no bf16 type, and its
+// integer matmul is a plain loop outside BLAS whose uint8 @ int8 gives int16, not an int32 C.
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -133,6 +134,9 @@ void add_numpy(const std::string& python, const std::string& script,
     return;
   }
   skips->push_back("numpy: no bf16 rows (numpy has no bfloat16 type)");
+  skips->push_back(
+      "numpy: no u8s8 rows (its integer matmul is a plain loop outside BLAS, and uint8 @ int8 "
+      "gives int16, not an int32 C)");
   signal(SIGPIPE, SIG_IGN);  // a process that died shows as a failed write, not a signal
   for (int t : threads) {
     auto process = std::make_shared<NumpyProcess>();

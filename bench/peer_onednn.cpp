@@ -1,5 +1,6 @@
 // oneDNN row: dnnl_sgemm, oneDNN's row-major BLAS-like entry point with 'N'/'T' character flags
-// and 64-bit dimensions (B as is and transposed), and dnnl_gemm_bf16bf16f32 (bf16 inputs, f32 C);
+// and 64-bit dimensions (B as is and transposed), dnnl_gemm_bf16bf16f32 (bf16 inputs, f32 C) and
+// dnnl_gemm_u8s8s32 (uint8 A, int8 B, int32 C: invar's u8s8 as is, row-major like dnnl_sgemm);
 // oneDNN has no f64 GEMM. Reports the instruction set its JIT targets (dnnl_get_effective_cpu_isa).
 // The thread count of an OpenMP build is set on the calling thread through the OpenMP runtime
 // oneDNN itself loaded (omp_set_num_threads, before each turn of the row).
@@ -20,6 +21,11 @@ using DnnlSgemm = int (*)(char trans_a, char trans_b, int64_t m, int64_t n, int6
 using DnnlBf16 = int (*)(char trans_a, char trans_b, int64_t m, int64_t n, int64_t k, float alpha,
                          const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta,
                          float* c, int64_t ldc);
+// C = alpha (op(A) - ao)(op(B) - bo) + beta C + C offset ('F': one offset for all of C).
+using DnnlU8s8 = int (*)(char trans_a, char trans_b, char offset_c, int64_t m, int64_t n, int64_t k,
+                         float alpha, const uint8_t* a, int64_t lda, uint8_t ao, const int8_t* b,
+                         int64_t ldb, int8_t bo, float beta, int32_t* c, int64_t ldc,
+                         const int32_t* co);
 struct DnnlVersion {
   int major, minor, patch;
   const char* hash;
@@ -54,6 +60,7 @@ void add_onednn(const std::string& path, const std::vector<int>& threads,
   if (lib == nullptr) return;
   auto sgemm = dl_sym<DnnlSgemm>(lib, "dnnl_sgemm");
   auto bf16 = dl_sym<DnnlBf16>(lib, "dnnl_gemm_bf16bf16f32");
+  auto u8s8 = dl_sym<DnnlU8s8>(lib, "dnnl_gemm_u8s8s32");
   auto version = dl_sym<const DnnlVersion* (*)()>(lib, "dnnl_version");
   auto effective_isa = dl_sym<int (*)()>(lib, "dnnl_get_effective_cpu_isa");
   if (sgemm == nullptr) {
@@ -72,6 +79,21 @@ void add_onednn(const std::string& path, const std::vector<int>& threads,
       skips->push_back(name + ": dnnl_gemm_bf16bf16f32 returned status " + std::to_string(status) +
                        " on this CPU: no bf16 rows");
       bf16 = nullptr;
+    }
+  }
+  if (u8s8 == nullptr) {
+    skips->push_back(name + ": no dnnl_gemm_u8s8s32: no u8s8 rows");
+  } else {
+    // The same probe as for bf16: a status other than success means no rows.
+    const uint8_t x[16] = {};
+    const int8_t w[16] = {};
+    const int32_t zero = 0;
+    int32_t y[16];
+    const int status = u8s8('N', 'N', 'F', 4, 4, 4, 1.0f, x, 4, 0, w, 4, 0, 0.0f, y, 4, &zero);
+    if (status != 0) {
+      skips->push_back(name + ": dnnl_gemm_u8s8s32 returned status " + std::to_string(status) +
+                       " on this CPU: no u8s8 rows");
+      u8s8 = nullptr;
     }
   }
   void (*set)(int) = nullptr;
@@ -111,6 +133,13 @@ void add_onednn(const std::string& path, const std::vector<int>& threads,
       row.gemm_bf16 = [bf16, call](int64_t m, int64_t n, int64_t k, const uint16_t* a,
                                    const uint16_t* b, float* c, std::string* error) {
         return call(bf16('N', 'N', m, n, k, 1.0f, a, k, b, n, 0.0f, c, n), error);
+      };
+    if (u8s8 != nullptr)
+      row.gemm_u8s8 = [u8s8, call](int64_t m, int64_t n, int64_t k, const uint8_t* a,
+                                   const int8_t* b, int32_t* c, std::string* error) {
+        const int32_t no_offset = 0;
+        return call(u8s8('N', 'N', 'F', m, n, k, 1.0f, a, k, 0, b, n, 0, 0.0f, c, n, &no_offset),
+                    error);
       };
     rows->push_back(std::move(row));
   }

@@ -2,7 +2,8 @@
 // whose symbols carry a "scipy_" prefix). Reports openblas_get_config() and the core name its
 // DYNAMIC_ARCH dispatch selected, after setting the thread count
 // (openblas_set_num_threads, again before each turn of the row). Rows: cblas_sgemm (B as is and
-// transposed), cblas_dgemm, and cblas_sbgemm (bf16 inputs) when the build exports it.
+// transposed), cblas_dgemm, and cblas_sbgemm (bf16 inputs) when the build exports it; OpenBLAS
+// has no 8-bit integer GEMM.
 #include "cblas_call.h"
 #include "dl.h"
 #include "rows.h"
@@ -44,6 +45,7 @@ void add_openblas(const std::string& name, const std::string& path, bool current
   }
   if (sbgemm == nullptr)
     skips->push_back(name + ": " + path + " exports no " + prefix + "cblas_sbgemm: no bf16 rows");
+  skips->push_back(name + ": no 8-bit integer GEMM in OpenBLAS: no u8s8 rows");
   for (int t : threads) {
     set_threads(t);
     GemmRow row;

@@ -1,6 +1,8 @@
 // Writing a run's results: CSV for every measurement, and a markdown report whose main table is
 // invar / best peer per shape (ratios survive a noisy, shared machine better than absolute
-// numbers do), then GFLOP/s per row, the optimization ladder and the blocking sweep.
+// numbers do), then GFLOP/s per row, the optimization ladder and the blocking sweep. Integer
+// products (u8s8) are counted like floating-point ones, 2 M N K operations per call, and shown in
+// GOP/s; they have no roof, since no integer peak is measured (row_peak).
 #include "report.h"
 
 #include <cmath>
@@ -80,6 +82,11 @@ const Measurement* find(const Run& run, const Line& line, const std::string& nam
 }
 
 bool usable(const Measurement* m) { return m != nullptr && m->timing.error.empty() && m->check.ok; }
+
+// A median rate for a cell of a GFLOP/s column: integer products say their unit, GOP/s.
+std::string rate_text(const Measurement& m) {
+  return fmt("%.1f", m.gflops_median()) + (m.shape.integer() ? " GOP/s" : "");
+}
 
 // B's bytes (W's, for x * W^T) per median call, GB/s: what a decode step (M = 1) streams.
 double weight_gbs(const Measurement& m) {
@@ -163,7 +170,9 @@ void machine_section(const Run& run, std::ostringstream& md) {
     md << " f64 AVX-512 (16 chains x 8 lanes) " << fmt("%.1f", m.peak_avx512_f64)
        << " GFLOP/s at start, " << fmt("%.1f", m.peak_avx512_f64_end) << " at end;";
   md << " percentages use the larger of start and end, times the row's threads; f64 shapes "
-        "against the f64 peak, bf16 inputs against the f32 one\n";
+        "against the f64 peak, bf16 inputs against the f32 one; u8s8 shapes against none (no "
+        "integer peak is measured, and the f32 FMA peak does not bound them: a VNNI instruction "
+        "does 4 byte products per 32-bit lane)\n";
   md << "- Memory read bandwidth of one core: " << fmt("%.1f", m.membw_gbs) << " GB/s at start, "
      << fmt("%.1f", m.membw_gbs_end) << " at end (stream sum over " << m.membw_mib
      << " MiB); memory-bound roofs use the larger\n";
@@ -179,7 +188,9 @@ void machine_section(const Run& run, std::ostringstream& md) {
      << " µs a batch of calls timed together; median and best call. Operands warm (reused call "
         "after call); C = A * B, row-major, alpha 1, beta 0. Kinds: f32 (plain shape), \"B^T\" = "
         "f32 x * W^T with W stored N x K row-major (a linear layer's weight; each library's "
-        "transpose flag), \"f64\", \"bf16\" = bf16 A and B with an f32 C.\n";
+        "transpose flag), \"f64\", \"bf16\" = bf16 A and B with an f32 C, \"u8s8\" = uint8 A "
+        "and int8 B with an int32 C (exact: every row must give the same bits), rated in GOP/s "
+        "(2 M N K integer operations per call, as GFLOP/s counts floating-point ones).\n";
 }
 
 // A table with one line per shape and thread count and one column per row name; `cell` renders a
@@ -230,10 +241,13 @@ void gflops_table(const Run& run, const std::vector<Line>& lines, std::ostringst
   md << "\n## GFLOP/s, median (% of the shape's roof)\n\n"
      << "Roof = the row's FMA peak (one core's x its threads), or for a memory-bound shape the "
         "bandwidth x arithmetic intensity (minimal traffic: A, B and C once); operands that fit "
-        "in cache can beat it.\n\n";
+        "in cache can beat it. u8s8 lines are in GOP/s, without a roof (no integer peak is "
+        "measured).\n\n";
   line_table(
       run, lines, peer_table_names(run),
       [](const Measurement& m) {
+        if (m.shape.integer())
+          return fmt("%.1f", m.gflops_median()) + " GOP/s" + (m.check.ok ? "" : " WRONG");
         return fmt("%.1f", m.gflops_median()) + " (" +
                fmt("%.0f", 100 * m.gflops_median() / m.roof) + "%)" + (m.check.ok ? "" : " WRONG");
       },
@@ -301,7 +315,7 @@ void ratio_table(const Run& run, const std::vector<Line>& lines, std::ostringstr
     const Measurement* peer = best_peer(run, line);
     md << "| " << line.label() << " | " << line.threads << " | "
        << (peer ? run.rows[peer->row].name : "none") << " | "
-       << (peer ? fmt("%.1f", peer->gflops_median()) : "—") << " |";
+       << (peer ? rate_text(*peer) : "—") << " |";
     for (size_t i = 0; i < invar_names.size(); ++i) {
       const Measurement* m = find(run, line, invar_names[i]);
       if (peer == nullptr || !usable(m)) {
@@ -365,23 +379,23 @@ void decode_table(const Run& run, const std::vector<Line>& lines, std::ostringst
       md);
 }
 
-// bf16 inputs against f32 on the same square: each invar row's bf16 rate ÷ its own f32 rate
-// (when the run had that f32 square), and the best bf16 peer.
-void bf16_table(const Run& run, const std::vector<Line>& lines, std::ostringstream& md) {
-  std::vector<Line> bf16;
+// Another kind of product against f32 on the same square (bf16 inputs, uint8 x int8): each invar
+// row's rate of that kind ÷ its own f32 rate (when the run had that f32 square), and the best
+// peer offering that kind. `title` and `intro` open the section.
+void against_f32_table(const Run& run, const std::vector<Line>& lines, Kind kind,
+                       const std::string& title, const std::string& intro,
+                       std::ostringstream& md) {
+  std::vector<Line> of_kind;
   for (const auto& line : lines)
-    if (line.shape.kind == Kind::kBf16) bf16.push_back(line);
-  if (bf16.empty()) return;
-  const auto names = measured_on(run, bf16, ratio_names(run));
-  md << "\n## bf16 inputs against f32\n\n"
-     << "GFLOP/s of C (f32) = A (bf16) * B (bf16), median; in brackets the ratio to the same "
-        "row's f32 rate on the f32 square of that size in this run (— when the run had none).\n\n"
-     << "| shape | threads |";
+    if (line.shape.kind == kind) of_kind.push_back(line);
+  if (of_kind.empty()) return;
+  const auto names = measured_on(run, of_kind, ratio_names(run));
+  md << "\n## " << title << "\n\n" << intro << "\n\n| shape | threads |";
   for (const auto& name : names) md << " " << name << " (÷ its f32) |";
-  md << " best bf16 peer |\n|---|---:|";
+  md << " best " << kind_name(kind) << " peer |\n|---|---:|";
   for (size_t i = 0; i <= names.size(); ++i) md << "---:|";
   md << "\n";
-  for (const auto& line : bf16) {
+  for (const auto& line : of_kind) {
     Shape f32 = line.shape;
     f32.kind = Kind::kF32;
     md << "| " << line.label() << " | " << line.threads << " |";
@@ -410,7 +424,8 @@ void ladder_table(const Run& run, const std::vector<Shape>& shapes, std::ostring
   for (const auto& s : shapes) {
     bool any = false;
     for (size_t r : rows) any |= find(run, s, r) != nullptr;
-    if (any && s.m == s.n && s.n == s.k) squares.push_back(s);
+    // Integer squares have no peak to take a percentage of (their own table has them).
+    if (any && s.m == s.n && s.n == s.k && !s.integer()) squares.push_back(s);
   }
   if (squares.empty()) return;
   md << "\n## Optimization ladder: GFLOP/s, median (% of peak)\n\n"
@@ -479,6 +494,7 @@ void rows_section(const Run& run, const std::vector<Shape>& shapes, std::ostring
 }  // namespace
 
 double row_peak(const Machine& machine, const GemmRow& row, const Shape& shape) {
+  if (shape.integer()) return 0;  // no integer peak is measured
   return machine.peak_for(row.peak, shape.kind == Kind::kF64) * std::max(row.threads, 1);
 }
 
@@ -517,7 +533,18 @@ std::string markdown_report(const Run& run) {
     ratio_table(run, all, md);
     gflops_table(run, lines, md);
     decode_table(run, lines, md);
-    bf16_table(run, lines, md);
+    against_f32_table(run, lines, Kind::kBf16, "bf16 inputs against f32",
+                      "GFLOP/s of C (f32) = A (bf16) * B (bf16), median; in brackets the ratio to "
+                      "the same row's f32 rate on the f32 square of that size in this run (— when "
+                      "the run had none).",
+                      md);
+    against_f32_table(run, lines, Kind::kU8S8, "uint8 x int8 -> int32 against f32",
+                      "GOP/s of C (int32) = A (uint8) * B (int8), median, 2 M N K integer "
+                      "operations per call; in brackets the ratio to the same row's f32 GFLOP/s "
+                      "on the f32 square of that size in this run (— when the run had none). No "
+                      "roof: no integer peak is measured. Every row's C must have invar's bits "
+                      "(Result checks).",
+                      md);
     small_table(run, small, md);
     ladder_table(run, shapes, md);
     cpu_share_table(run, all, md);
@@ -562,7 +589,8 @@ std::string summary_markdown(const Run& run) {
         "x * W^T "
      << "with W stored N x K (a linear layer's weight); f64 shapes against the f64 peak of "
      << fmt("%.1f", mc.peak_for(PeakRef::kBest, true))
-     << " GFLOP/s; bf16: bf16 A and B, f32 C; -packed: invar over W packed once.\n\n";
+     << " GFLOP/s; bf16: bf16 A and B, f32 C; u8s8: uint8 A, int8 B, int32 C, in GOP/s (2 M N K "
+        "integer operations per call); -packed: invar over W packed once.\n\n";
   const auto names = ratio_names(run);
   if (names.empty()) return md.str();
   const std::string& invar_name = names.front();
@@ -591,8 +619,8 @@ std::string summary_markdown(const Run& run) {
       if (any == nullptr) any = m;
       const bool busy = line_cpu_share(run, line) < kBusyShare;
       shared_lines |= busy;
-      cells << " " << fmt("%.1f", m->gflops_median()) << " | " << run.rows[peer->row].name << " "
-            << fmt("%.1f", peer->gflops_median()) << " | **"
+      cells << " " << rate_text(*m) << " | " << run.rows[peer->row].name << " "
+            << rate_text(*peer) << " | **"
             << fmt("%.2f", m->gflops_median() / peer->gflops_median()) << "**"
             << (busy ? " †" : "") << " |";
     }
@@ -690,7 +718,8 @@ bool write_results(const Run& run, const std::string& dir, std::string* error) {
         << row.name << "," << csv_field(row.library) << "," << csv_field(row.kernel) << ","
         << row.threads << "," << m.timing.seconds.size() << "," << fmt("%.6e", m.timing.median())
         << "," << fmt("%.6e", m.timing.best()) << "," << fmt("%.3f", m.gflops_median()) << ","
-        << fmt("%.3f", m.gflops_best()) << "," << run.machine.peak_name(row.peak) << ","
+        << fmt("%.3f", m.gflops_best()) << ","
+        << (m.shape.integer() ? "none" : run.machine.peak_name(row.peak)) << ","
         << fmt("%.3f", m.peak) << ","
         << fmt("%.2f", m.peak > 0 ? 100 * m.gflops_median() / m.peak : 0) << ","
         << fmt("%.2f", m.peak > 0 ? 100 * m.gflops_best() / m.peak : 0) << ","

@@ -1,8 +1,8 @@
 // The results of one run and how they are written: measurements.csv (every row x shape),
 // machine.csv (peaks, bandwidth, CPU), summary.md (the README's table) and report.md (tables of
-// GFLOP/s, % of peak and invar / best peer, the decode step in GB/s, bf16 against f32, the
-// optimization ladder, the blocking sweep when it ran), all in one results folder; with a sweep
-// also blocking_sweep.csv and blocking_sweep_summary.csv.
+// GFLOP/s, % of peak and invar / best peer, the decode step in GB/s, bf16 and u8s8 against f32,
+// the optimization ladder, the blocking sweep when it ran), all in one results folder; with a
+// sweep also blocking_sweep.csv and blocking_sweep_summary.csv.
 #ifndef INVAR_BENCH_REPORT_H_
 #define INVAR_BENCH_REPORT_H_
 
