@@ -193,9 +193,29 @@ TEST(BlockingModel, StreamingBKernelsSizeKcForTheAMicroPanel) {
       EXPECT_LE(a_bytes, budget) << t.source;
       EXPECT_GT(a_bytes + 12 * 4, budget) << t.source;  // and one step deeper would not fit
     }
-    // MC follows the deeper KC as for any kernel: the A block still fits L2's share.
+    // MC follows KC as for any kernel: the A block still fits L2's share.
     const BlockSizes b = choose(t, streaming, 4096, 4096, 4096);
     EXPECT_LE(b.mc * b.kc * 4, t.l2.bytes / std::max(1, t.l2.sharing)) << t.source;
+  }
+}
+
+// When a B block of all N columns at half the streaming depth or more fits in half of L2, KC is
+// cut to that depth (the panels then stream from L2); past that, the full depth stays.
+TEST(BlockingModel, StreamingBKeepsASmallProductsBBlockInL2) {
+  const TileShape streaming{12, 32, 1, true};
+  const CacheTopology zen4 =
+      make("zen4", {32 * kKiB, 8, 64, 1}, {1 * kMiB, 8, 64, 1}, {32 * kMiB, 16, 64, 1});
+  EXPECT_EQ(choose(zen4, streaming, 512, 512, 512).kc, 256);    // 512 KiB of B
+  EXPECT_EQ(choose(zen4, streaming, 512, 512, 4096).kc, 256);
+  EXPECT_EQ(choose(zen4, streaming, 512, 500, 512).kc, 256);    // padded to 512 columns
+  EXPECT_EQ(choose(zen4, streaming, 512, 608, 512).kc, 512);    // would need 215 deep: < 256
+  EXPECT_EQ(choose(zen4, streaming, 1024, 1024, 1024).kc, 512);
+  EXPECT_EQ(choose(zen4, streaming, 2048, 2048, 2048).kc, 512);
+  for (int64_t n : {32, 64, 256, 512, 1024, 4096}) {
+    const BlockSizes b = choose(zen4, streaming, 4096, n, 4096);
+    const bool b_in_l2 = b.kc * ((n + 31) / 32 * 32) * 4 <= 512 * kKiB;
+    EXPECT_TRUE(b_in_l2 || b.kc == 512) << "n=" << n << " kc=" << b.kc;
+    EXPECT_GE(b.kc, 256) << "n=" << n;
   }
 }
 
