@@ -297,29 +297,31 @@ TEST(Ukernel, EveryBPackerWritesThePortableLayout) {
 
 // Every kernel's A packer against the portable layout, for a row-major source (the layout ISA
 // packers special-case) and a transposed one, alpha 1 and not, over panel and k edges.
-TEST(Ukernel, EveryAPackerWritesThePortableLayout) {
+TYPED_TEST(Ukernel, EveryAPackerWritesThePortableLayout) {
+  using T = TypeParam;
   for (const kernels::KernelSet* set : runnable_sets()) {
-    const kernels::GemmKernel& kern = set->sgemm;
+    const kernels::GemmKernel& kern = kernel_of<T>(*set);
     const int64_t mr = kern.mr;
     for (int64_t mc : {int64_t{1}, mr - 1, mr, 3 * mr + 5}) {
       for (int64_t kc : {1, 7, 8, 9, 31}) {
         for (bool transposed : {false, true}) {
-          for (float alpha : {1.0f, -0.3f}) {
+          for (T alpha : {T(1), T(-0.3)}) {
             const int64_t ld = (transposed ? mc : kc) + 3;
-            const auto src = random_floats((transposed ? kc : mc) * ld, 9 * mc + kc);
+            const auto floats = random_floats((transposed ? kc : mc) * ld, 9 * mc + kc);
+            const std::vector<T> src(floats.begin(), floats.end());
             const int64_t rs = transposed ? 1 : ld, cs = transposed ? ld : 1;
             const int64_t panels = (mc + mr - 1) / mr;
             // One panel more than needed: nothing may be written past the block.
-            const AlignedValues<float> got = aligned_values<float>((panels + 1) * mr * kc, 1);
-            const AlignedValues<float> want = aligned_values<float>((panels + 1) * mr * kc, 1);
+            const AlignedValues<T> got = aligned_values<T>((panels + 1) * mr * kc, 1);
+            const AlignedValues<T> want = aligned_values<T>((panels + 1) * mr * kc, 1);
             kern.pack_a(mc, kc, src.data(), rs, cs, &alpha, got.get());
             // The portable layout, element by element (pack.h).
             for (int64_t r = 0; r < panels; ++r)
               for (int64_t p = 0; p < kc; ++p)
                 for (int64_t i = 0; i < mr; ++i)
                   want[(r * kc + p) * mr + i] =
-                      r * mr + i < mc ? alpha * src[(r * mr + i) * rs + p * cs] : 0.0f;
-            ASSERT_EQ(std::memcmp(got.get(), want.get(), (panels + 1) * mr * kc * sizeof(float)), 0)
+                      r * mr + i < mc ? alpha * src[(r * mr + i) * rs + p * cs] : T(0);
+            ASSERT_EQ(std::memcmp(got.get(), want.get(), (panels + 1) * mr * kc * sizeof(T)), 0)
                 << kern.name << " mc=" << mc << " kc=" << kc << " transposed=" << transposed
                 << " alpha=" << alpha;
           }

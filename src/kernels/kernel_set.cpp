@@ -246,6 +246,19 @@ void pack_b_avx(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs,
   }
 }
 
+// f64: a row-major A through the AVX2 transposing packer, any other layout the portable one.
+template <int MR, void (*PackRows)(int64_t, int64_t, const double*, int64_t, double, double*)>
+void pack_a_avx_f64(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
+                    const void* alpha, void* dst) {
+  const double scale = *static_cast<const double*>(alpha);
+  if (cs == 1 && rs != 1) {
+    PackRows(mc, kc, static_cast<const double*>(src), rs, scale, static_cast<double*>(dst));
+  } else {
+    pack::pack_a<double, MR>(mc, kc, static_cast<const double*>(src), rs, cs, scale,
+                             static_cast<double*>(dst));
+  }
+}
+
 constexpr GemmKernel with_pack_a(GemmKernel k, void (*fn)(int64_t, int64_t, const void*, int64_t,
                                                           int64_t, const void*, void*)) {
   k.pack_a = fn;
@@ -280,8 +293,9 @@ const KernelSet kAvx2Set = {
                                 &avx2::sgemm_avx2_pack_a6_t>)))),
     with_direct_panels<double, &avx2::dgemm_avx2_direct_panels8, avx2::kDgemmAInPlacePanels>(
         with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
-            make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr, &avx2::dgemm_avx2_6x8>(
-                "dgemm_avx2_6x8"))),
+            with_pack_a(make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr,
+                                    &avx2::dgemm_avx2_6x8>("dgemm_avx2_6x8"),
+                        &pack_a_avx_f64<avx2::kDgemmMr, &avx2::dgemm_avx2_pack_a6>))),
     with_pack_a(
         with_pack_b(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16,
                                 bf16>("sbgemm_avx2_6x16"),
@@ -323,8 +337,10 @@ const KernelSet kAvx512Set = {
                     &pack_a_avx<float, avx512::kSgemmMr, &avx2::sgemm_avx2_pack_a12>))))),
     with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16>(
         with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
-            streaming_b(make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr,
-                                    &avx512::dgemm_avx512_12x16>("dgemm_avx512_12x16")))),
+            streaming_b(with_pack_a(
+                make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr,
+                            &avx512::dgemm_avx512_12x16>("dgemm_avx512_12x16"),
+                &pack_a_avx_f64<avx512::kDgemmMr, &avx2::dgemm_avx2_pack_a12>)))),
     streaming_b(with_pack_a(
         with_pack_b(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
                                 &avx512::sgemm_avx512_12x32, bf16>("sbgemm_avx512_12x32"),
@@ -337,7 +353,8 @@ const KernelSet kAvx512Set = {
                     &pack_b_avx<f16, avx512::kSgemmNr, &avx2::shgemm_avx2_pack_b_t32,
                                 &avx2::shgemm_avx2_pack_b32>),
         &pack_a_avx<f16, avx512::kSgemmMr, &avx2::shgemm_avx2_pack_a12>)),
-    // The integer products run the AVX2 kernel, which every AVX-512 CPU also runs.
+    // Without VNNI the integer products run the AVX2 kernel, which every AVX-512 CPU also runs
+    // (kAvx512VnniSet below takes the byte quad kernels where the CPU has it).
     make_int_kernel<int8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
         "s8s8s32_avx2_6x16"),
     make_int_kernel<uint8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(

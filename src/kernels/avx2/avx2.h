@@ -64,6 +64,13 @@ void sbgemm_avx2_pack_a12(int64_t mc, int64_t kc, const uint16_t* a, int64_t lda
 void shgemm_avx2_pack_a12(int64_t mc, int64_t kc, const uint16_t* a, int64_t lda, float alpha,
                           float* dst);
 
+// The f64 counterparts for a row-major A: 6-row panels (dgemm_avx2_6x8) and 12-row ones
+// (dgemm_avx512_12x16).
+void dgemm_avx2_pack_a6(int64_t mc, int64_t kc, const double* a, int64_t lda, double alpha,
+                        double* dst);
+void dgemm_avx2_pack_a12(int64_t mc, int64_t kc, const double* a, int64_t lda, double alpha,
+                         double* dst);
+
 // The same with A stored transposed (op(A)[i][p] = a[p * lda + i]).
 void sgemm_avx2_pack_a6_t(int64_t mc, int64_t kc, const float* a, int64_t lda, float alpha,
                           float* dst);
