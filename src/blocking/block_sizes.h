@@ -22,12 +22,15 @@
 //       b + a <= W - 1,   KC = floor(b * way / (NR * sizeB)),   largest such b.
 //     Floor kMinKc (below it the C tile's load and store outweigh the k-loop).
 //     A kernel that keeps its pace with B streaming from L2/L3 (TileShape::b_streams: few B bytes
-//     per cycle of multiply-adds, as the 12 x 32 AVX-512 tile's 128 per 24 FMAs) only needs the
-//     A micro-panel resident: a <= W - 2 (a way for the B lines in flight, one for C),
+//     per cycle of multiply-adds, as the 12 x 32 AVX-512 tile's 128 per 24 FMAs) gains from a
+//     deeper k-loop, which loads and stores each C tile fewer times, more than from B in L1. Its
+//     KC is the depth whose A micro-panel fits a <= W - 2 ways (a way for the B lines in
+//     flight, one for C),
 //       KC = floor((W - 2) * way / (MR * sizeA)),
-//     which amortizes the C tile's load and store over a deeper k-loop. Measured on a Zen 4 (L1d
-//     32 KiB 8-way), 12 x 32 f32 at 2048^3, one thread: KC 512 (this rule) 103 GFLOP/s, 384 102,
-//     158 (both panels in L1) 94, 640 98, 1024 88.
+//     the start of the plateau measured on a Zen 4 (L1d 32 KiB 8-way), 12 x 32 f32 at 2048^3,
+//     one thread: KC 512 (this rule) 103 GFLOP/s, 384 98-102, 158 (both panels in L1) 94;
+//     deeper is no better (768 and 1024 at MC 96: 103) and loses once the A block outgrows L2
+//     (1024 at MC 240, a 960 KiB A block: 88).
 //     Such a kernel reads the whole B block once per A micro-panel, so when a block of all N
 //     columns at half that depth or more fits in half of L2, KC is cut to that depth: the
 //     panels then come from L2, not L3. Same machine, 512^3: KC 256 (B 512 KiB) 106 GFLOP/s
@@ -85,8 +88,8 @@ struct TileShape {
   int mr = 1;
   int nr = 1;
   int ku = 1;  // k steps per group of the packed panels: KC is a multiple of it (kernel_set.h)
-  // Whether the kernel keeps its pace with B micro-panels streaming from L2/L3 past an A
-  // micro-panel held in L1 (l1_kc); otherwise both micro-panels are kept in L1.
+  // Whether the kernel keeps its pace with B micro-panels streaming from L2/L3, so that KC is
+  // sized for a deeper k-loop rather than for both micro-panels in L1 (l1_kc).
   bool b_streams = false;
 };
 

@@ -31,8 +31,8 @@ struct GemmKernel {
   // k-block but a product's last is a multiple of it deep. 1 for every other kernel.
   int k_unit = 1;
   // Whether the micro-kernel keeps its pace with B micro-panels streaming from L2/L3, so that
-  // KC is sized for its A micro-panel alone in L1 (blocking::TileShape::b_streams). Measured
-  // per kernel.
+  // KC is sized for a deeper k-loop rather than for both micro-panels in L1
+  // (blocking::TileShape::b_streams). Measured per kernel.
   bool b_streams = false;
 
   // Packs an mc x kc block of alpha * op(A); op(A)[r][c] = src[(r * rs + c * cs) elements].
