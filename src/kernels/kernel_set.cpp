@@ -327,7 +327,12 @@ static_assert(avx512::kSgemmNr == 32 && avx512::kDgemmNr == 16,
               "the AVX-512 panels are those of sgemm_avx2_direct_panels32 and dgemm_..._panels16");
 const KernelSet kAvx512Set = {
     Isa::kAvx512,
-    with_direct_panels<float, &avx2::sgemm_avx2_direct_panels32>(
+    // B packed alone and A read in place (gemm_driver.h) up to one 32-column panel. Measured on
+    // a Zen 4 against the loop nest (alternating runs): 4096x32x1024 +21 % on one thread, +32 %
+    // on two; 512x32x512 +20 % / +21 %. Two panels gained on one thread (64x64x65536 +28 %,
+    // 1024x64x2048 +13 %) but lost on two (512x64x512 -8 %, 2048x64x1024 -7 %); up to eight,
+    // +3 to +6 % on one thread, -9 % on two at 256^3.
+    with_direct_panels<float, &avx2::sgemm_avx2_direct_panels32, 1>(
         with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
             with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
                 streaming_b(with_pack_a(
