@@ -108,9 +108,10 @@ void dgemm_avx2_direct_8(int64_t m, int64_t n, int64_t k, double alpha, const do
                          int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
                          int64_t ldc, AccInit init, double beta);
 // The same over prepacked panels of 8 (AVX2) or 16 (AVX-512) doubles, panel_stride apart. Over
-// panels in L2 it beats packing A for the 6 x 8 kernel (whose A packer is the portable one) at
-// every width measured (one thread, Zen 3): 4096x8x1024 2.2x, 512x16x512 +52 %, 1000x32x500
-// +32 %, 512x48x256 +16 %, 128^3 +5 %.
+// panels in L2 it beats packing A for the 6 x 8 kernel at every width measured (one thread,
+// Zen 3, then with the portable A packer): 4096x8x1024 2.2x, 512x16x512 +52 %, 1000x32x500
+// +32 %, 512x48x256 +16 %, 128^3 +5 %. With dgemm_avx2_pack_a6 (Zen 4, limit 16 against 4
+// panels): 512x48x256 +13 %, 512x64x512 +8 %, 128^3 +-0, 1000x128x500 -3 %.
 inline constexpr int kDgemmAInPlacePanels = 16;
 void dgemm_avx2_direct_panels8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
                                int64_t a_rs, int64_t a_cs, const double* panels,
