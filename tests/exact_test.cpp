@@ -224,10 +224,15 @@ TYPED_TEST(Exact, PackedBAloneWithAReadInPlace) {
   const kernels::GemmKernel& kern = kernel_of<T>(context);
   runtime::ThreadPool pool(3);
   const int64_t nr = kern.nr;
+  // The limits of one thread and of a team, and the columns around each.
   const int64_t widest = std::max<int64_t>(1, kern.a_in_place_panels) * nr;
+  const int64_t team_widest = std::max<int64_t>(1, kern.a_in_place_team_panels) * nr;
   uint64_t seed = 6000;
-  for (const int64_t n : {int64_t{1}, nr + 3, widest - 5, widest, widest + 1}) {
-    if (n < 1) continue;
+  for (const int64_t n : {int64_t{1}, nr + 3, widest - 5, widest, widest + 1, team_widest,
+                          team_widest + 1}) {
+    if (n < 1 || (n == team_widest && team_widest == widest) ||
+        (n == team_widest + 1 && team_widest == widest))
+      continue;  // already among the first five
     for (const int64_t m : {int64_t{kernels::kDirectMaxRows + 1}, int64_t{31}, int64_t{7}}) {
       const int64_t k = m == 31 ? 1000 : 33;
       for (int layout = 0; layout < 4; ++layout) {
@@ -254,10 +259,15 @@ TYPED_TEST(Exact, PackedBAloneWithAReadInPlace) {
         for (const int64_t depth : {k, driver::kMinInPlaceDepth, driver::kMinInPlaceDepth - 1}) {
           if (depth > k) continue;  // the same as depth == k, already run
           blocks.b_l2_depth = depth;
-          const bool offered = kern.a_in_place_panels > 0 && n <= widest &&
-                               (depth >= k || depth >= driver::kMinInPlaceDepth);
-          ASSERT_EQ(driver::reads_a_in_place(kern, p, blocks), offered)
-              << kern.name << " m=" << m << " n=" << n << " k=" << k << " depth=" << depth;
+          for (int threads : {1, 2, 3}) {
+            const int64_t panels =
+                threads > 1 ? kern.a_in_place_team_panels : kern.a_in_place_panels;
+            const bool offered = n <= panels * nr &&
+                                 (depth >= k || depth >= driver::kMinInPlaceDepth);
+            ASSERT_EQ(driver::reads_a_in_place(kern, p, blocks, threads), offered)
+                << kern.name << " m=" << m << " n=" << n << " k=" << k << " depth=" << depth
+                << " threads=" << threads;
+          }
           runtime::Workspace workspace, prepacked;
           p.b_panels = nullptr;
           for (bool use_prepacked : {false, true}) {

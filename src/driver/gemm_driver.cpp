@@ -368,11 +368,11 @@ void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, int64_t depth,
 }  // namespace
 
 bool reads_a_in_place(const kernels::GemmKernel& kern, const GemmProblem& p,
-                      const blocking::BlockSizes& blocks) {
+                      const blocking::BlockSizes& blocks, int threads) {
   const bool whole_k = blocks.b_l2_depth >= p.k;
+  const int64_t panels = threads > 1 ? kern.a_in_place_team_panels : kern.a_in_place_panels;
   return p.allow_direct && (whole_k || blocks.b_l2_depth >= kMinInPlaceDepth) &&
-         kern.direct_panels != nullptr &&
-         p.n <= int64_t{kern.a_in_place_panels} * kern.nr && p.a_panels == nullptr &&
+         kern.direct_panels != nullptr && p.n <= panels * kern.nr && p.a_panels == nullptr &&
          p.m > kernels::kDirectMaxRows;
 }
 
@@ -426,7 +426,8 @@ bool try_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPoo
 void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::BlockSizes& blocks,
               runtime::Workspace& workspace, runtime::ThreadPool* pool, int threads) {
   if (try_direct(kern, p, pool, threads)) return;
-  if (reads_a_in_place(kern, p, blocks)) {
+  const int team = pool == nullptr ? 1 : std::max(1, std::min(threads, pool->max_threads()));
+  if (reads_a_in_place(kern, p, blocks, team)) {
     run_a_in_place(kern, p, blocks.b_l2_depth, &workspace, pool, threads);
     return;
   }

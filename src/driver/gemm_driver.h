@@ -105,8 +105,9 @@ inline constexpr int64_t kMinInPlaceDepth = 384;
 
 // Whether run_gemm packs B alone and reads A in place (see above) rather than running the loop
 // nest, once try_direct has declined the product.
+// `threads` is the team's size (the limit of a one-thread call and of a team's differ).
 bool reads_a_in_place(const kernels::GemmKernel& kernel, const GemmProblem& problem,
-                      const blocking::BlockSizes& blocks);
+                      const blocking::BlockSizes& blocks, int threads);
 
 // How many of `threads` are worth starting for an m x n x k product (at least 1).
 int useful_threads(int64_t m, int64_t n, int64_t k, int threads);

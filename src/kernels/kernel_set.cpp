@@ -166,10 +166,12 @@ constexpr GemmKernel with_direct(GemmKernel k) {
 }
 
 // F reads the kernel's prepacked panels (nr columns each).
-template <class T, DirectFn<T> F, int kAInPlacePanels = 0>
+// kAInPlacePanels and kTeamPanels: GemmKernel::a_in_place_panels and a_in_place_team_panels.
+template <class T, DirectFn<T> F, int kAInPlacePanels = 0, int kTeamPanels = kAInPlacePanels>
 constexpr GemmKernel with_direct_panels(GemmKernel k) {
   k.direct_panels = &erased_direct<T, F>;
   k.a_in_place_panels = kAInPlacePanels;
+  k.a_in_place_team_panels = kTeamPanels;
   return k;
 }
 
@@ -327,12 +329,12 @@ static_assert(avx512::kSgemmNr == 32 && avx512::kDgemmNr == 16,
               "the AVX-512 panels are those of sgemm_avx2_direct_panels32 and dgemm_..._panels16");
 const KernelSet kAvx512Set = {
     Isa::kAvx512,
-    // B packed alone and A read in place (gemm_driver.h) up to one 32-column panel. Measured on
-    // a Zen 4 against the loop nest (alternating runs): 4096x32x1024 +21 % on one thread, +32 %
-    // on two; 512x32x512 +20 % / +21 %. Two panels gained on one thread (64x64x65536 +28 %,
-    // 1024x64x2048 +13 %) but lost on two (512x64x512 -8 %, 2048x64x1024 -7 %); up to eight,
-    // +3 to +6 % on one thread, -9 % on two at 256^3.
-    with_direct_panels<float, &avx2::sgemm_avx2_direct_panels32, 1>(
+    // B packed alone and A read in place (gemm_driver.h) up to two 32-column panels on one
+    // thread, one on a team. Measured on a Zen 4 against the loop nest (alternating runs), one /
+    // two threads: 4096x32x1024 +21 % / +32 %, 512x32x512 +20 % / +21 %; two panels: 64x64x65536
+    // +28 % / +-0, 1024x64x2048 +13 % / -2 %, 512x64x512 on two -8 %, 2048x64x1024 on two -7 %;
+    // up to eight, +3 to +6 % on one thread, -9 % on two at 256^3.
+    with_direct_panels<float, &avx2::sgemm_avx2_direct_panels32, 2, 1>(
         with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
             with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
                 streaming_b(with_pack_a(

@@ -63,6 +63,9 @@ struct GemmKernel {
   // into L2 and A read in place by direct_panels than with A packed for the micro-kernel: packed
   // A pays for itself only over enough tiles (gemm_driver.h). 0: never.
   int a_in_place_panels = 0;
+  // The same limit for a team of two or more threads (measured apart: the team splits the rows
+  // of A and shares the packing of B, and the balance against the loop nest moves with it).
+  int a_in_place_team_panels = 0;
   // Optional: the same with B stored transposed (op(B)[k][j] at b[j * ldb + k]), the layout of
   // x * W^T; direct_t_nr columns per basic group.
   int direct_t_nr = 0;
