@@ -427,8 +427,9 @@ bool try_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPoo
 void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::BlockSizes& blocks,
               runtime::Workspace& workspace, runtime::ThreadPool* pool, int threads) {
   if (try_direct(kern, p, pool, threads)) return;
-  const int team = pool == nullptr ? 1 : std::max(1, std::min(threads, pool->max_threads()));
-  if (reads_a_in_place(kern, p, blocks, team)) {
+  // The team this call may get (the workspace below is sized for it).
+  threads = pool == nullptr ? 1 : std::max(1, std::min(threads, pool->max_threads()));
+  if (reads_a_in_place(kern, p, blocks, threads)) {
     run_a_in_place(kern, p, blocks.b_l2_depth, &workspace, pool, threads);
     return;
   }
@@ -438,8 +439,6 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
   const int64_t mc_max = (blocks.mc + mr - 1) / mr * mr;
   const int64_t nc_max = (blocks.nc + nr - 1) / nr * nr;
   const int64_t kc_max = blocks.kc;
-  if (pool == nullptr) threads = 1;
-  threads = std::max(1, std::min(threads, pool ? pool->max_threads() : 1));
 
   // Workspace: one shared packed B block, then one packed A block and one scratch tile per
   // member (sized for the largest team this call may get).
