@@ -1,7 +1,8 @@
 // Every compiled micro-kernel the CPU can run, alone: whole tiles from packed panels against the
 // contract's chain computed from the same panels, for k around the unroll, every accumulator
-// start and a strided C; then through the driver on every partial tile shape m = 1..MR,
-// n = 1..NR+1. Compared with memcmp, padding of C included.
+// start and a strided C; a kernel's edge form alone on every partial tile; then through the
+// driver on every partial tile shape m = 1..MR, n = 1..NR+1. Compared with memcmp, padding of C
+// included.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,6 +17,7 @@
 #include "kernels/kernel_set.h"
 #include "numeric/half.h"
 #include "support/driver_problem.h"
+#include "support/guarded_buffer.h"
 #include "testing/reference.h"
 #include "testing/seeded_data.h"
 
@@ -98,6 +100,63 @@ TYPED_TEST(Ukernel, WholeTilesMatchTheChainOnPackedPanels) {
       }
     }
   }
+}
+
+// A kernel's edge form alone, on every partial tile shape (rows 1..MR, cols 1..NR) from whole
+// padded panels: the block's elements get the contract's chains from the same panels, and no
+// other element of C is read or written. The C block ends at a guard page (ldc = cols, so the
+// last row's last element is the buffer's last), or has three sentinel columns after each row
+// (ldc = cols + 3) that must keep their bits; C starts as NaN where the accumulators start from
+// zero.
+TYPED_TEST(Ukernel, EdgeKernelsTouchOnlyTheirBlock) {
+  using T = TypeParam;
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  int tested = 0;
+  for (const kernels::KernelSet* set : runnable_sets()) {
+    const kernels::GemmKernel& kern = kernel_of<T>(*set);
+    if (kern.ukernel_edge == nullptr) continue;
+    ++tested;
+    const int mr = kern.mr, nr = kern.nr;
+    for (int64_t kc : {1, 3, 17}) {
+      const AlignedValues<T> a = aligned_values<T>(kc * mr, 40 + kc);
+      const AlignedValues<T> b = aligned_values<T>(kc * nr, 50 + kc);
+      for (int64_t rows = 1; rows <= mr; ++rows) {
+        for (int64_t cols = 1; cols <= nr; ++cols) {
+          for (int64_t pad : {0, 3}) {
+            for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
+              const T beta = init == AccInit::kScale ? T(0.75) : T(0);
+              const int64_t ldc = cols + pad;
+              GuardedBuffer<T> c(static_cast<std::size_t>(rows * ldc));
+              const std::vector<T> start = random_values<T>(c.size(), rows * 100 + cols + kc);
+              std::memcpy(c.data(), start.data(), c.size() * sizeof(T));
+              if (init == AccInit::kZero) {
+                for (int64_t i = 0; i < rows; ++i)
+                  for (int64_t j = 0; j < cols; ++j) c.data()[i * ldc + j] = nan;
+              }
+              std::vector<T> expected(c.data(), c.data() + c.size());
+              for (int64_t i = 0; i < rows; ++i) {
+                for (int64_t j = 0; j < cols; ++j) {
+                  T& e = expected[i * ldc + j];
+                  T acc = init == AccInit::kZero ? T(0) : init == AccInit::kLoad ? e : beta * e;
+                  for (int64_t p = 0; p < kc; ++p) acc = std::fma(a[p * mr + i], b[p * nr + j], acc);
+                  e = acc;
+                }
+              }
+              const T alpha_in_a = T(2.5);
+              kern.ukernel_edge(rows, cols, kc, a.get(), b.get(), c.data(), ldc, init,
+                                &alpha_in_a, &beta);
+              ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
+                  << kern.name << " rows=" << rows << " cols=" << cols << " kc=" << kc
+                  << " ldc=" << ldc << " init=" << static_cast<int>(init);
+            }
+          }
+        }
+      }
+    }
+  }
+  // The AVX-512 kernels have an edge form; a machine with AVX-512 must have run them.
+  if (kernels::cpu_supports(Isa::kAvx512) && kernels::compiled_kernel_set(Isa::kAvx512) != nullptr)
+    EXPECT_GT(tested, 0);
 }
 
 TYPED_TEST(Ukernel, EveryPartialTileThroughTheDriver) {

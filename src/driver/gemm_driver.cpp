@@ -20,13 +20,18 @@ const char* at(const void* base, int64_t elements, int elem_bytes) {
   return static_cast<const char*>(base) + elements * elem_bytes;
 }
 
-// A partial tile (rows < MR or cols < NR) runs on an MR x NR scratch tile: the valid part of C
-// is copied in (unless the accumulators start from zero, where C must not be read), the kernel
-// runs on whole registers as usual, and the valid part is copied back. The scratch's padding is
-// zeroed so no lane ever computes on uninitialised memory.
+// A partial tile (rows < MR or cols < NR) runs through the kernel's edge form when it has one
+// (only the tile's rows, C under masks). Otherwise it runs on an MR x NR scratch tile: the
+// valid part of C is copied in (unless the accumulators start from zero, where C must not be
+// read), the kernel runs on whole registers as usual, and the valid part is copied back. The
+// scratch's padding is zeroed so no lane ever computes on uninitialised memory.
 void edge_tile(const GemmKernel& kern, int64_t kc, const void* a_panel, const void* b_panel,
                char* c, int64_t ldc, int64_t rows, int64_t cols, AccInit init, const void* alpha,
                const void* beta, char* scratch) {
+  if (kern.ukernel_edge != nullptr) {
+    kern.ukernel_edge(rows, cols, kc, a_panel, b_panel, c, ldc, init, alpha, beta);
+    return;
+  }
   const std::size_t row_bytes = static_cast<std::size_t>(cols) * kern.c_bytes;
   const std::size_t scratch_row = static_cast<std::size_t>(kern.nr) * kern.c_bytes;
   std::memset(scratch, 0, scratch_row * kern.mr);

@@ -38,6 +38,18 @@ void erased_ukernel(int64_t kc, const void* a, const void* b, void* c, int64_t l
     *static_cast<const T*>(beta));
 }
 
+template <class T>
+using EdgeUkernelFn = void (*)(int64_t, int64_t, int64_t, const T*, const T*, T*, int64_t,
+                               AccInit, T);
+
+template <class T, EdgeUkernelFn<T> F>
+void erased_ukernel_edge(int64_t rows, int64_t cols, int64_t kc, const void* a, const void* b,
+                         void* c, int64_t ldc, AccInit init, const void* /*alpha: in A*/,
+                         const void* beta) {
+  F(rows, cols, kc, static_cast<const T*>(a), static_cast<const T*>(b), static_cast<T*>(c), ldc,
+    init, *static_cast<const T*>(beta));
+}
+
 template <class T, DirectFn<T> F>
 void erased_direct(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a,
                    int64_t a_rs, int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc,
@@ -172,6 +184,12 @@ constexpr GemmKernel with_direct_panels(GemmKernel k) {
   k.direct_panels = &erased_direct<T, F>;
   k.a_in_place_panels = kAInPlacePanels;
   k.a_in_place_team_panels = kTeamPanels;
+  return k;
+}
+
+template <class T, EdgeUkernelFn<T> F>
+constexpr GemmKernel with_edge(GemmKernel k) {
+  k.ukernel_edge = &erased_ukernel_edge<T, F>;
   return k;
 }
 
@@ -327,6 +345,11 @@ const KernelSet kAvx2Set = {
 #endif
 static_assert(avx512::kSgemmNr == 32 && avx512::kDgemmNr == 16,
               "the AVX-512 panels are those of sgemm_avx2_direct_panels32 and dgemm_..._panels16");
+// Partial tiles of the f32 panels (f32, bf16 and f16 inputs alike) through masked kernels.
+constexpr GemmKernel f32_edge(GemmKernel k) {
+  return with_edge<float, &avx512::sgemm_avx512_12x32_edge>(k);
+}
+
 const KernelSet kAvx512Set = {
     Isa::kAvx512,
     // B packed alone and A read in place (gemm_driver.h) up to two 32-column panels on one
@@ -338,8 +361,9 @@ const KernelSet kAvx512Set = {
         with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
             with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
                 streaming_b(with_pack_a(
-                    with_pack_b(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
-                                            &avx512::sgemm_avx512_12x32>("sgemm_avx512_12x32"),
+                    with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
+                                                     &avx512::sgemm_avx512_12x32>(
+                                    "sgemm_avx512_12x32")),
                                 &pack_b_avx<float, avx512::kSgemmNr, &avx2::sgemm_avx2_pack_b_t32>),
                     &pack_a_avx<float, avx512::kSgemmMr, &avx2::sgemm_avx2_pack_a12>))))),
     // Up to two 16-column panels (Zen 4, against the loop nest, 1 / 2 threads): f64 512x16x512
@@ -348,18 +372,19 @@ const KernelSet kAvx512Set = {
     with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16, 2>(
         with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
             streaming_b(with_pack_a(
-                make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr,
-                            &avx512::dgemm_avx512_12x16>("dgemm_avx512_12x16"),
+                with_edge<double, &avx512::dgemm_avx512_12x16_edge>(
+                    make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr,
+                                &avx512::dgemm_avx512_12x16>("dgemm_avx512_12x16")),
                 &pack_a_avx_f64<avx512::kDgemmMr, &avx2::dgemm_avx2_pack_a12>)))),
     streaming_b(with_pack_a(
-        with_pack_b(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
-                                &avx512::sgemm_avx512_12x32, bf16>("sbgemm_avx512_12x32"),
+        with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
+                                         &avx512::sgemm_avx512_12x32, bf16>("sbgemm_avx512_12x32")),
                     &pack_b_avx<bf16, avx512::kSgemmNr, &avx2::sbgemm_avx2_pack_b_t32,
                                 &avx2::sbgemm_avx2_pack_b32>),
         &pack_a_avx<bf16, avx512::kSgemmMr, &avx2::sbgemm_avx2_pack_a12>)),
     streaming_b(with_pack_a(
-        with_pack_b(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
-                                &avx512::sgemm_avx512_12x32, f16>("shgemm_avx512_12x32"),
+        with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
+                                         &avx512::sgemm_avx512_12x32, f16>("shgemm_avx512_12x32")),
                     &pack_b_avx<f16, avx512::kSgemmNr, &avx2::shgemm_avx2_pack_b_t32,
                                 &avx2::shgemm_avx2_pack_b32>),
         &pack_a_avx<f16, avx512::kSgemmMr, &avx2::shgemm_avx2_pack_a12>)),

@@ -46,6 +46,12 @@ struct GemmKernel {
   // apply it to each k-block's sums.
   void (*ukernel)(int64_t kc, const void* a_panel, const void* b_panel, void* c, int64_t ldc,
                   AccInit init, const void* alpha, const void* beta) = nullptr;
+  // Optional (nullptr: the driver runs partial tiles on a scratch tile): the same chains on a
+  // partial tile, rows x cols of C (1 <= rows <= MR, 1 <= cols <= NR) from whole panels,
+  // touching nothing else of C.
+  void (*ukernel_edge)(int64_t rows, int64_t cols, int64_t kc, const void* a_panel,
+                       const void* b_panel, void* c, int64_t ldc, AccInit init, const void* alpha,
+                       const void* beta) = nullptr;
   // Optional (nullptr: not offered): the unpacked kernel for m <= direct_mr (at least
   // kDirectMaxRows) with a row-major B, any number of columns, direct_nr the width of its basic
   // group (see ukernel.h). direct_panels takes as many rows.

@@ -14,12 +14,20 @@ inline constexpr int kSgemmMr = 12;
 inline constexpr int kSgemmNr = 32;
 void sgemm_avx512_12x32(int64_t kc, const float* a_panel, const float* b_panel, float* c,
                         int64_t ldc, AccInit init, float beta);
+// The same chains on a partial tile: rows x cols of C (1..12 x 1..32) from the same whole
+// panels, C read and written under masks; nothing outside the block is touched.
+void sgemm_avx512_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const float* a_panel,
+                             const float* b_panel, float* c, int64_t ldc, AccInit init,
+                             float beta);
 
 // 12 x 16 doubles: the same register plan as the f32 tile, each zmm holding 8 doubles.
 inline constexpr int kDgemmMr = 12;
 inline constexpr int kDgemmNr = 16;
 void dgemm_avx512_12x16(int64_t kc, const double* a_panel, const double* b_panel, double* c,
                         int64_t ldc, AccInit init, double beta);
+void dgemm_avx512_12x16_edge(int64_t rows, int64_t cols, int64_t kc, const double* a_panel,
+                             const double* b_panel, double* c, int64_t ldc, AccInit init,
+                             double beta);
 
 // 12 x 32 int32 over byte quads (ukernel.h), for CPUs with AVX-512 BW and VNNI: the f32 tile's
 // register plan with vpdpbusd for the fma, four k steps per instruction. The s8 form also keeps
