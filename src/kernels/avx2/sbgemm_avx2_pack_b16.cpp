@@ -1,7 +1,7 @@
-// sbgemm_avx2_pack_b16 and shgemm_avx2_pack_b16 (and the _b32 forms): pack a kc x nc block of a
-// row-major bf16 or f16 B (op(B)[p][j] = b[p * ldb + j]) into the 16-column f32 micro-panels of
-// sgemm_avx2_6x16 or the 32-column ones of sgemm_avx512_12x32 (pack.h's layout, zero-padded past
-// nc), widening eight values per instruction (widen8.h) where the
+// sgemm_, sbgemm_ and shgemm_avx2_pack_b16 (and the _b32 forms): pack a kc x nc block of a
+// row-major f32, bf16 or f16 B (op(B)[p][j] = b[p * ldb + j]) into the 16-column f32
+// micro-panels of sgemm_avx2_6x16 or the 32-column ones of sgemm_avx512_12x32 (pack.h's layout,
+// zero-padded past nc), eight values per instruction (widen8.h; for f32 a plain copy) where the
 // portable packer widens one at a time. Rows go in bands of 8, as in the portable packer: each
 // panel receives 8 contiguous rows per band while the source rows are read left to right. The
 // same bits as the portable packer; only faster.
@@ -42,6 +42,14 @@ void pack_b_rows(int64_t kc, int64_t nc, const typename S::type* b, int64_t ldb,
 }
 
 }  // namespace
+
+void sgemm_avx2_pack_b16(int64_t kc, int64_t nc, const float* b, int64_t ldb, float* dst) {
+  pack_b_rows<F32Source, 16>(kc, nc, b, ldb, dst);
+}
+
+void sgemm_avx2_pack_b32(int64_t kc, int64_t nc, const float* b, int64_t ldb, float* dst) {
+  pack_b_rows<F32Source, 32>(kc, nc, b, ldb, dst);
+}
 
 void sbgemm_avx2_pack_b16(int64_t kc, int64_t nc, const uint16_t* b, int64_t ldb, float* dst) {
   pack_b_rows<Bf16Source, 16>(kc, nc, b, ldb, dst);
