@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "runtime/fp_mode.h"
 
 namespace invar::driver {
 namespace {
@@ -226,7 +225,6 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPoo
   const int64_t k_block = small || transposed ? std::max<int64_t>(p.k, 1) : kDirectKc;
   const int64_t groups = (p.n + width - 1) / width;
   auto member = [&](int me, int members) {
-    runtime::FpModeGuard fp_mode;
     int64_t lo = 0, hi = 0;
     share(groups, me, members, &lo, &hi);
     if (hi == lo) return;
@@ -264,7 +262,6 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime:
   const int64_t panels = (p.n + nr - 1) / nr;
   const int64_t panel_bytes = p.k * nr * kern.b_packed_bytes;
   auto member = [&](int me, int members) {
-    runtime::FpModeGuard fp_mode;
     int64_t lo = 0, hi = 0;
     share(panels, me, members, &lo, &hi);
     for (int64_t i = 0; i < p.m; i += kernels::kDirectMaxRows) {
@@ -318,7 +315,6 @@ void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, int64_t depth,
   if (pool == nullptr) threads = 1;
 
   auto member = [&](int me, int members, auto&& barrier) {
-    runtime::FpModeGuard fp_mode;
     // This member's rows and panels.
     int64_t row_lo = 0, row_hi = p.m, lo = 0, hi = panels;
     if (row_groups >= members) share(p.m, me, members, &row_lo, &row_hi);
@@ -459,7 +455,6 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
 
   // One member's whole share of the product; `barrier` waits for the other members.
   auto member = [&](int me, int members, auto&& barrier) {
-    runtime::FpModeGuard fp_mode;  // pool workers keep whatever mode they last had
     char* const a_packed = per_member + static_cast<std::size_t>(me) * (a_bytes + tile_bytes);
     char* const scratch = a_packed + a_bytes;
     const Partition part =

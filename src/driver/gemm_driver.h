@@ -25,6 +25,8 @@
 // then reads its panels where the packer would have left them.
 // The loop nest never splits K between workers and never reorders k, so each element's chain is
 // the contract's chain whatever the block sizes are.
+// The driver computes in the floating-point mode it finds: its callers (api/, blas/) enter the
+// contract's mode (runtime/fp_mode.h) around every call, and pool workers live in it.
 #ifndef INVAR_DRIVER_GEMM_DRIVER_H_
 #define INVAR_DRIVER_GEMM_DRIVER_H_
 

@@ -16,11 +16,22 @@ namespace invar::runtime {
 // MXCSR 0x1F80: every exception masked (bits 7-12), round to nearest (bits 13-14 = 0), FTZ
 // (bit 15) and DAZ (bit 6) off, no flags. x86-64 does float arithmetic in SSE/AVX only, so MXCSR
 // is the whole environment.
+// LDMXCSR costs tens of cycles, a tiny product's whole budget, so the register is written only
+// when it differs: on entry when a control bit does (the flags, bits 0-5, record and change
+// nothing), on exit when anything does (usually a flag the computation raised that the caller
+// did not have).
+namespace {
+constexpr uint32_t kContractMode = 0x1F80u;
+constexpr uint32_t kFlags = 0x3Fu;
+}  // namespace
 FpModeGuard::FpModeGuard() {
-  saved_ = _mm_getcsr();
-  _mm_setcsr(0x1F80u);
+  const uint32_t csr = _mm_getcsr();
+  saved_ = csr;
+  if ((csr & ~kFlags) != kContractMode) _mm_setcsr(kContractMode);
 }
-FpModeGuard::~FpModeGuard() { _mm_setcsr(static_cast<uint32_t>(saved_)); }
+FpModeGuard::~FpModeGuard() {
+  if (_mm_getcsr() != static_cast<uint32_t>(saved_)) _mm_setcsr(static_cast<uint32_t>(saved_));
+}
 #elif defined(__aarch64__)
 // FPCR: RMode bits 22-23 (00 = nearest), FZ bit 24, FZ16 bit 19, AH/FIZ bits 1-0 (FEAT_AFP), trap
 // enables IOE..IXE bits 8-12 and IDE bit 15: all cleared. FPSR holds the cumulative flags.

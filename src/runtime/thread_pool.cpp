@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/fp_mode.h"
+
 namespace invar::runtime {
 namespace {
 
@@ -177,6 +179,9 @@ void PoolState::worker_main(Worker* self, int tid, uint64_t seen_epoch) {
   std::snprintf(name, sizeof name, "invar-w%d", tid);
   pthread_setname_np(pthread_self(), name);
 #endif
+  // A worker runs nothing but invar's computations, so it enters the contract's floating-point
+  // mode once, for its whole life (a new thread starts with its creator's, which may be anything).
+  const FpModeGuard fp_mode;
   for (;;) {
     uint64_t word = 0;
     const auto ready = [&] {
