@@ -300,32 +300,40 @@ constexpr GemmKernel streaming_b(GemmKernel k) {
   return k;
 }
 
+// Partial tiles of the f32 panels (f32, bf16 and f16 inputs alike) through masked kernels.
+constexpr GemmKernel avx2_f32_edge(GemmKernel k) {
+  return with_edge<float, &avx2::sgemm_avx2_6x16_edge>(k);
+}
+
 const KernelSet kAvx2Set = {
     Isa::kAvx2,
     with_direct_panels<float, &avx2::sgemm_avx2_direct_panels16, avx2::kSgemmAInPlacePanels>(
         with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
             with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
                 with_pack_a(
-                    with_pack_b(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr,
-                                            &avx2::sgemm_avx2_6x16>("sgemm_avx2_6x16"),
-                                &pack_b_avx<float, avx2::kSgemmNr, &avx2::sgemm_avx2_pack_b_t16>),
+                    with_pack_b(avx2_f32_edge(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr,
+                                                          &avx2::sgemm_avx2_6x16>(
+                                    "sgemm_avx2_6x16")),
+                                &pack_b_avx<float, avx2::kSgemmNr, &avx2::sgemm_avx2_pack_b_t16,
+                                            &avx2::sgemm_avx2_pack_b16>),
                     &pack_a_avx<float, avx2::kSgemmMr, &avx2::sgemm_avx2_pack_a6,
                                 &avx2::sgemm_avx2_pack_a6_t>)))),
     with_direct_panels<double, &avx2::dgemm_avx2_direct_panels8, avx2::kDgemmAInPlacePanels>(
         with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
-            with_pack_a(make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr,
-                                    &avx2::dgemm_avx2_6x8>("dgemm_avx2_6x8"),
+            with_pack_a(with_edge<double, &avx2::dgemm_avx2_6x8_edge>(
+                            make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr,
+                                        &avx2::dgemm_avx2_6x8>("dgemm_avx2_6x8")),
                         &pack_a_avx_f64<avx2::kDgemmMr, &avx2::dgemm_avx2_pack_a6>))),
     with_pack_a(
-        with_pack_b(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16,
-                                bf16>("sbgemm_avx2_6x16"),
+        with_pack_b(avx2_f32_edge(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr,
+                                              &avx2::sgemm_avx2_6x16, bf16>("sbgemm_avx2_6x16")),
                     &pack_b_avx<bf16, avx2::kSgemmNr, &avx2::sbgemm_avx2_pack_b_t16,
                                 &avx2::sbgemm_avx2_pack_b16>),
         &pack_a_avx<bf16, avx2::kSgemmMr, &avx2::sbgemm_avx2_pack_a6,
                     &avx2::sbgemm_avx2_pack_a6_t>),
     with_pack_a(
-        with_pack_b(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr, &avx2::sgemm_avx2_6x16,
-                                f16>("shgemm_avx2_6x16"),
+        with_pack_b(avx2_f32_edge(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr,
+                                              &avx2::sgemm_avx2_6x16, f16>("shgemm_avx2_6x16")),
                     &pack_b_avx<f16, avx2::kSgemmNr, &avx2::shgemm_avx2_pack_b_t16,
                                 &avx2::shgemm_avx2_pack_b16>),
         &pack_a_avx<f16, avx2::kSgemmMr, &avx2::shgemm_avx2_pack_a6,
@@ -346,7 +354,7 @@ const KernelSet kAvx2Set = {
 static_assert(avx512::kSgemmNr == 32 && avx512::kDgemmNr == 16,
               "the AVX-512 panels are those of sgemm_avx2_direct_panels32 and dgemm_..._panels16");
 // Partial tiles of the f32 panels (f32, bf16 and f16 inputs alike) through masked kernels.
-constexpr GemmKernel f32_edge(GemmKernel k) {
+constexpr GemmKernel avx512_f32_edge(GemmKernel k) {
   return with_edge<float, &avx512::sgemm_avx512_12x32_edge>(k);
 }
 
@@ -361,9 +369,9 @@ const KernelSet kAvx512Set = {
         with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
             with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
                 streaming_b(with_pack_a(
-                    with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
-                                                     &avx512::sgemm_avx512_12x32>(
-                                    "sgemm_avx512_12x32")),
+                    with_pack_b(avx512_f32_edge(
+                                    make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
+                                                &avx512::sgemm_avx512_12x32>("sgemm_avx512_12x32")),
                                 &pack_b_avx<float, avx512::kSgemmNr, &avx2::sgemm_avx2_pack_b_t32,
                                            &avx2::sgemm_avx2_pack_b32>),
                     &pack_a_avx<float, avx512::kSgemmMr, &avx2::sgemm_avx2_pack_a12>))))),
@@ -378,13 +386,13 @@ const KernelSet kAvx512Set = {
                                 &avx512::dgemm_avx512_12x16>("dgemm_avx512_12x16")),
                 &pack_a_avx_f64<avx512::kDgemmMr, &avx2::dgemm_avx2_pack_a12>)))),
     streaming_b(with_pack_a(
-        with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
+        with_pack_b(avx512_f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
                                          &avx512::sgemm_avx512_12x32, bf16>("sbgemm_avx512_12x32")),
                     &pack_b_avx<bf16, avx512::kSgemmNr, &avx2::sbgemm_avx2_pack_b_t32,
                                 &avx2::sbgemm_avx2_pack_b32>),
         &pack_a_avx<bf16, avx512::kSgemmMr, &avx2::sbgemm_avx2_pack_a12>)),
     streaming_b(with_pack_a(
-        with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
+        with_pack_b(avx512_f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
                                          &avx512::sgemm_avx512_12x32, f16>("shgemm_avx512_12x32")),
                     &pack_b_avx<f16, avx512::kSgemmNr, &avx2::shgemm_avx2_pack_b_t32,
                                 &avx2::shgemm_avx2_pack_b32>),

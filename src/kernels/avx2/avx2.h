@@ -14,6 +14,10 @@ inline constexpr int kSgemmMr = 6;
 inline constexpr int kSgemmNr = 16;
 void sgemm_avx2_6x16(int64_t kc, const float* a_panel, const float* b_panel, float* c,
                      int64_t ldc, AccInit init, float beta);
+// The same chains on a partial tile: rows x cols of C (1..6 x 1..16) from the same whole panels,
+// C read and written under masks; nothing outside the block is touched.
+void sgemm_avx2_6x16_edge(int64_t rows, int64_t cols, int64_t kc, const float* a_panel,
+                          const float* b_panel, float* c, int64_t ldc, AccInit init, float beta);
 
 // The direct kernels below take m <= kDirectMr rows per call (ukernel.h allows more than
 // kDirectMaxRows): six rows of two vectors are the tile's twelve accumulators, so a small
@@ -104,6 +108,9 @@ inline constexpr int kDgemmMr = 6;
 inline constexpr int kDgemmNr = 8;
 void dgemm_avx2_6x8(int64_t kc, const double* a_panel, const double* b_panel, double* c,
                     int64_t ldc, AccInit init, double beta);
+void dgemm_avx2_6x8_edge(int64_t rows, int64_t cols, int64_t kc, const double* a_panel,
+                         const double* b_panel, double* c, int64_t ldc, AccInit init,
+                         double beta);
 
 // m <= kDirectMr rows x n columns of f64 from unpacked operands, B row-major.
 void dgemm_avx2_direct_8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,

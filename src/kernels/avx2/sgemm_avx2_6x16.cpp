@@ -1,68 +1,54 @@
-// sgemm_avx2_6x16: the f32 AVX2 + FMA3 micro-kernel.
+// sgemm_avx2_6x16: the f32 AVX2 + FMA3 micro-kernel, and its edge form.
 //
 // Assumptions (checked by the driver and the packers, see ukernel.h and pack.h):
 //   a_panel: kc steps of 6 floats, element (i, p) at a_panel[6 * p + i], alpha already applied;
 //   b_panel: kc steps of 16 floats, 32-byte aligned, element (p, j) at b_panel[16 * p + j];
-//   c: a whole 6 x 16 tile with row stride ldc, any alignment; kc >= 1.
+//   c: a whole 6 x 16 tile (the edge form: rows x cols of it) with row stride ldc, any
+//   alignment; kc >= 1.
 //
-// Each ymm lane of acc[i][v] is the accumulator of one element C[i][8v + lane]; every step is one
-// vfmadd231ps per accumulator, so each element's chain is the contract's chain in increasing k.
-// Nothing in this file is shared with other translation units except the declared entry point.
+// The body is kernels/tile_body.h's over ymm vectors: one vfmadd231ps per accumulator and step,
+// each lane one element's chain in increasing k; the edge form's last vector goes through
+// vmaskmovps (which does not touch the lanes it leaves out). Nothing in this file is shared with
+// other translation units except the declared entry points.
 #include <immintrin.h>
 
 #include "kernels/avx2/avx2.h"
+#include "kernels/tile_body.h"
 
 namespace invar::kernels::avx2 {
 namespace {
 
-constexpr int MR = kSgemmMr;
-constexpr int NR = kSgemmNr;
-static_assert(NR == 16, "two ymm vectors per row");
+struct Ymm32 {
+  using T = float;
+  using Vec = __m256;
+  using Mask = __m256i;
+  static constexpr int kLanes = 8;
+  static Vec zero() { return _mm256_setzero_ps(); }
+  static Vec set1(T x) { return _mm256_set1_ps(x); }
+  static Vec load(const T* p) { return _mm256_load_ps(p); }
+  static Vec loadu(const T* p) { return _mm256_loadu_ps(p); }
+  static Vec loadu(const T* p, Mask m) { return _mm256_maskload_ps(p, m); }
+  static void storeu(T* p, Vec v) { _mm256_storeu_ps(p, v); }
+  static void storeu(T* p, Vec v, Mask m) { _mm256_maskstore_ps(p, m, v); }
+  static Vec mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
+  static Vec fmadd(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+  static Mask mask(int lanes) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(lanes), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  }
+};
+
+static_assert(kSgemmNr == kTileVectors * Ymm32::kLanes);
 
 }  // namespace
 
-void sgemm_avx2_6x16(int64_t kc, const float* a_panel, const float* b_panel, float* c,
-                     int64_t ldc, AccInit init, float beta) {
-  __m256 acc[MR][2];
-  if (init == AccInit::kZero) {
-#pragma GCC unroll 6
-    for (int i = 0; i < MR; ++i) acc[i][0] = acc[i][1] = _mm256_setzero_ps();
-  } else if (init == AccInit::kLoad) {
-#pragma GCC unroll 6
-    for (int i = 0; i < MR; ++i) {
-      acc[i][0] = _mm256_loadu_ps(c + i * ldc);
-      acc[i][1] = _mm256_loadu_ps(c + i * ldc + 8);
-    }
-  } else {
-    const __m256 vbeta = _mm256_set1_ps(beta);
-#pragma GCC unroll 6
-    for (int i = 0; i < MR; ++i) {
-      acc[i][0] = _mm256_mul_ps(vbeta, _mm256_loadu_ps(c + i * ldc));
-      acc[i][1] = _mm256_mul_ps(vbeta, _mm256_loadu_ps(c + i * ldc + 8));
-    }
-  }
+void sgemm_avx2_6x16(int64_t kc, const float* a_panel, const float* b_panel, float* c, int64_t ldc,
+                     AccInit init, float beta) {
+  whole_tile<Ymm32, kSgemmMr>(kc, a_panel, b_panel, c, ldc, init, beta);
+}
 
-  const float* a = a_panel;
-  const float* b = b_panel;
-#pragma GCC unroll 4
-  for (int64_t p = 0; p < kc; ++p) {
-    const __m256 b0 = _mm256_load_ps(b);
-    const __m256 b1 = _mm256_load_ps(b + 8);
-#pragma GCC unroll 6
-    for (int i = 0; i < MR; ++i) {
-      const __m256 ai = _mm256_broadcast_ss(a + i);
-      acc[i][0] = _mm256_fmadd_ps(ai, b0, acc[i][0]);
-      acc[i][1] = _mm256_fmadd_ps(ai, b1, acc[i][1]);
-    }
-    a += MR;
-    b += NR;
-  }
-
-#pragma GCC unroll 6
-  for (int i = 0; i < MR; ++i) {
-    _mm256_storeu_ps(c + i * ldc, acc[i][0]);
-    _mm256_storeu_ps(c + i * ldc + 8, acc[i][1]);
-  }
+void sgemm_avx2_6x16_edge(int64_t rows, int64_t cols, int64_t kc, const float* a_panel,
+                          const float* b_panel, float* c, int64_t ldc, AccInit init, float beta) {
+  edge_tile<Ymm32, kSgemmMr>(rows, cols, kc, a_panel, b_panel, c, ldc, init, beta);
 }
 
 }  // namespace invar::kernels::avx2

@@ -1,0 +1,140 @@
+// The floating-point micro-kernel body, written once over a vector-operations type V and
+// instantiated by each ISA's kernel units (avx512/, avx2/) with their own V. Everything here has
+// internal linkage in each unit that includes it, and the body itself names no instruction:
+// each unit's copy is compiled with that unit's flags only, so no code built for one ISA can be
+// picked by the linker for another (the trap pack.h describes).
+//
+// tile<V, R, M, NV, kMasked> runs M rows (1..R) of an R-row packed A panel against NV (1 or 2)
+// vectors of the packed B panel, and updates an M x cols block of C. Each lane of acc[i][v] is
+// the accumulator of one element C[i][v * lanes + lane]; every step is one fma per accumulator,
+// so each element's chain is the contract's chain in increasing k whatever M, NV or the mask
+// are: an edge tile computes exactly the bits the whole tile computes for the same elements.
+//
+// kMasked: the last vector's C lanes are read and written under `mask` (masked loads do not
+// fault on the lanes left out, so nothing outside the block is touched). The whole tile,
+// <R, 2, false>, reads and writes C with plain unaligned vector moves.
+//
+// Panels: a_panel holds kc steps of R values (rows M.. of a step are padding, never read),
+// b_panel kc steps of 2 * lanes values, aligned for V::load.
+//
+// V provides: T, Vec, Mask, kLanes; zero(), set1(T), load(const T*) (aligned), loadu(const T*),
+// loadu(const T*, Mask), storeu(T*, Vec), storeu(T*, Vec, Mask), mul(Vec, Vec),
+// fmadd(Vec a, Vec b, Vec c) = a * b + c rounded once, and mask(int lanes) (the first `lanes`).
+#ifndef INVAR_KERNELS_TILE_BODY_H_
+#define INVAR_KERNELS_TILE_BODY_H_
+
+#include <cstdint>
+#include <utility>
+
+#include "kernels/ukernel.h"
+
+namespace invar::kernels {
+namespace {
+
+constexpr int kTileVectors = 2;
+
+template <class V, int R, int M, int NV, bool kMasked>
+void tile(int64_t kc, const typename V::T* a_panel, const typename V::T* b_panel, typename V::T* c,
+          int64_t ldc, AccInit init, typename V::T beta, typename V::Mask mask) {
+  static_assert(M >= 1 && M <= R && NV >= 1 && NV <= kTileVectors);
+  using Vec = typename V::Vec;
+  constexpr int L = V::kLanes;
+  // C lanes of row i, vector v: all of them, or the mask's in the last vector.
+  auto load_c = [&](int i, int v) {
+    if constexpr (kMasked) {
+      if (v == NV - 1) return V::loadu(c + i * ldc + v * L, mask);
+    }
+    return V::loadu(c + i * ldc + v * L);
+  };
+  Vec acc[M][NV];
+  if (init == AccInit::kZero) {
+#pragma GCC unroll 12
+    for (int i = 0; i < M; ++i)
+#pragma GCC unroll 2
+      for (int v = 0; v < NV; ++v) acc[i][v] = V::zero();
+  } else if (init == AccInit::kLoad) {
+#pragma GCC unroll 12
+    for (int i = 0; i < M; ++i)
+#pragma GCC unroll 2
+      for (int v = 0; v < NV; ++v) acc[i][v] = load_c(i, v);
+  } else {
+    const Vec vbeta = V::set1(beta);
+#pragma GCC unroll 12
+    for (int i = 0; i < M; ++i)
+#pragma GCC unroll 2
+      for (int v = 0; v < NV; ++v) acc[i][v] = V::mul(vbeta, load_c(i, v));
+  }
+
+  const typename V::T* a = a_panel;
+  const typename V::T* b = b_panel;
+#pragma GCC unroll 4
+  for (int64_t p = 0; p < kc; ++p) {
+    Vec bv[NV];
+#pragma GCC unroll 2
+    for (int v = 0; v < NV; ++v) bv[v] = V::load(b + v * L);
+#pragma GCC unroll 12
+    for (int i = 0; i < M; ++i) {
+      const Vec ai = V::set1(a[i]);
+#pragma GCC unroll 2
+      for (int v = 0; v < NV; ++v) acc[i][v] = V::fmadd(ai, bv[v], acc[i][v]);
+    }
+    a += R;
+    b += kTileVectors * L;
+  }
+
+#pragma GCC unroll 12
+  for (int i = 0; i < M; ++i) {
+#pragma GCC unroll 2
+    for (int v = 0; v < NV; ++v) {
+      if constexpr (kMasked) {
+        if (v == NV - 1) {
+          V::storeu(c + i * ldc + v * L, acc[i][v], mask);
+          continue;
+        }
+      }
+      V::storeu(c + i * ldc + v * L, acc[i][v]);
+    }
+  }
+}
+
+// The whole R x (2 * lanes) tile.
+template <class V, int R>
+void whole_tile(int64_t kc, const typename V::T* a_panel, const typename V::T* b_panel,
+                typename V::T* c, int64_t ldc, AccInit init, typename V::T beta) {
+  tile<V, R, R, kTileVectors, false>(kc, a_panel, b_panel, c, ldc, init, beta, typename V::Mask{});
+}
+
+// A partial tile, rows x cols with 1 <= rows <= R and 1 <= cols <= 2 * lanes: one instance per
+// row count and vector count, the last vector masked to the columns it holds.
+template <class V>
+using EdgeFn = void (*)(int64_t, const typename V::T*, const typename V::T*, typename V::T*,
+                        int64_t, AccInit, typename V::T, typename V::Mask);
+
+template <class V, int R, int... Rows>
+struct EdgeTable {
+  static constexpr EdgeFn<V> kOne[] = {&tile<V, R, Rows + 1, 1, true>...};
+  static constexpr EdgeFn<V> kTwo[] = {&tile<V, R, Rows + 1, 2, true>...};
+};
+
+template <class V, int R, int... Rows>
+EdgeTable<V, R, Rows...> edge_table(std::integer_sequence<int, Rows...>);
+
+template <class V, int R>
+void edge_tile(int64_t rows, int64_t cols, int64_t kc, const typename V::T* a_panel,
+               const typename V::T* b_panel, typename V::T* c, int64_t ldc, AccInit init,
+               typename V::T beta) {
+  using Table = decltype(edge_table<V, R>(std::make_integer_sequence<int, R>{}));
+  constexpr int L = V::kLanes;
+  if (cols > L) {
+    Table::kTwo[rows - 1](kc, a_panel, b_panel, c, ldc, init, beta,
+                          V::mask(static_cast<int>(cols) - L));
+  } else {
+    Table::kOne[rows - 1](kc, a_panel, b_panel, c, ldc, init, beta,
+                          V::mask(static_cast<int>(cols)));
+  }
+}
+
+}  // namespace
+}  // namespace invar::kernels
+
+#endif  // INVAR_KERNELS_TILE_BODY_H_
