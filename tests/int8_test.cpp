@@ -201,6 +201,59 @@ TYPED_TEST(Int8, UkernelWholeTilesFromPackedPanels) {
   EXPECT_GE(kernels_run, 1);
 }
 
+// A kernel's edge form alone, on every partial tile shape (rows 1..MR, cols 1..NR) from whole
+// panels packed by the kernel's own packers: the block gets the reference's sums, and no other
+// element of C is read or written (the block ends at a guard page when ldc == cols; three
+// sentinel columns follow each row otherwise).
+TYPED_TEST(Int8, EdgeKernelsTouchOnlyTheirBlock) {
+  using ASrc = TypeParam;
+  int tested = 0;
+  for (Isa isa : kernels::available_isas()) {
+    const kernels::GemmKernel& kern = kernel_of<ASrc>(*kernels::compiled_kernel_set(isa));
+    if (kern.ukernel_edge == nullptr) continue;
+    ++tested;
+    const int64_t mr = kern.mr, nr = kern.nr;
+    for (int64_t kc : {1, 6, 9}) {
+      std::vector<ASrc> a(mr * kc);
+      std::vector<int8_t> b(kc * nr);
+      fill(a.data(), a.size(), 30 + kc, Fill::kExtremes);
+      fill(b.data(), b.size(), 40 + kc, Fill::kUniform);
+      std::vector<char> a_panel(mr * kc * kern.a_packed_bytes), b_panel(kc * nr * kern.b_packed_bytes);
+      const int32_t alpha_one = 1;
+      kern.pack_a(mr, kc, a.data(), kc, 1, &alpha_one, a_panel.data());
+      kern.pack_b(kc, nr, b.data(), nr, 1, b_panel.data());
+      for (int64_t rows = 1; rows <= mr; ++rows) {
+        for (int64_t cols = 1; cols <= nr; ++cols) {
+          for (int64_t pad : {0, 3}) {
+            for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
+              const int32_t alpha = cols % 2 ? 1 : -3;
+              const int32_t beta = init == AccInit::kZero ? 0 : init == AccInit::kLoad ? 1 : 5;
+              const int64_t ldc = cols + pad;
+              GuardedBuffer<int32_t> c(static_cast<std::size_t>(rows * ldc));
+              Rng rng(rows * 100 + cols);
+              for (std::size_t i = 0; i < c.size(); ++i)
+                c.data()[i] = static_cast<int32_t>(rng.next() >> 32);
+              std::vector<int32_t> expected(c.data(), c.data() + c.size());
+              // Rows 0..rows-1 of A (row stride kc) times columns 0..cols-1 of B (row stride nr).
+              reference(false, false, rows, cols, kc, alpha, a.data(), kc, b.data(), nr, beta,
+                        expected.data(), ldc);
+              kern.ukernel_edge(rows, cols, kc, a_panel.data(), b_panel.data(), c.data(), ldc,
+                                init, &alpha, &beta);
+              ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(int32_t)), 0)
+                  << kern.name << " rows=" << rows << " cols=" << cols << " kc=" << kc
+                  << " ldc=" << ldc << " init=" << static_cast<int>(init);
+            }
+          }
+        }
+      }
+    }
+  }
+  // The VNNI kernels have edge forms: a CPU with AVX-512 VNNI must have run them.
+  if (kernels::cpu_supports(Isa::kAvx512) && kernel_of<ASrc>(*kernels::compiled_kernel_set(
+                                                 Isa::kAvx512)).ukernel_edge != nullptr)
+    EXPECT_GT(tested, 0);
+}
+
 // The packers' layout itself (kernels/ukernel.h), from row-major and transposed sources, with
 // zero padding: int16 pairs, or byte quads (an s8 A stored as a + 128, its padding as 0 + 128).
 TYPED_TEST(Int8, PackersWriteTheirPanelLayout) {

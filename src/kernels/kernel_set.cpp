@@ -137,6 +137,18 @@ void erased_igemm_quads(int64_t kc, const void* a, const void* b, void* c, int64
     ldc, init, *static_cast<const int32_t*>(alpha), *static_cast<const int32_t*>(beta));
 }
 
+using IgemmQuadEdgeFn = void (*)(int64_t, int64_t, int64_t, const uint8_t*, const int8_t*,
+                                 int32_t*, int64_t, AccInit, int32_t, int32_t);
+
+template <IgemmQuadEdgeFn F>
+void erased_igemm_quads_edge(int64_t rows, int64_t cols, int64_t kc, const void* a, const void* b,
+                             void* c, int64_t ldc, AccInit init, const void* alpha,
+                             const void* beta) {
+  F(rows, cols, kc, static_cast<const uint8_t*>(a), static_cast<const int8_t*>(b),
+    static_cast<int32_t*>(c), ldc, init, *static_cast<const int32_t*>(alpha),
+    *static_cast<const int32_t*>(beta));
+}
+
 template <class ASrc, int MR>
 void erased_pack_a_quads(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
                          const void* /*alpha*/, void* dst) {
@@ -436,6 +448,8 @@ constexpr KernelSet with_vnni(KernelSet set) {
                                 &avx512::s8s8s32_avx512vnni_12x32>("s8s8s32_avx512vnni_12x32");
   set.u8gemm = make_quad_kernel<uint8_t, avx512::kIgemmMr, avx512::kIgemmNr,
                                 &avx512::u8s8s32_avx512vnni_12x32>("u8s8s32_avx512vnni_12x32");
+  set.s8gemm.ukernel_edge = &erased_igemm_quads_edge<&avx512::s8s8s32_avx512vnni_12x32_edge>;
+  set.u8gemm.ukernel_edge = &erased_igemm_quads_edge<&avx512::u8s8s32_avx512vnni_12x32_edge>;
   set.s8gemm = with_pack_b(
       with_pack_a(streaming_b(set.s8gemm),
                   &pack_a_quads_vnni<int8_t, &avx512::s8s8s32_avx512vnni_pack_a12>),

@@ -38,6 +38,13 @@ void s8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* 
                               int32_t* c, int64_t ldc, AccInit init, int32_t alpha, int32_t beta);
 void u8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel,
                               int32_t* c, int64_t ldc, AccInit init, int32_t alpha, int32_t beta);
+// Their edge forms: rows x cols of the tile (1..12 x 1..32), C under masks.
+void s8s8s32_avx512vnni_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const uint8_t* a_panel,
+                                   const int8_t* b_panel, int32_t* c, int64_t ldc, AccInit init,
+                                   int32_t alpha, int32_t beta);
+void u8s8s32_avx512vnni_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const uint8_t* a_panel,
+                                   const int8_t* b_panel, int32_t* c, int64_t ldc, AccInit init,
+                                   int32_t alpha, int32_t beta);
 
 // Byte quad packers for row-major operands (any other layout takes pack/pack_quads.cpp's): an
 // mc x kc block of A (row stride lda; s8 stored as a + 128) into 12-row panels, a kc x nc

@@ -8,7 +8,8 @@
 //            holds a + 128; alpha not applied;
 //   b_panel: kc steps of 32 s8, element (4q + h, j) at b_panel[128q + 4j + h], the tail at
 //            b_panel[128Q + 32h + j]; any alignment;
-//   c: a whole 12 x 32 tile with row stride ldc, any alignment; kc >= 1.
+//   c: a whole 12 x 32 tile (the _edge forms: rows x cols of it, C under masks) with row stride
+//      ldc, any alignment; kc >= 1.
 //
 // Each int32 lane of acc[i][v] sums the products of one element C[i][16v + lane]. vpdpbusd
 // multiplies the quad of row i (broadcast to every lane) by the lane's quad of B bytewise, u8
@@ -22,7 +23,9 @@
 // broadcast and the 128s: 30 of the 32 zmm registers.
 #include <immintrin.h>
 
+#include <array>
 #include <cstring>
+#include <utility>
 
 #include "kernels/avx512/avx512.h"
 
@@ -47,12 +50,16 @@ inline __attribute__((always_inline)) __m512i bytes_to_lanes(const int8_t* b) {
                                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)));
 }
 
-template <bool kSignedA>
-void igemm_quads(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c,
-                 int64_t ldc, AccInit init, int32_t alpha, int32_t beta) {
-  __m512i acc[MR][2];
+// M rows (1..12) of the panels; kMasked: C's two vectors of each row are read and written under
+// m0 and m1 (the columns the block holds; masked-off lanes are neither read nor written), else
+// whole.
+template <bool kSignedA, int M, bool kMasked>
+void igemm_quads(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c, int64_t ldc,
+                 AccInit init, int32_t alpha, int32_t beta, __mmask16 m0, __mmask16 m1) {
+  static_assert(M >= 1 && M <= MR);
+  __m512i acc[M][2];
 #pragma GCC unroll 12
-  for (int i = 0; i < MR; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_si512();
+  for (int i = 0; i < M; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_si512();
   __m512i corr0 = _mm512_setzero_si512(), corr1 = _mm512_setzero_si512();
   const int64_t quads = kc / 4;
   const int tail = static_cast<int>(kc % 4);
@@ -65,7 +72,7 @@ void igemm_quads(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int3
       const __m512i b0 = bytes_to_lanes(bt + NR * h);
       const __m512i b1 = bytes_to_lanes(bt + NR * h + 16);
 #pragma GCC unroll 12
-      for (int i = 0; i < MR; ++i) {
+      for (int i = 0; i < M; ++i) {
         const __m512i ai = _mm512_set1_epi32(at[MR * h + i]);
         acc[i][0] = _mm512_dpbusd_epi32(acc[i][0], ai, b0);
         acc[i][1] = _mm512_dpbusd_epi32(acc[i][1], ai, b1);
@@ -85,7 +92,7 @@ void igemm_quads(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int3
     const __m512i b0 = _mm512_loadu_si512(b);
     const __m512i b1 = _mm512_loadu_si512(b + 64);
 #pragma GCC unroll 12
-    for (int i = 0; i < MR; ++i) {
+    for (int i = 0; i < M; ++i) {
       const __m512i ai = quad(a + 4 * i);
       acc[i][0] = _mm512_dpbusd_epi32(acc[i][0], ai, b0);
       acc[i][1] = _mm512_dpbusd_epi32(acc[i][1], ai, b1);
@@ -101,8 +108,11 @@ void igemm_quads(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int3
   // C row <- init + alpha * sums (alpha == 1 skips the multiply), modulo 2^32.
   const __m512i valpha = _mm512_set1_epi32(alpha);
   const __m512i vbeta = _mm512_set1_epi32(beta);
+  auto load = [](const int32_t* p, __mmask16 m) {
+    return kMasked ? _mm512_maskz_loadu_epi32(m, p) : _mm512_loadu_si512(p);
+  };
 #pragma GCC unroll 12
-  for (int i = 0; i < MR; ++i) {
+  for (int i = 0; i < M; ++i) {
     __m512i lo = acc[i][0], hi = acc[i][1];
     if constexpr (kSignedA) {
       lo = _mm512_sub_epi32(lo, corr0);
@@ -114,27 +124,65 @@ void igemm_quads(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int3
     }
     int32_t* row = c + i * ldc;
     if (init == AccInit::kLoad) {
-      lo = _mm512_add_epi32(lo, _mm512_loadu_si512(row));
-      hi = _mm512_add_epi32(hi, _mm512_loadu_si512(row + 16));
+      lo = _mm512_add_epi32(lo, load(row, m0));
+      hi = _mm512_add_epi32(hi, load(row + 16, m1));
     } else if (init == AccInit::kScale) {
-      lo = _mm512_add_epi32(lo, _mm512_mullo_epi32(vbeta, _mm512_loadu_si512(row)));
-      hi = _mm512_add_epi32(hi, _mm512_mullo_epi32(vbeta, _mm512_loadu_si512(row + 16)));
+      lo = _mm512_add_epi32(lo, _mm512_mullo_epi32(vbeta, load(row, m0)));
+      hi = _mm512_add_epi32(hi, _mm512_mullo_epi32(vbeta, load(row + 16, m1)));
     }
-    _mm512_storeu_si512(row, lo);
-    _mm512_storeu_si512(row + 16, hi);
+    if constexpr (kMasked) {
+      _mm512_mask_storeu_epi32(row, m0, lo);
+      _mm512_mask_storeu_epi32(row + 16, m1, hi);
+    } else {
+      _mm512_storeu_si512(row, lo);
+      _mm512_storeu_si512(row + 16, hi);
+    }
   }
+}
+
+using EdgeFn = void (*)(int64_t, const uint8_t*, const int8_t*, int32_t*, int64_t, AccInit, int32_t,
+                        int32_t, __mmask16, __mmask16);
+
+template <bool kSignedA, int... Rows>
+constexpr auto edge_table(std::integer_sequence<int, Rows...>) {
+  return std::array<EdgeFn, sizeof...(Rows)>{&igemm_quads<kSignedA, Rows + 1, true>...};
+}
+
+// rows x cols of the tile (1..12 x 1..32): the instance for the rows, C's lanes under masks.
+template <bool kSignedA>
+void igemm_quads_edge(int64_t rows, int64_t cols, int64_t kc, const uint8_t* a_panel,
+                      const int8_t* b_panel, int32_t* c, int64_t ldc, AccInit init, int32_t alpha,
+                      int32_t beta) {
+  static constexpr auto kTable = edge_table<kSignedA>(std::make_integer_sequence<int, MR>{});
+  const auto lanes = [](int64_t n) {
+    return static_cast<__mmask16>(n >= 16 ? 0xFFFFu : (1u << n) - 1);
+  };
+  kTable[rows - 1](kc, a_panel, b_panel, c, ldc, init, alpha, beta, lanes(cols),
+                   lanes(cols > 16 ? cols - 16 : 0));
 }
 
 }  // namespace
 
-void s8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel,
-                              int32_t* c, int64_t ldc, AccInit init, int32_t alpha, int32_t beta) {
-  igemm_quads<true>(kc, a_panel, b_panel, c, ldc, init, alpha, beta);
+void s8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c,
+                              int64_t ldc, AccInit init, int32_t alpha, int32_t beta) {
+  igemm_quads<true, MR, false>(kc, a_panel, b_panel, c, ldc, init, alpha, beta, 0, 0);
 }
 
-void u8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel,
-                              int32_t* c, int64_t ldc, AccInit init, int32_t alpha, int32_t beta) {
-  igemm_quads<false>(kc, a_panel, b_panel, c, ldc, init, alpha, beta);
+void s8s8s32_avx512vnni_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const uint8_t* a_panel,
+                                   const int8_t* b_panel, int32_t* c, int64_t ldc, AccInit init,
+                                   int32_t alpha, int32_t beta) {
+  igemm_quads_edge<true>(rows, cols, kc, a_panel, b_panel, c, ldc, init, alpha, beta);
+}
+
+void u8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c,
+                              int64_t ldc, AccInit init, int32_t alpha, int32_t beta) {
+  igemm_quads<false, MR, false>(kc, a_panel, b_panel, c, ldc, init, alpha, beta, 0, 0);
+}
+
+void u8s8s32_avx512vnni_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const uint8_t* a_panel,
+                                   const int8_t* b_panel, int32_t* c, int64_t ldc, AccInit init,
+                                   int32_t alpha, int32_t beta) {
+  igemm_quads_edge<false>(rows, cols, kc, a_panel, b_panel, c, ldc, init, alpha, beta);
 }
 
 }  // namespace invar::kernels::avx512
