@@ -233,6 +233,54 @@ TYPED_TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
   }
 }
 
+// The small kernels (A and B in place, alpha 1) against the chain, over row and column counts
+// around their tiles, k around the unroll, every accumulator start and padded leading
+// dimensions. A and B end at guard pages (the last row of B holds exactly n values when ldb ==
+// n), so a partial tile that read past its columns, or a row past the last, would fault; C's
+// padding keeps its bits.
+TYPED_TEST(Ukernel, SmallKernelsMatchTheChainInPlace) {
+  using T = TypeParam;
+  int tested = 0;
+  for (const kernels::KernelSet* set : runnable_sets()) {
+    const kernels::GemmKernel& kern = kernel_of<T>(*set);
+    if (kern.small == nullptr) continue;
+    ++tested;
+    const int64_t mr = kern.mr, nr = kern.nr;
+    for (int64_t m : {int64_t{1}, int64_t{5}, mr, mr + 1, 2 * mr + 3}) {
+      for (int64_t n : {int64_t{1}, nr - 1, nr, nr + 1, 2 * nr + 5}) {
+        for (int64_t k : {1, 4, 7, 33}) {
+          for (int64_t pad : {0, 3}) {
+            for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
+              const T beta = init == AccInit::kScale ? T(-0.75) : T(0);
+              const int64_t lda = k + pad, ldb = n + pad, ldc = n + 2;
+              GuardedBuffer<T> a(static_cast<std::size_t>(m * lda));
+              GuardedBuffer<T> b(static_cast<std::size_t>(k * ldb));
+              const auto av = random_values<T>(a.size(), 70 + m + k);
+              const auto bv = random_values<T>(b.size(), 80 + n + k);
+              std::memcpy(a.data(), av.data(), a.size() * sizeof(T));
+              std::memcpy(b.data(), bv.data(), b.size() * sizeof(T));
+              auto c = random_values<T>(m * ldc, 90 + m + n + k);
+              if (init == AccInit::kZero) {
+                for (int64_t i = 0; i < m; ++i)
+                  for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
+              }
+              auto expected = c;
+              reference_gemm<T>(false, false, m, n, k, T(1), a.data(), lda, b.data(), ldb,
+                                start_beta(init, beta), expected.data(), ldc);
+              kern.small(m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc, init, &beta);
+              ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
+                  << kern.name << " small m=" << m << " n=" << n << " k=" << k << " pad=" << pad
+                  << " init=" << static_cast<int>(init);
+            }
+          }
+        }
+      }
+    }
+  }
+  if (kernels::cpu_supports(Isa::kAvx2) && kernels::compiled_kernel_set(Isa::kAvx2) != nullptr)
+    EXPECT_GT(tested, 0);
+}
+
 // B stored transposed (x * W^T): the direct_t kernels against the chain, over column counts
 // around their groups and k around the in-register transpose (multiples of 8 and tails).
 TYPED_TEST(Ukernel, TransposedDirectKernelsMatchTheChain) {

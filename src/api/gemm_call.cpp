@@ -225,6 +225,10 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
   p.alpha = &call.alpha;
   p.beta = &call.beta;
   p.allow_direct = context.allow_direct;
+  p.unit_alpha = call.alpha == Acc(1);
+  p.small_fits = blocking::small_kernel_fits(caches.topology, {kernel.mr, kernel.nr},
+                                             {kernel.a_packed_bytes, kernel.b_packed_bytes},
+                                             call.n, call.k);
   p.first_init = call.beta == Acc(0)   ? kernels::AccInit::kZero
                  : call.beta == Acc(1) ? kernels::AccInit::kLoad
                                        : kernels::AccInit::kScale;

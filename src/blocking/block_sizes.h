@@ -118,6 +118,13 @@ int64_t l3_nc(const arch::CacheLevel& l3, TileShape tile, PackedBytes bytes, int
 // it when it is). extent <= max_block gives extent rounded up.
 int64_t balanced_block(int64_t extent, int64_t max_block, int64_t multiple);
 
+// Whether a product may run the small kernel (kernels/ukernel.h) instead of packing: all of op(B)
+// (k x n) fits in half of this worker's L2 share, where it stays while the tiles sweep it once
+// per MR rows, and an MR-row strip of A over all of k fits in half of L1, where it stays while
+// the strip's tiles sweep B. Operands are counted at their packed size (as they are read).
+bool small_kernel_fits(const arch::CacheTopology& topology, TileShape tile, PackedBytes bytes,
+                       int64_t n, int64_t k);
+
 // Whether the packed A and B of the whole m x n x k product fit in half of L1.
 bool fits_in_l1(const arch::CacheTopology& topology, TileShape tile, PackedBytes bytes, int64_t m,
                 int64_t n, int64_t k);

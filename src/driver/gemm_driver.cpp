@@ -250,6 +250,40 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPoo
   }
 }
 
+// A product whose operands fit the small kernel's budget (GemmProblem::small_fits) runs the
+// kernel's small form: the packed kernel's tiles over A and B in place, no packing at all.
+// Measured on the Zen 4 machine against the paths it replaces (invar bench, one thread): 32^3
+// 92 vs 69 GFLOP/s (direct path), 96^3 109 vs 96, 192^3 104 vs 94, 256^3 107 vs 104,
+// 1024x64x64 108 vs 94 (packed loop nest); 48^3 96 vs 102 (direct path). The members take
+// contiguous runs of MR-row tiles, or of NR-column groups when there are too few rows.
+void run_small(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPool* pool,
+               int threads) {
+  const int64_t row_tiles = (p.m + kern.mr - 1) / kern.mr;
+  const int64_t groups = (p.n + kern.nr - 1) / kern.nr;
+  auto member = [&](int me, int members) {
+    int64_t i = 0, rows = p.m, j = 0, cols = p.n, lo = 0, hi = 0;
+    if (row_tiles >= 2 * members) {
+      share(row_tiles, me, members, &lo, &hi);
+      i = lo * kern.mr;
+      rows = std::min(p.m, hi * kern.mr) - i;
+    } else {
+      share(groups, me, members, &lo, &hi);
+      j = lo * kern.nr;
+      cols = std::min(p.n, hi * kern.nr) - j;
+    }
+    if (rows <= 0 || cols <= 0) return;
+    char* c = static_cast<char*>(p.c) + (i * p.ldc + j) * kern.c_bytes;
+    kern.small(rows, cols, p.k, at(p.a, i * p.a_rs, kern.a_in_bytes), p.a_rs,
+               at(p.b, j, kern.b_in_bytes), p.b_rs, c, p.ldc, p.first_init, p.beta);
+    numeric::apply_epilogue(p.epilogue, c, p.ldc, rows, cols, i, j);
+  };
+  if (threads <= 1 || pool == nullptr) {
+    member(0, 1);
+  } else {
+    pool->run(threads, [&](runtime::Team& team) { member(team.tid(), team.size()); });
+  }
+}
+
 // A few rows times a prepacked B (the decode step over prepacked weights): each K x NR panel is
 // itself a row-major matrix with NR columns, so the direct kernel streams it once, contiguously,
 // over all of K with its accumulators in registers. Members take contiguous runs of panels.
@@ -411,6 +445,11 @@ bool try_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPoo
     // All of K in one block over the prepacked panels: the members take runs of panels.
     if (kern.direct_panels != nullptr) run_a_in_place(kern, p, p.k, nullptr, pool, threads);
     else run_direct_prepacked(kern, p, pool, threads);
+    return true;
+  }
+  if (kern.small != nullptr && p.small_fits && p.unit_alpha && p.a_cs == 1 && p.b_cs == 1 &&
+      p.m > kernels::kDirectMaxRows) {
+    run_small(kern, p, pool, threads);
     return true;
   }
   if (p.m > kernels::kDirectMaxRows && !small) return false;

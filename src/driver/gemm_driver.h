@@ -55,6 +55,10 @@ struct GemmProblem {
   const void* alpha = nullptr;
   const void* beta = nullptr;
   kernels::AccInit first_init = kernels::AccInit::kZero;  // how the first k-block starts
+  bool unit_alpha = false;  // alpha is exactly 1 (the small kernels take only that)
+  // The operands fit the small kernel's cache budget (blocking::small_kernel_fits): with
+  // unit_alpha and row-major A and B, a kernel with a small form runs it instead of packing.
+  bool small_fits = false;
   // Whether the product may take a direct path (few rows, small, B alone packed) or must run
   // the loop nest; the bits are the same either way.
   bool allow_direct = true;

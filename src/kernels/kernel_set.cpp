@@ -39,6 +39,18 @@ void erased_ukernel(int64_t kc, const void* a, const void* b, void* c, int64_t l
 }
 
 template <class T>
+using SmallFn = void (*)(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*,
+                         int64_t, AccInit, T);
+static_assert(std::is_same_v<SmallFn<float>, SgemmSmallFn>);
+
+template <class T, SmallFn<T> F>
+void erased_small(int64_t m, int64_t n, int64_t k, const void* a, int64_t lda, const void* b,
+                  int64_t ldb, void* c, int64_t ldc, AccInit init, const void* beta) {
+  F(m, n, k, static_cast<const T*>(a), lda, static_cast<const T*>(b), ldb, static_cast<T*>(c), ldc,
+    init, *static_cast<const T*>(beta));
+}
+
+template <class T>
 using EdgeUkernelFn = void (*)(int64_t, int64_t, int64_t, const T*, const T*, T*, int64_t,
                                AccInit, T);
 
@@ -205,6 +217,12 @@ constexpr GemmKernel with_edge(GemmKernel k) {
   return k;
 }
 
+template <class T, SmallFn<T> F>
+constexpr GemmKernel with_small(GemmKernel k) {
+  k.small = &erased_small<T, F>;
+  return k;
+}
+
 template <class T, int NR, DirectFn<T> F>
 constexpr GemmKernel with_direct_t(GemmKernel k) {
   k.direct_t_nr = NR;
@@ -323,18 +341,19 @@ const KernelSet kAvx2Set = {
         with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
             with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
                 with_pack_a(
-                    with_pack_b(avx2_f32_edge(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr,
-                                                          &avx2::sgemm_avx2_6x16>(
-                                    "sgemm_avx2_6x16")),
+                    with_pack_b(with_small<float, &avx2::sgemm_avx2_6x16_small>(avx2_f32_edge(
+                                    make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr,
+                                                &avx2::sgemm_avx2_6x16>("sgemm_avx2_6x16"))),
                                 &pack_b_avx<float, avx2::kSgemmNr, &avx2::sgemm_avx2_pack_b_t16,
                                             &avx2::sgemm_avx2_pack_b16>),
                     &pack_a_avx<float, avx2::kSgemmMr, &avx2::sgemm_avx2_pack_a6,
                                 &avx2::sgemm_avx2_pack_a6_t>)))),
     with_direct_panels<double, &avx2::dgemm_avx2_direct_panels8, avx2::kDgemmAInPlacePanels>(
         with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
-            with_pack_a(with_edge<double, &avx2::dgemm_avx2_6x8_edge>(
-                            make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr,
-                                        &avx2::dgemm_avx2_6x8>("dgemm_avx2_6x8")),
+            with_pack_a(with_small<double, &avx2::dgemm_avx2_6x8_small>(
+                            with_edge<double, &avx2::dgemm_avx2_6x8_edge>(
+                                make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr,
+                                            &avx2::dgemm_avx2_6x8>("dgemm_avx2_6x8"))),
                         &pack_a_avx_f64<avx2::kDgemmMr, &avx2::dgemm_avx2_pack_a6>))),
     with_pack_a(
         with_pack_b(avx2_f32_edge(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr,
@@ -381,9 +400,11 @@ const KernelSet kAvx512Set = {
         with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
             with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
                 streaming_b(with_pack_a(
-                    with_pack_b(avx512_f32_edge(
-                                    make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
-                                                &avx512::sgemm_avx512_12x32>("sgemm_avx512_12x32")),
+                    with_pack_b(with_small<float, &avx512::sgemm_avx512_12x32_small>(
+                                    avx512_f32_edge(make_kernel<float, avx512::kSgemmMr,
+                                                                avx512::kSgemmNr,
+                                                                &avx512::sgemm_avx512_12x32>(
+                                        "sgemm_avx512_12x32"))),
                                 &pack_b_avx<float, avx512::kSgemmNr, &avx2::sgemm_avx2_pack_b_t32,
                                            &avx2::sgemm_avx2_pack_b32>),
                     &pack_a_avx<float, avx512::kSgemmMr, &avx2::sgemm_avx2_pack_a12>))))),
@@ -393,9 +414,10 @@ const KernelSet kAvx512Set = {
     with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16, 2>(
         with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
             streaming_b(with_pack_a(
-                with_edge<double, &avx512::dgemm_avx512_12x16_edge>(
-                    make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr,
-                                &avx512::dgemm_avx512_12x16>("dgemm_avx512_12x16")),
+                with_small<double, &avx512::dgemm_avx512_12x16_small>(
+                    with_edge<double, &avx512::dgemm_avx512_12x16_edge>(
+                        make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr,
+                                    &avx512::dgemm_avx512_12x16>("dgemm_avx512_12x16"))),
                 &pack_a_avx_f64<avx512::kDgemmMr, &avx2::dgemm_avx2_pack_a12>)))),
     streaming_b(with_pack_a(
         with_pack_b(avx512_f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,

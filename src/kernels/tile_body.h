@@ -33,10 +33,52 @@ namespace {
 
 constexpr int kTileVectors = 2;
 
-template <class V, int R, int M, int NV, bool kMasked>
-void tile(int64_t kc, const typename V::T* a_panel, const typename V::T* b_panel, typename V::T* c,
-          int64_t ldc, AccInit init, typename V::T beta, typename V::Mask mask) {
-  static_assert(M >= 1 && M <= R && NV >= 1 && NV <= kTileVectors);
+// Where a tile's operands come from. Packed panels (the loop nest's): step p of an R-row A panel
+// at a[p * R], of B at b[p * 2 * lanes], aligned. In place (small_tiles below): a row-major A,
+// row i at a + i * lda and step p at + p (alpha 1: nothing to round before the fma); a row-major
+// B, step p at b + p * ldb, its last vector read under the tile's mask so nothing past the
+// block's columns is touched.
+template <class V, int R>
+struct PackedA {
+  const typename V::T* p;
+  typename V::T value(int i) const { return p[i]; }
+  void step() { p += R; }
+};
+
+template <class V>
+struct RowsA {
+  const typename V::T* p;
+  int64_t lda;
+  typename V::T value(int i) const { return p[i * lda]; }
+  void step() { ++p; }
+};
+
+template <class V>
+struct PackedB {
+  const typename V::T* p;
+  typename V::Vec load(int v, bool /*last*/, typename V::Mask /*mask*/) const {
+    return V::load(p + v * V::kLanes);
+  }
+  void step() { p += kTileVectors * V::kLanes; }
+};
+
+template <class V, bool kMasked>
+struct RowsB {
+  const typename V::T* p;
+  int64_t ldb;
+  typename V::Vec load(int v, bool last, typename V::Mask mask) const {
+    if constexpr (kMasked) {
+      if (last) return V::loadu(p + v * V::kLanes, mask);
+    }
+    return V::loadu(p + v * V::kLanes);
+  }
+  void step() { p += ldb; }
+};
+
+template <class V, int M, int NV, bool kMasked, class A, class B>
+void tile_on(int64_t kc, A a, B b, typename V::T* c, int64_t ldc, AccInit init, typename V::T beta,
+             typename V::Mask mask) {
+  static_assert(M >= 1 && NV >= 1 && NV <= kTileVectors);
   using Vec = typename V::Vec;
   constexpr int L = V::kLanes;
   // C lanes of row i, vector v: all of them, or the mask's in the last vector.
@@ -65,21 +107,19 @@ void tile(int64_t kc, const typename V::T* a_panel, const typename V::T* b_panel
       for (int v = 0; v < NV; ++v) acc[i][v] = V::mul(vbeta, load_c(i, v));
   }
 
-  const typename V::T* a = a_panel;
-  const typename V::T* b = b_panel;
 #pragma GCC unroll 4
   for (int64_t p = 0; p < kc; ++p) {
     Vec bv[NV];
 #pragma GCC unroll 2
-    for (int v = 0; v < NV; ++v) bv[v] = V::load(b + v * L);
+    for (int v = 0; v < NV; ++v) bv[v] = b.load(v, v == NV - 1, mask);
 #pragma GCC unroll 12
     for (int i = 0; i < M; ++i) {
-      const Vec ai = V::set1(a[i]);
+      const Vec ai = V::set1(a.value(i));
 #pragma GCC unroll 2
       for (int v = 0; v < NV; ++v) acc[i][v] = V::fmadd(ai, bv[v], acc[i][v]);
     }
-    a += R;
-    b += kTileVectors * L;
+    a.step();
+    b.step();
   }
 
 #pragma GCC unroll 12
@@ -97,6 +137,15 @@ void tile(int64_t kc, const typename V::T* a_panel, const typename V::T* b_panel
   }
 }
 
+// A tile of packed panels.
+template <class V, int R, int M, int NV, bool kMasked>
+void tile(int64_t kc, const typename V::T* a_panel, const typename V::T* b_panel, typename V::T* c,
+          int64_t ldc, AccInit init, typename V::T beta, typename V::Mask mask) {
+  static_assert(M <= R);
+  tile_on<V, M, NV, kMasked>(kc, PackedA<V, R>{a_panel}, PackedB<V>{b_panel}, c, ldc, init, beta,
+                             mask);
+}
+
 // The whole R x (2 * lanes) tile.
 template <class V, int R>
 void whole_tile(int64_t kc, const typename V::T* a_panel, const typename V::T* b_panel,
@@ -104,33 +153,64 @@ void whole_tile(int64_t kc, const typename V::T* a_panel, const typename V::T* b
   tile<V, R, R, kTileVectors, false>(kc, a_panel, b_panel, c, ldc, init, beta, typename V::Mask{});
 }
 
-// A partial tile, rows x cols with 1 <= rows <= R and 1 <= cols <= 2 * lanes: one instance per
-// row count and vector count, the last vector masked to the columns it holds.
-template <class V>
-using EdgeFn = void (*)(int64_t, const typename V::T*, const typename V::T*, typename V::T*,
-                        int64_t, AccInit, typename V::T, typename V::Mask);
+// A partial tile, rows x cols with 1 <= rows <= R and 1 <= cols <= 2 * lanes, over operands A
+// and B: one instance per row count and vector count, the last vector masked to the columns it
+// holds.
+template <class V, class A, class B>
+using EdgeFn = void (*)(int64_t, A, B, typename V::T*, int64_t, AccInit, typename V::T,
+                        typename V::Mask);
 
-template <class V, int R, int... Rows>
+template <class V, class A, class B, int... Rows>
 struct EdgeTable {
-  static constexpr EdgeFn<V> kOne[] = {&tile<V, R, Rows + 1, 1, true>...};
-  static constexpr EdgeFn<V> kTwo[] = {&tile<V, R, Rows + 1, 2, true>...};
+  static constexpr EdgeFn<V, A, B> kOne[] = {&tile_on<V, Rows + 1, 1, true, A, B>...};
+  static constexpr EdgeFn<V, A, B> kTwo[] = {&tile_on<V, Rows + 1, 2, true, A, B>...};
 };
 
-template <class V, int R, int... Rows>
-EdgeTable<V, R, Rows...> edge_table(std::integer_sequence<int, Rows...>);
+template <class V, class A, class B, int... Rows>
+EdgeTable<V, A, B, Rows...> edge_table(std::integer_sequence<int, Rows...>);
+
+template <class V, int R, class A, class B>
+void edge_tile_on(int64_t rows, int64_t cols, int64_t kc, A a, B b, typename V::T* c, int64_t ldc,
+                  AccInit init, typename V::T beta) {
+  using Table = decltype(edge_table<V, A, B>(std::make_integer_sequence<int, R>{}));
+  constexpr int L = V::kLanes;
+  if (cols > L) {
+    Table::kTwo[rows - 1](kc, a, b, c, ldc, init, beta, V::mask(static_cast<int>(cols) - L));
+  } else {
+    Table::kOne[rows - 1](kc, a, b, c, ldc, init, beta, V::mask(static_cast<int>(cols)));
+  }
+}
 
 template <class V, int R>
 void edge_tile(int64_t rows, int64_t cols, int64_t kc, const typename V::T* a_panel,
                const typename V::T* b_panel, typename V::T* c, int64_t ldc, AccInit init,
                typename V::T beta) {
-  using Table = decltype(edge_table<V, R>(std::make_integer_sequence<int, R>{}));
-  constexpr int L = V::kLanes;
-  if (cols > L) {
-    Table::kTwo[rows - 1](kc, a_panel, b_panel, c, ldc, init, beta,
-                          V::mask(static_cast<int>(cols) - L));
-  } else {
-    Table::kOne[rows - 1](kc, a_panel, b_panel, c, ldc, init, beta,
-                          V::mask(static_cast<int>(cols)));
+  edge_tile_on<V, R>(rows, cols, kc, PackedA<V, R>{a_panel}, PackedB<V>{b_panel}, c, ldc, init,
+                     beta);
+}
+
+// A small product straight from a row-major A (alpha 1) and a row-major B, no packing: C's
+// m x n block in R x (2 * lanes) tiles, each over all of k (the small path, ukernel.h). The same
+// chains as the packed tiles.
+template <class V, int R>
+void small_tiles(int64_t m, int64_t n, int64_t k, const typename V::T* a, int64_t lda,
+                 const typename V::T* b, int64_t ldb, typename V::T* c, int64_t ldc, AccInit init,
+                 typename V::T beta) {
+  constexpr int64_t W = kTileVectors * V::kLanes;
+  for (int64_t i = 0; i < m; i += R) {
+    const int64_t rows = m - i < R ? m - i : R;
+    for (int64_t j = 0; j < n; j += W) {
+      const int64_t cols = n - j < W ? n - j : W;
+      const RowsA<V> a_rows{a + i * lda, lda};
+      typename V::T* const tile_c = c + i * ldc + j;
+      if (rows == R && cols == W) {
+        tile_on<V, R, kTileVectors, false>(k, a_rows, RowsB<V, false>{b + j, ldb}, tile_c, ldc,
+                                           init, beta, typename V::Mask{});
+      } else {
+        edge_tile_on<V, R>(rows, cols, k, a_rows, RowsB<V, true>{b + j, ldb}, tile_c, ldc, init,
+                           beta);
+      }
+    }
   }
 }
 

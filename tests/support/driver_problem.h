@@ -30,6 +30,7 @@ driver::GemmProblem driver_problem(int64_t m, int64_t n, int64_t k, bool trans_a
   p.alpha = alpha;
   p.beta = beta;
   p.first_init = first_init;
+  p.unit_alpha = *alpha == T(1);
   return p;
 }
 

@@ -51,4 +51,10 @@ void sgemm_avx2_6x16_edge(int64_t rows, int64_t cols, int64_t kc, const float* a
   edge_tile<Ymm32, kSgemmMr>(rows, cols, kc, a_panel, b_panel, c, ldc, init, beta);
 }
 
+void sgemm_avx2_6x16_small(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                           const float* b, int64_t ldb, float* c, int64_t ldc, AccInit init,
+                           float beta) {
+  small_tiles<Ymm32, kSgemmMr>(m, n, k, a, lda, b, ldb, c, ldc, init, beta);
+}
+
 }  // namespace invar::kernels::avx2
