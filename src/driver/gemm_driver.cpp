@@ -179,11 +179,12 @@ void share(int64_t count, int i, int n, int64_t* lo, int64_t* hi) {
 }
 
 // Below this many flops per member a second thread costs more in start-up and barriers than it
-// saves. An order-of-magnitude choice: 1 Mflop is ~12 us on one Zen 3 core, against ~1 us to
-// wake a spinning pool thread and ~0.3 us per barrier (measured on that machine). At 4 Mflop a
-// 128^3 product stayed on one thread while the other libraries ran it on two (oneDNN: 94 -> 176
-// GFLOP/s, bench run 2026-12-03).
-constexpr double kMinFlopsPerThread = 1.0e6;
+// saves. An order-of-magnitude choice: 0.25 Mflop is ~2.3 us on one Zen 4 core, against ~1 us to
+// wake a spinning pool thread and ~0.3 us per barrier (measured on a Zen 3). At 1 Mflop the
+// small squares stayed on one thread while oneDNN ran them on two (80^3: 105 against 173
+// GFLOP/s); at 0.25 Mflop, two threads (invar bench, Zen 4): 64^3 107 -> 119, 80^3 102 -> 151,
+// 96^3 106 -> 175 GFLOP/s. (At 4 Mflop, 128^3 had stayed on one thread.)
+constexpr double kMinFlopsPerThread = 2.5e5;
 
 }  // namespace
 
