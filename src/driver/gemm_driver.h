@@ -13,8 +13,11 @@
 // With a team of threads, the members pack the B block together, then each computes its own
 // cells of C (row blocks x column ranges), with a barrier around every k-block.
 //
-// Products of at most kDirectMaxRows rows (a decode step), or of at most ~64^3 multiply-adds,
-// skip packing when the kernel offers a direct path for B's layout: a row-major B is read in
+// A small product (all of op(B) in half of L2, an MR-row strip of A in half of L1; alpha 1,
+// row-major A and B) runs the kernel's small form when it has one: the packed kernel's tiles
+// over the operands in place. Otherwise products of at most kDirectMaxRows rows (a decode step),
+// or of at most ~64^3 multiply-adds, skip packing when the kernel offers a direct path for B's
+// layout: a row-major B is read in
 // place in short k-blocks swept along j; a transposed B (x * W^T) eight rows of W at a time,
 // transposed in registers. The members split the columns. A larger product narrow enough that
 // packing A would not pay for itself (GemmKernel::a_in_place_panels) packs B alone, in k-blocks
