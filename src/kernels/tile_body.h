@@ -4,18 +4,21 @@
 // each unit's copy is compiled with that unit's flags only, so no code built for one ISA can be
 // picked by the linker for another (the trap pack.h describes).
 //
-// tile<V, R, M, NV, kMasked> runs M rows (1..R) of an R-row packed A panel against NV (1 or 2)
-// vectors of the packed B panel, and updates an M x cols block of C. Each lane of acc[i][v] is
-// the accumulator of one element C[i][v * lanes + lane]; every step is one fma per accumulator,
-// so each element's chain is the contract's chain in increasing k whatever M, NV or the mask
-// are: an edge tile computes exactly the bits the whole tile computes for the same elements.
+// tile_on<V, M, NV, kMasked>(kc, a, b, ...) runs M rows of A against NV (1 or 2) vectors of B
+// over kc steps and updates an M x cols block of C; a and b say where the operands are (packed
+// panels or in place, below). Each lane of acc[i][v] is the accumulator of one element
+// C[i][v * lanes + lane]; every step is one fma per accumulator, so each element's chain is the
+// contract's chain in increasing k whatever M, NV, the mask or the operands' layout are: an
+// edge tile, or a tile read in place, computes exactly the bits the whole packed tile computes
+// for the same elements.
 //
-// kMasked: the last vector's C lanes are read and written under `mask` (masked loads do not
-// fault on the lanes left out, so nothing outside the block is touched). The whole tile,
-// <R, 2, false>, reads and writes C with plain unaligned vector moves.
+// kMasked: the last vector's C lanes (and an unpacked B's) are read and written under `mask`
+// (masked loads do not fault on the lanes left out, so nothing outside the block is touched).
+// The whole tile, <R, 2, false>, reads and writes C with plain unaligned vector moves.
 //
-// Panels: a_panel holds kc steps of R values (rows M.. of a step are padding, never read),
-// b_panel kc steps of 2 * lanes values, aligned for V::load.
+// Entry points for the ISA units: whole_tile and edge_tile over packed panels (a_panel: kc
+// steps of R values, rows M.. of a step being padding, never read; b_panel: kc steps of
+// 2 * lanes values, aligned for V::load), and small_tiles over a row-major A and B in place.
 //
 // V provides: T, Vec, Mask, kLanes; zero(), set1(T), load(const T*) (aligned), loadu(const T*),
 // loadu(const T*, Mask), storeu(T*, Vec), storeu(T*, Vec, Mask), mul(Vec, Vec),
