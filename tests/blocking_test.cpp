@@ -322,6 +322,24 @@ TEST(BlockingModel, PackedBDepthAgainstHalfOfL2) {
   EXPECT_EQ(choose(zen3(), kAvx2, 4, 1 << 20, 64).b_l2_depth, 0);     // not one row: 4 MiB
 }
 
+// The small kernel's budget: all of op(B) in half of the L2 share, a strip of MR rows of A over
+// all of k in half of L1; m does not enter.
+TEST(BlockingModel, SmallKernelBudget) {
+  const CacheTopology zen4 =
+      make("zen4", {32 * kKiB, 8, 64, 1}, {1 * kMiB, 8, 64, 1}, {32 * kMiB, 16, 64, 1});
+  EXPECT_TRUE(blocking::small_kernel_fits(zen4, kAvx512, kF32, 256, 256));    // 256 + 12 KiB
+  EXPECT_TRUE(blocking::small_kernel_fits(zen4, kAvx512, kF32, 1024, 128));   // 512 KiB of B
+  EXPECT_FALSE(blocking::small_kernel_fits(zen4, kAvx512, kF32, 1025, 128));  // just over
+  EXPECT_TRUE(blocking::small_kernel_fits(zen4, kAvx512, kF32, 32, 341));     // 15.98 KiB strip
+  EXPECT_FALSE(blocking::small_kernel_fits(zen4, kAvx512, kF32, 32, 342));    // 16.03 KiB
+  EXPECT_FALSE(blocking::small_kernel_fits(zen4, kAvx512, kF32, 512, 512));
+  EXPECT_TRUE(blocking::small_kernel_fits(zen4, kAvx2, kF32, 64, 682));       // 6-row strip
+  EXPECT_FALSE(blocking::small_kernel_fits(zen4, kAvx512, {8, 8}, 256, 256)); // f64: 24 KiB strip
+  // A shared L2 counts this worker's share.
+  EXPECT_FALSE(blocking::small_kernel_fits(apple_m(), kNeon, kF32, 4096, 512));  // 8 of 2 MiB
+  EXPECT_TRUE(blocking::small_kernel_fits(apple_m(), kNeon, kF32, 1024, 512));   // 2 of 2 MiB
+}
+
 TEST(BlockingModel, OverridesWin) {
   BlockOverrides o;
   o.mc = 100;
