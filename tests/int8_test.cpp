@@ -218,7 +218,8 @@ TYPED_TEST(Int8, EdgeKernelsTouchOnlyTheirBlock) {
       std::vector<int8_t> b(kc * nr);
       fill(a.data(), a.size(), 30 + kc, Fill::kExtremes);
       fill(b.data(), b.size(), 40 + kc, Fill::kUniform);
-      std::vector<char> a_panel(mr * kc * kern.a_packed_bytes), b_panel(kc * nr * kern.b_packed_bytes);
+      std::vector<char> a_panel(mr * kc * kern.a_packed_bytes);
+      std::vector<char> b_panel(kc * nr * kern.b_packed_bytes);
       const int32_t alpha_one = 1;
       kern.pack_a(mr, kc, a.data(), kc, 1, &alpha_one, a_panel.data());
       kern.pack_b(kc, nr, b.data(), nr, 1, b_panel.data());

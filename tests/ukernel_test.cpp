@@ -138,7 +138,8 @@ TYPED_TEST(Ukernel, EdgeKernelsTouchOnlyTheirBlock) {
                 for (int64_t j = 0; j < cols; ++j) {
                   T& e = expected[i * ldc + j];
                   T acc = init == AccInit::kZero ? T(0) : init == AccInit::kLoad ? e : beta * e;
-                  for (int64_t p = 0; p < kc; ++p) acc = std::fma(a[p * mr + i], b[p * nr + j], acc);
+                  for (int64_t p = 0; p < kc; ++p)
+                    acc = std::fma(a[p * mr + i], b[p * nr + j], acc);
                   e = acc;
                 }
               }

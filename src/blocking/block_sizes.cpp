@@ -64,8 +64,8 @@ bool small_kernel_fits(const arch::CacheTopology& topology, TileShape tile, Pack
   // In doubles: n and k come straight from the caller.
   const double b = static_cast<double>(n) * static_cast<double>(k) * bytes.b;
   const double strip = static_cast<double>(tile.mr) * static_cast<double>(k) * bytes.a;
-  const double l2_share =
-      static_cast<double>(topology.l2.bytes) / static_cast<double>(std::max(1, topology.l2.sharing));
+  const double l2_share = static_cast<double>(topology.l2.bytes) /
+                          static_cast<double>(std::max(1, topology.l2.sharing));
   return b <= l2_share / 2 && strip <= static_cast<double>(topology.l1d.bytes) / 2;
 }
 

@@ -18,8 +18,9 @@
 // Storing acc to C between k-blocks and loading it back is exact, which is why k-blocking cannot
 // change a bit.
 //
-// Micro-kernels only ever see whole tiles: the driver runs partial edge tiles on a scratch tile
-// (see driver/gemm_driver.cpp), and the packers zero-pad panels to whole tiles. The padded lanes
+// The packers zero-pad panels to whole tiles. A kernel with an edge form (GemmKernel::ukernel_edge)
+// runs a partial tile's rows only and reads and writes C under masks; for the others the driver
+// runs partial tiles on a scratch tile (see driver/gemm_driver.cpp), where the padded lanes
 // compute values nobody stores.
 #ifndef INVAR_KERNELS_UKERNEL_H_
 #define INVAR_KERNELS_UKERNEL_H_
