@@ -18,11 +18,12 @@
 //
 // Entry points for the ISA units: whole_tile and edge_tile over packed panels (a_panel: kc
 // steps of R values, rows M.. of a step being padding, never read; b_panel: kc steps of
-// 2 * lanes values, aligned for V::load), and small_tiles over a row-major A and B in place.
+// 2 * lanes values), and small_tiles over a row-major A and B in place.
 //
-// V provides: T, Vec, Mask, kLanes; zero(), set1(T), load(const T*) (aligned), loadu(const T*),
-// loadu(const T*, Mask), storeu(T*, Vec), storeu(T*, Vec, Mask), mul(Vec, Vec),
-// fmadd(Vec a, Vec b, Vec c) = a * b + c rounded once, and mask(int lanes) (the first `lanes`).
+// V is an ISA's vector type (avx2/vec.h, avx512/vec.h, the direct kernels' too): T, V, Mask,
+// kLanes; zero(), set1(T), load(const T*) and store(T*, V) (unaligned), maskload(const T*, Mask)
+// and maskstore(T*, Mask, V), mul(V, V), fma(a, b, c) = a * b + c rounded once, and
+// mask(int lanes) (the first `lanes`).
 #ifndef INVAR_KERNELS_TILE_BODY_H_
 #define INVAR_KERNELS_TILE_BODY_H_
 
@@ -37,7 +38,7 @@ namespace {
 constexpr int kTileVectors = 2;
 
 // Where a tile's operands come from. Packed panels (the loop nest's): step p of an R-row A panel
-// at a[p * R], of B at b[p * 2 * lanes], aligned. In place (small_tiles below): a row-major A,
+// at a[p * R], of B at b[p * 2 * lanes]. In place (small_tiles below): a row-major A,
 // row i at a + i * lda and step p at + p (alpha 1: nothing to round before the fma); a row-major
 // B, step p at b + p * ldb, its last vector read under the tile's mask so nothing past the
 // block's columns is touched.
@@ -59,7 +60,7 @@ struct RowsA {
 template <class V>
 struct PackedB {
   const typename V::T* p;
-  typename V::Vec load(int v, bool /*last*/, typename V::Mask /*mask*/) const {
+  typename V::V load(int v, bool /*last*/, typename V::Mask /*mask*/) const {
     return V::load(p + v * V::kLanes);
   }
   void step() { p += kTileVectors * V::kLanes; }
@@ -69,11 +70,11 @@ template <class V, bool kMasked>
 struct RowsB {
   const typename V::T* p;
   int64_t ldb;
-  typename V::Vec load(int v, bool last, typename V::Mask mask) const {
+  typename V::V load(int v, bool last, typename V::Mask mask) const {
     if constexpr (kMasked) {
-      if (last) return V::loadu(p + v * V::kLanes, mask);
+      if (last) return V::maskload(p + v * V::kLanes, mask);
     }
-    return V::loadu(p + v * V::kLanes);
+    return V::load(p + v * V::kLanes);
   }
   void step() { p += ldb; }
 };
@@ -82,14 +83,14 @@ template <class V, int M, int NV, bool kMasked, class A, class B>
 void tile_on(int64_t kc, A a, B b, typename V::T* c, int64_t ldc, AccInit init, typename V::T beta,
              typename V::Mask mask) {
   static_assert(M >= 1 && NV >= 1 && NV <= kTileVectors);
-  using Vec = typename V::Vec;
+  using Vec = typename V::V;
   constexpr int L = V::kLanes;
   // C lanes of row i, vector v: all of them, or the mask's in the last vector.
   auto load_c = [&](int i, int v) {
     if constexpr (kMasked) {
-      if (v == NV - 1) return V::loadu(c + i * ldc + v * L, mask);
+      if (v == NV - 1) return V::maskload(c + i * ldc + v * L, mask);
     }
-    return V::loadu(c + i * ldc + v * L);
+    return V::load(c + i * ldc + v * L);
   };
   Vec acc[M][NV];
   if (init == AccInit::kZero) {
@@ -119,7 +120,7 @@ void tile_on(int64_t kc, A a, B b, typename V::T* c, int64_t ldc, AccInit init, 
     for (int i = 0; i < M; ++i) {
       const Vec ai = V::set1(a.value(i));
 #pragma GCC unroll 2
-      for (int v = 0; v < NV; ++v) acc[i][v] = V::fmadd(ai, bv[v], acc[i][v]);
+      for (int v = 0; v < NV; ++v) acc[i][v] = V::fma(ai, bv[v], acc[i][v]);
     }
     a.step();
     b.step();
@@ -131,11 +132,11 @@ void tile_on(int64_t kc, A a, B b, typename V::T* c, int64_t ldc, AccInit init, 
     for (int v = 0; v < NV; ++v) {
       if constexpr (kMasked) {
         if (v == NV - 1) {
-          V::storeu(c + i * ldc + v * L, acc[i][v], mask);
+          V::maskstore(c + i * ldc + v * L, mask, acc[i][v]);
           continue;
         }
       }
-      V::storeu(c + i * ldc + v * L, acc[i][v]);
+      V::store(c + i * ldc + v * L, acc[i][v]);
     }
   }
 }

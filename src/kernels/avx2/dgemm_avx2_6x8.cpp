@@ -10,51 +10,28 @@
 // accumulator and step, each lane one element's chain in increasing k; the edge form's last
 // vector goes through vmaskmovpd. Nothing in this file is shared with other translation units
 // except the declared entry points.
-#include <immintrin.h>
-
 #include "kernels/avx2/avx2.h"
+#include "kernels/avx2/vec.h"
 #include "kernels/tile_body.h"
 
 namespace invar::kernels::avx2 {
-namespace {
 
-struct Ymm64 {
-  using T = double;
-  using Vec = __m256d;
-  using Mask = __m256i;
-  static constexpr int kLanes = 4;
-  static Vec zero() { return _mm256_setzero_pd(); }
-  static Vec set1(T x) { return _mm256_set1_pd(x); }
-  static Vec load(const T* p) { return _mm256_load_pd(p); }
-  static Vec loadu(const T* p) { return _mm256_loadu_pd(p); }
-  static Vec loadu(const T* p, Mask m) { return _mm256_maskload_pd(p, m); }
-  static void storeu(T* p, Vec v) { _mm256_storeu_pd(p, v); }
-  static void storeu(T* p, Vec v, Mask m) { _mm256_maskstore_pd(p, m, v); }
-  static Vec mul(Vec a, Vec b) { return _mm256_mul_pd(a, b); }
-  static Vec fmadd(Vec a, Vec b, Vec c) { return _mm256_fmadd_pd(a, b, c); }
-  static Mask mask(int lanes) {
-    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(lanes), _mm256_setr_epi64x(0, 1, 2, 3));
-  }
-};
-
-static_assert(kDgemmNr == kTileVectors * Ymm64::kLanes);
-
-}  // namespace
+static_assert(kDgemmNr == kTileVectors * F64Vec::kLanes);
 
 void dgemm_avx2_6x8(int64_t kc, const double* a_panel, const double* b_panel, double* c,
                     int64_t ldc, AccInit init, double beta) {
-  whole_tile<Ymm64, kDgemmMr>(kc, a_panel, b_panel, c, ldc, init, beta);
+  whole_tile<F64Vec, kDgemmMr>(kc, a_panel, b_panel, c, ldc, init, beta);
 }
 
 void dgemm_avx2_6x8_edge(int64_t rows, int64_t cols, int64_t kc, const double* a_panel,
                          const double* b_panel, double* c, int64_t ldc, AccInit init, double beta) {
-  edge_tile<Ymm64, kDgemmMr>(rows, cols, kc, a_panel, b_panel, c, ldc, init, beta);
+  edge_tile<F64Vec, kDgemmMr>(rows, cols, kc, a_panel, b_panel, c, ldc, init, beta);
 }
 
 void dgemm_avx2_6x8_small(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
                           const double* b, int64_t ldb, double* c, int64_t ldc, AccInit init,
                           double beta) {
-  small_tiles<Ymm64, kDgemmMr>(m, n, k, a, lda, b, ldb, c, ldc, init, beta);
+  small_tiles<F64Vec, kDgemmMr>(m, n, k, a, lda, b, ldb, c, ldc, init, beta);
 }
 
 }  // namespace invar::kernels::avx2

@@ -10,51 +10,28 @@
 // each lane one element's chain in increasing k; the edge form's last vector goes through
 // vmaskmovps (which does not touch the lanes it leaves out). Nothing in this file is shared with
 // other translation units except the declared entry points.
-#include <immintrin.h>
-
 #include "kernels/avx2/avx2.h"
+#include "kernels/avx2/vec.h"
 #include "kernels/tile_body.h"
 
 namespace invar::kernels::avx2 {
-namespace {
 
-struct Ymm32 {
-  using T = float;
-  using Vec = __m256;
-  using Mask = __m256i;
-  static constexpr int kLanes = 8;
-  static Vec zero() { return _mm256_setzero_ps(); }
-  static Vec set1(T x) { return _mm256_set1_ps(x); }
-  static Vec load(const T* p) { return _mm256_load_ps(p); }
-  static Vec loadu(const T* p) { return _mm256_loadu_ps(p); }
-  static Vec loadu(const T* p, Mask m) { return _mm256_maskload_ps(p, m); }
-  static void storeu(T* p, Vec v) { _mm256_storeu_ps(p, v); }
-  static void storeu(T* p, Vec v, Mask m) { _mm256_maskstore_ps(p, m, v); }
-  static Vec mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
-  static Vec fmadd(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
-  static Mask mask(int lanes) {
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32(lanes), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-  }
-};
-
-static_assert(kSgemmNr == kTileVectors * Ymm32::kLanes);
-
-}  // namespace
+static_assert(kSgemmNr == kTileVectors * F32Vec::kLanes);
 
 void sgemm_avx2_6x16(int64_t kc, const float* a_panel, const float* b_panel, float* c, int64_t ldc,
                      AccInit init, float beta) {
-  whole_tile<Ymm32, kSgemmMr>(kc, a_panel, b_panel, c, ldc, init, beta);
+  whole_tile<F32Vec, kSgemmMr>(kc, a_panel, b_panel, c, ldc, init, beta);
 }
 
 void sgemm_avx2_6x16_edge(int64_t rows, int64_t cols, int64_t kc, const float* a_panel,
                           const float* b_panel, float* c, int64_t ldc, AccInit init, float beta) {
-  edge_tile<Ymm32, kSgemmMr>(rows, cols, kc, a_panel, b_panel, c, ldc, init, beta);
+  edge_tile<F32Vec, kSgemmMr>(rows, cols, kc, a_panel, b_panel, c, ldc, init, beta);
 }
 
 void sgemm_avx2_6x16_small(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                            const float* b, int64_t ldb, float* c, int64_t ldc, AccInit init,
                            float beta) {
-  small_tiles<Ymm32, kSgemmMr>(m, n, k, a, lda, b, ldb, c, ldc, init, beta);
+  small_tiles<F32Vec, kSgemmMr>(m, n, k, a, lda, b, ldb, c, ldc, init, beta);
 }
 
 }  // namespace invar::kernels::avx2

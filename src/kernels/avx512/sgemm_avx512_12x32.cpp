@@ -10,50 +10,29 @@
 // accumulator and step, each lane one element's chain in increasing k; the edge form's last
 // vector goes through an opmask. Nothing in this file is shared with other translation units
 // except the declared entry points.
-#include <immintrin.h>
-
 #include "kernels/avx512/avx512.h"
+#include "kernels/avx512/vec.h"
 #include "kernels/tile_body.h"
 
 namespace invar::kernels::avx512 {
-namespace {
 
-struct Zmm32 {
-  using T = float;
-  using Vec = __m512;
-  using Mask = __mmask16;
-  static constexpr int kLanes = 16;
-  static Vec zero() { return _mm512_setzero_ps(); }
-  static Vec set1(T x) { return _mm512_set1_ps(x); }
-  static Vec load(const T* p) { return _mm512_load_ps(p); }
-  static Vec loadu(const T* p) { return _mm512_loadu_ps(p); }
-  static Vec loadu(const T* p, Mask m) { return _mm512_maskz_loadu_ps(m, p); }
-  static void storeu(T* p, Vec v) { _mm512_storeu_ps(p, v); }
-  static void storeu(T* p, Vec v, Mask m) { _mm512_mask_storeu_ps(p, m, v); }
-  static Vec mul(Vec a, Vec b) { return _mm512_mul_ps(a, b); }
-  static Vec fmadd(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
-  static Mask mask(int lanes) { return static_cast<Mask>((uint32_t{1} << lanes) - 1); }
-};
-
-static_assert(kSgemmNr == kTileVectors * Zmm32::kLanes);
-
-}  // namespace
+static_assert(kSgemmNr == kTileVectors * F32Vec::kLanes);
 
 void sgemm_avx512_12x32(int64_t kc, const float* a_panel, const float* b_panel, float* c,
                         int64_t ldc, AccInit init, float beta) {
-  whole_tile<Zmm32, kSgemmMr>(kc, a_panel, b_panel, c, ldc, init, beta);
+  whole_tile<F32Vec, kSgemmMr>(kc, a_panel, b_panel, c, ldc, init, beta);
 }
 
 void sgemm_avx512_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const float* a_panel,
                              const float* b_panel, float* c, int64_t ldc, AccInit init,
                              float beta) {
-  edge_tile<Zmm32, kSgemmMr>(rows, cols, kc, a_panel, b_panel, c, ldc, init, beta);
+  edge_tile<F32Vec, kSgemmMr>(rows, cols, kc, a_panel, b_panel, c, ldc, init, beta);
 }
 
 void sgemm_avx512_12x32_small(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                               const float* b, int64_t ldb, float* c, int64_t ldc, AccInit init,
                               float beta) {
-  small_tiles<Zmm32, kSgemmMr>(m, n, k, a, lda, b, ldb, c, ldc, init, beta);
+  small_tiles<F32Vec, kSgemmMr>(m, n, k, a, lda, b, ldb, c, ldc, init, beta);
 }
 
 }  // namespace invar::kernels::avx512
