@@ -177,6 +177,16 @@ void share(int64_t count, int i, int n, int64_t* lo, int64_t* hi) {
   *hi = count * (i + 1) / n;
 }
 
+// member(me, members) on the calling thread alone, or on a team of `threads` from the pool.
+template <class Member>
+void run_members(runtime::ThreadPool* pool, int threads, const Member& member) {
+  if (threads <= 1 || pool == nullptr) {
+    member(0, 1);
+  } else {
+    pool->run(threads, [&](runtime::Team& team) { member(team.tid(), team.size()); });
+  }
+}
+
 // Below this many flops per member a second thread costs more in start-up and barriers than it
 // saves. An order-of-magnitude choice: 0.25 Mflop is ~2.3 us on one Zen 4 core, against ~1 us to
 // wake a spinning pool thread and ~0.3 us per barrier (measured on a Zen 3). At 1 Mflop the
@@ -243,11 +253,7 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPoo
                               p.ldc, rows, cols, i, j);
     }
   };
-  if (threads <= 1 || pool == nullptr) {
-    member(0, 1);
-  } else {
-    pool->run(threads, [&](runtime::Team& team) { member(team.tid(), team.size()); });
-  }
+  run_members(pool, threads, member);
 }
 
 // A product whose operands fit the small kernel's budget (GemmProblem::small_fits) runs the
@@ -277,11 +283,7 @@ void run_small(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPool
                at(p.b, j, kern.b_in_bytes), p.b_rs, c, p.ldc, p.first_init, p.beta);
     numeric::apply_epilogue(p.epilogue, c, p.ldc, rows, cols, i, j);
   };
-  if (threads <= 1 || pool == nullptr) {
-    member(0, 1);
-  } else {
-    pool->run(threads, [&](runtime::Team& team) { member(team.tid(), team.size()); });
-  }
+  run_members(pool, threads, member);
 }
 
 // A few rows times a prepacked B (the decode step over prepacked weights): each K x NR panel is
@@ -310,11 +312,7 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime:
       }
     }
   };
-  if (threads <= 1 || pool == nullptr) {
-    member(0, 1);
-  } else {
-    pool->run(threads, [&](runtime::Team& team) { member(team.tid(), team.size()); });
-  }
+  run_members(pool, threads, member);
 }
 
 // A narrow product (GemmKernel::a_in_place_panels, a_in_place_team_panels for a team: few
