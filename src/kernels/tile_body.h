@@ -22,8 +22,10 @@
 //
 // V is an ISA's vector type (avx2/vec.h, avx512/vec.h, the direct kernels' too): T, V, Mask,
 // kLanes; zero(), set1(T), load(const T*) and store(T*, V) (unaligned), maskload(const T*, Mask)
-// and maskstore(T*, Mask, V), mul(V, V), fma(a, b, c) = a * b + c rounded once, and
-// mask(int lanes) (the first `lanes`).
+// and maskstore(T*, Mask, V), mul(V, V), fma(a, b, c) = a * b + c rounded once,
+// fma_bcast(const T* a, b, c) = fma(set1(*a), b, c) (AVX-512 folds the broadcast into the fma's
+// memory operand: one instruction where there were two, measured +2 to +5 % on the Zen 4 from
+// 96^3 to 4096^3), and mask(int lanes) (the first `lanes`).
 #ifndef INVAR_KERNELS_TILE_BODY_H_
 #define INVAR_KERNELS_TILE_BODY_H_
 
@@ -45,7 +47,7 @@ constexpr int kTileVectors = 2;
 template <class V, int R>
 struct PackedA {
   const typename V::T* p;
-  typename V::T value(int i) const { return p[i]; }
+  const typename V::T* at(int i) const { return p + i; }
   void step() { p += R; }
 };
 
@@ -53,7 +55,7 @@ template <class V>
 struct RowsA {
   const typename V::T* p;
   int64_t lda;
-  typename V::T value(int i) const { return p[i * lda]; }
+  const typename V::T* at(int i) const { return p + i * lda; }
   void step() { ++p; }
 };
 
@@ -118,9 +120,8 @@ void tile_on(int64_t kc, A a, B b, typename V::T* c, int64_t ldc, AccInit init, 
     for (int v = 0; v < NV; ++v) bv[v] = b.load(v, v == NV - 1, mask);
 #pragma GCC unroll 12
     for (int i = 0; i < M; ++i) {
-      const Vec ai = V::set1(a.value(i));
 #pragma GCC unroll 2
-      for (int v = 0; v < NV; ++v) acc[i][v] = V::fma(ai, bv[v], acc[i][v]);
+      for (int v = 0; v < NV; ++v) acc[i][v] = V::fma_bcast(a.at(i), bv[v], acc[i][v]);
     }
     a.step();
     b.step();

@@ -24,6 +24,7 @@ struct F32Vec {
   static void maskstore(T* p, Mask m, V v) { _mm256_maskstore_ps(p, m, v); }
   static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
   static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
+  static V fma_bcast(const T* a, V b, V c) { return fma(set1(*a), b, c); }
   // Lanes l < left all ones: one 32-bit mask per lane.
   static Mask mask(int left) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(left), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
@@ -43,6 +44,7 @@ struct F64Vec {
   static void maskstore(T* p, Mask m, V v) { _mm256_maskstore_pd(p, m, v); }
   static V mul(V a, V b) { return _mm256_mul_pd(a, b); }
   static V fma(V a, V b, V c) { return _mm256_fmadd_pd(a, b, c); }
+  static V fma_bcast(const T* a, V b, V c) { return fma(set1(*a), b, c); }
   // Lanes l < left all ones: one 64-bit mask per lane.
   static Mask mask(int left) {
     return _mm256_cmpgt_epi64(_mm256_set1_epi64x(left), _mm256_setr_epi64x(0, 1, 2, 3));
