@@ -234,11 +234,13 @@ TYPED_TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
   }
 }
 
-// The small kernels (A and B in place, alpha 1) against the chain, over row and column counts
-// around their tiles, k around the unroll, every accumulator start and padded leading
-// dimensions. A and B end at guard pages (the last row of B holds exactly n values when ldb ==
-// n), so a partial tile that read past its columns, or a row past the last, would fault; C's
-// padding keeps its bits.
+// The small kernels (A in place, alpha 1) against the chain, over row and column counts around
+// their tiles, k around the unroll, every accumulator start and padded leading dimensions, with
+// B in place (row-major, groups NR apart) and as packed panels (groups gs apart, here with a gap
+// of one row between panels so that a wrong group stride reads the wrong values). A and B end
+// at guard pages (the last row of an in-place B holds exactly n values when ldb == n), so a
+// partial tile that read past its columns, or a row past the last, would fault; C's padding
+// keeps its bits.
 TYPED_TEST(Ukernel, SmallKernelsMatchTheChainInPlace) {
   using T = TypeParam;
   int tested = 0;
@@ -252,26 +254,42 @@ TYPED_TEST(Ukernel, SmallKernelsMatchTheChainInPlace) {
         for (int64_t k : {1, 4, 7, 33}) {
           for (int64_t pad : {0, 3}) {
             for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
-              const T beta = init == AccInit::kScale ? T(-0.75) : T(0);
-              const int64_t lda = k + pad, ldb = n + pad, ldc = n + 2;
-              GuardedBuffer<T> a(static_cast<std::size_t>(m * lda));
-              GuardedBuffer<T> b(static_cast<std::size_t>(k * ldb));
-              const auto av = random_values<T>(a.size(), 70 + m + k);
-              const auto bv = random_values<T>(b.size(), 80 + n + k);
-              std::memcpy(a.data(), av.data(), a.size() * sizeof(T));
-              std::memcpy(b.data(), bv.data(), b.size() * sizeof(T));
-              auto c = random_values<T>(m * ldc, 90 + m + n + k);
-              if (init == AccInit::kZero) {
-                for (int64_t i = 0; i < m; ++i)
-                  for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
+              for (bool panels : {false, true}) {
+                const T beta = init == AccInit::kScale ? T(-0.75) : T(0);
+                const int64_t lda = k + pad, ldb = n + pad, ldc = n + 2;
+                GuardedBuffer<T> a(static_cast<std::size_t>(m * lda));
+                GuardedBuffer<T> b(static_cast<std::size_t>(k * ldb));
+                const auto av = random_values<T>(a.size(), 70 + m + k);
+                const auto bv = random_values<T>(b.size(), 80 + n + k);
+                std::memcpy(a.data(), av.data(), a.size() * sizeof(T));
+                std::memcpy(b.data(), bv.data(), b.size() * sizeof(T));
+                // The panels: group g's rows NR apart, groups (k + 1) * NR apart, zero-padded.
+                const int64_t groups = (n + nr - 1) / nr, gs = (k + 1) * nr;
+                GuardedBuffer<T> packed(static_cast<std::size_t>((groups - 1) * gs + k * nr));
+                std::fill(packed.data(), packed.data() + packed.size(), T(0));
+                for (int64_t g = 0; g < groups; ++g)
+                  for (int64_t p = 0; p < k; ++p)
+                    for (int64_t j = g * nr; j < std::min(n, (g + 1) * nr); ++j)
+                      packed.data()[g * gs + p * nr + j - g * nr] = b.data()[p * ldb + j];
+                auto c = random_values<T>(m * ldc, 90 + m + n + k);
+                if (init == AccInit::kZero) {
+                  for (int64_t i = 0; i < m; ++i)
+                    for (int64_t j = 0; j < n; ++j)
+                      c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
+                }
+                auto expected = c;
+                reference_gemm<T>(false, false, m, n, k, T(1), a.data(), lda, b.data(), ldb,
+                                  start_beta(init, beta), expected.data(), ldc);
+                if (panels) {
+                  kern.small(m, n, k, a.data(), lda, packed.data(), nr, gs, c.data(), ldc, init,
+                             &beta);
+                } else {
+                  kern.small(m, n, k, a.data(), lda, b.data(), ldb, nr, c.data(), ldc, init, &beta);
+                }
+                ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
+                    << kern.name << " small m=" << m << " n=" << n << " k=" << k << " pad=" << pad
+                    << " init=" << static_cast<int>(init) << " panels=" << panels;
               }
-              auto expected = c;
-              reference_gemm<T>(false, false, m, n, k, T(1), a.data(), lda, b.data(), ldb,
-                                start_beta(init, beta), expected.data(), ldc);
-              kern.small(m, n, k, a.data(), lda, b.data(), ldb, c.data(), ldc, init, &beta);
-              ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
-                  << kern.name << " small m=" << m << " n=" << n << " k=" << k << " pad=" << pad
-                  << " init=" << static_cast<int>(init);
             }
           }
         }

@@ -280,7 +280,7 @@ void run_small(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPool
     if (rows <= 0 || cols <= 0) return;
     char* c = static_cast<char*>(p.c) + (i * p.ldc + j) * kern.c_bytes;
     kern.small(rows, cols, p.k, at(p.a, i * p.a_rs, kern.a_in_bytes), p.a_rs,
-               at(p.b, j, kern.b_in_bytes), p.b_rs, c, p.ldc, p.first_init, p.beta);
+               at(p.b, j, kern.b_in_bytes), p.b_rs, kern.nr, c, p.ldc, p.first_init, p.beta);
     numeric::apply_epilogue(p.epilogue, c, p.ldc, rows, cols, i, j);
   };
   run_members(pool, threads, member);
@@ -318,9 +318,11 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime:
 // A narrow product (GemmKernel::a_in_place_panels, a_in_place_team_panels for a team: few
 // enough panels that a packed A micro-panel would serve too few tiles to repay its packing): B
 // is packed alone, in k-blocks as deep as fit in half of L2 (BlockSizes::b_l2_depth; usually all
-// of K), and A is read in place by direct_panels, each group of at most direct_mr rows running
-// its chains over the whole k-block in registers while the panels stream from L2 (and the rows'
-// segment of A from L1).
+// of K), and A is read in place, each group of rows running its chains over the whole k-block in
+// registers while the panels stream from L2 (and the rows' segment of A from L1 after the first
+// panel). A row-major A with alpha 1 goes through the kernel's small form (the packed kernel's
+// tiles, kInPlaceTileRows rows at most), any other through direct_panels (direct_mr rows at
+// most, alpha applied to each A value).
 // Between k-blocks the accumulators go through C, which is exact.
 // The members pack their share of each block's panels (a prepacked B needs none) and meet, then
 // take their rows (or panels, when there are fewer row groups than members). Two buffers
@@ -333,10 +335,20 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime:
 // all of K in one block): the members then take runs of panels, each walked with several panels
 // in flight.
 // `workspace` may be null when B is prepacked (nothing is packed then).
+// The tiles' row groups: each row of A is a stream from memory, and the tiles ran fastest at 6 to
+// 10 rows and 25-30 % slower at 12 (Zen 4, 4096x32x1024 and 1024x64x2048, one thread): more
+// streams than the prefetchers follow. Against direct_panels, in alternating runs at 8 rows, one
+// thread: 4096x32x1024 +13 %, 1024x64x2048 +10 %, 64x64x65536 +11 %, 300x40x5000 +18 %, f64
+// 4096x32x1024 +9 %; 512x32x512 -4 % (its A is in cache, where 8 rows are too few); two
+// threads 4096x32x1024 +17 %.
+constexpr int64_t kInPlaceTileRows = 8;
+
 void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, int64_t depth,
                     runtime::Workspace* workspace, runtime::ThreadPool* pool, int threads) {
   const bool prepacked = p.b_panels != nullptr;
-  const int64_t nr = kern.nr, height = kern.direct_mr;
+  const bool tiles = kern.small != nullptr && p.unit_alpha && p.a_cs == 1 &&
+                     p.m > kernels::kDirectMaxRows;
+  const int64_t nr = kern.nr, height = tiles ? kInPlaceTileRows : kern.direct_mr;
   const int64_t panels = (p.n + nr - 1) / nr;
   const int64_t kb = blocking::balanced_block(p.k, std::max<int64_t>(1, depth), kern.k_unit);
   const int buffers = kb < p.k ? 2 : 1;
@@ -377,15 +389,20 @@ void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, int64_t depth,
       }
       if (cols <= 0) continue;
       const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
+      const char* const my_panels = block + lo * panel_stride * kern.b_packed_bytes;
       for (int64_t g = 0; g < groups; ++g) {
         int64_t i = 0, i_end = 0;
         share(row_hi - row_lo, static_cast<int>(g), static_cast<int>(groups), &i, &i_end);
         i += row_lo, i_end += row_lo;
         char* c = static_cast<char*>(p.c) + (i * p.ldc + j) * kern.c_bytes;
-        kern.direct_panels(i_end - i, cols, kc, p.alpha,
-                           at(p.a, i * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs, p.a_cs,
-                           block + lo * panel_stride * kern.b_packed_bytes, panel_stride, c,
-                           p.ldc, init, p.beta);
+        if (tiles) {
+          kern.small(i_end - i, cols, kc, at(p.a, i * p.a_rs + pc, kern.a_in_bytes), p.a_rs,
+                     my_panels, nr, panel_stride, c, p.ldc, init, p.beta);
+        } else {
+          kern.direct_panels(i_end - i, cols, kc, p.alpha,
+                             at(p.a, i * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs, p.a_cs,
+                             my_panels, panel_stride, c, p.ldc, init, p.beta);
+        }
         if (pc + kc == p.k) numeric::apply_epilogue(p.epilogue, c, p.ldc, i_end - i, cols, i, j);
       }
     }

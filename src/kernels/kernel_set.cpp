@@ -39,15 +39,15 @@ void erased_ukernel(int64_t kc, const void* a, const void* b, void* c, int64_t l
 }
 
 template <class T>
-using SmallFn = void (*)(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, T*,
-                         int64_t, AccInit, T);
+using SmallFn = void (*)(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t,
+                         int64_t, T*, int64_t, AccInit, T);
 static_assert(std::is_same_v<SmallFn<float>, SgemmSmallFn>);
 
 template <class T, SmallFn<T> F>
 void erased_small(int64_t m, int64_t n, int64_t k, const void* a, int64_t lda, const void* b,
-                  int64_t ldb, void* c, int64_t ldc, AccInit init, const void* beta) {
-  F(m, n, k, static_cast<const T*>(a), lda, static_cast<const T*>(b), ldb, static_cast<T*>(c), ldc,
-    init, *static_cast<const T*>(beta));
+                  int64_t ldb, int64_t gs, void* c, int64_t ldc, AccInit init, const void* beta) {
+  F(m, n, k, static_cast<const T*>(a), lda, static_cast<const T*>(b), ldb, gs, static_cast<T*>(c),
+    ldc, init, *static_cast<const T*>(beta));
 }
 
 template <class T>

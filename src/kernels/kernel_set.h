@@ -52,10 +52,12 @@ struct GemmKernel {
   void (*ukernel_edge)(int64_t rows, int64_t cols, int64_t kc, const void* a_panel,
                        const void* b_panel, void* c, int64_t ldc, AccInit init, const void* alpha,
                        const void* beta) = nullptr;
-  // Optional (nullptr: not offered): the small kernel (ukernel.h), for small products with a
-  // row-major A, alpha 1 and a row-major B; it computes any m x n block over all of k.
+  // Optional (nullptr: not offered): the small kernel (ukernel.h): any m x n block over k steps
+  // from a row-major A in place (alpha 1) and a B in NR-column groups, gs elements apart, rows
+  // ldb apart (a row-major B in place, or packed panels).
   void (*small)(int64_t m, int64_t n, int64_t k, const void* a, int64_t lda, const void* b,
-                int64_t ldb, void* c, int64_t ldc, AccInit init, const void* beta) = nullptr;
+                int64_t ldb, int64_t gs, void* c, int64_t ldc, AccInit init,
+                const void* beta) = nullptr;
   // Optional (nullptr: not offered): the unpacked kernel for m <= direct_mr (at least
   // kDirectMaxRows) with a row-major B, any number of columns, direct_nr the width of its basic
   // group (see ukernel.h). direct_panels takes as many rows.

@@ -194,13 +194,13 @@ void edge_tile(int64_t rows, int64_t cols, int64_t kc, const typename V::T* a_pa
                      beta);
 }
 
-// A small product straight from a row-major A (alpha 1) and a row-major B, no packing: C's
-// m x n block in R x (2 * lanes) tiles, each over all of k (the small path, ukernel.h). The same
-// chains as the packed tiles.
+// C's m x n block in R x (2 * lanes) tiles, each over all k steps, from a row-major A in place
+// (alpha 1) and B in groups of 2 * lanes columns, group g at b + g * gs, rows ldb apart (the
+// small kernel, ukernel.h). The same chains as the packed tiles.
 template <class V, int R>
 void small_tiles(int64_t m, int64_t n, int64_t k, const typename V::T* a, int64_t lda,
-                 const typename V::T* b, int64_t ldb, typename V::T* c, int64_t ldc, AccInit init,
-                 typename V::T beta) {
+                 const typename V::T* b, int64_t ldb, int64_t gs, typename V::T* c, int64_t ldc,
+                 AccInit init, typename V::T beta) {
   constexpr int64_t W = kTileVectors * V::kLanes;
   for (int64_t i = 0; i < m; i += R) {
     const int64_t rows = m - i < R ? m - i : R;
@@ -208,11 +208,12 @@ void small_tiles(int64_t m, int64_t n, int64_t k, const typename V::T* a, int64_
       const int64_t cols = n - j < W ? n - j : W;
       const RowsA<V> a_rows{a + i * lda, lda};
       typename V::T* const tile_c = c + i * ldc + j;
+      const typename V::T* const group = b + j / W * gs;
       if (rows == R && cols == W) {
-        tile_on<V, R, kTileVectors, false>(k, a_rows, RowsB<V, false>{b + j, ldb}, tile_c, ldc,
+        tile_on<V, R, kTileVectors, false>(k, a_rows, RowsB<V, false>{group, ldb}, tile_c, ldc,
                                            init, beta, typename V::Mask{});
       } else {
-        edge_tile_on<V, R>(rows, cols, k, a_rows, RowsB<V, true>{b + j, ldb}, tile_c, ldc, init,
+        edge_tile_on<V, R>(rows, cols, k, a_rows, RowsB<V, true>{group, ldb}, tile_c, ldc, init,
                            beta);
       }
     }

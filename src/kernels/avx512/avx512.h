@@ -19,10 +19,10 @@ void sgemm_avx512_12x32(int64_t kc, const float* a_panel, const float* b_panel, 
 void sgemm_avx512_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const float* a_panel,
                              const float* b_panel, float* c, int64_t ldc, AccInit init,
                              float beta);
-// The same tiles over unpacked operands, for small products (ukernel.h's small kernel).
+// The same tiles over A in place and B in NR-column groups (ukernel.h's small kernel).
 void sgemm_avx512_12x32_small(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-                              const float* b, int64_t ldb, float* c, int64_t ldc, AccInit init,
-                              float beta);
+                              const float* b, int64_t ldb, int64_t gs, float* c, int64_t ldc,
+                              AccInit init, float beta);
 
 // 12 x 16 doubles: the same register plan as the f32 tile, each zmm holding 8 doubles.
 inline constexpr int kDgemmMr = 12;
@@ -33,8 +33,8 @@ void dgemm_avx512_12x16_edge(int64_t rows, int64_t cols, int64_t kc, const doubl
                              const double* b_panel, double* c, int64_t ldc, AccInit init,
                              double beta);
 void dgemm_avx512_12x16_small(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
-                              const double* b, int64_t ldb, double* c, int64_t ldc, AccInit init,
-                              double beta);
+                              const double* b, int64_t ldb, int64_t gs, double* c, int64_t ldc,
+                              AccInit init, double beta);
 
 // 12 x 32 int32 over byte quads (ukernel.h), for CPUs with AVX-512 BW and VNNI: the f32 tile's
 // register plan with vpdpbusd for the fma, four k steps per instruction. The s8 form also keeps

@@ -30,9 +30,9 @@ void dgemm_avx512_12x16_edge(int64_t rows, int64_t cols, int64_t kc, const doubl
 }
 
 void dgemm_avx512_12x16_small(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
-                              const double* b, int64_t ldb, double* c, int64_t ldc, AccInit init,
-                              double beta) {
-  small_tiles<F64Vec, kDgemmMr>(m, n, k, a, lda, b, ldb, c, ldc, init, beta);
+                              const double* b, int64_t ldb, int64_t gs, double* c, int64_t ldc,
+                              AccInit init, double beta) {
+  small_tiles<F64Vec, kDgemmMr>(m, n, k, a, lda, b, ldb, gs, c, ldc, init, beta);
 }
 
 }  // namespace invar::kernels::avx512
