@@ -225,12 +225,14 @@ TYPED_TEST(Exact, PackedBAloneWithAReadInPlace) {
   const kernels::GemmKernel& kern = kernel_of<T>(context);
   runtime::ThreadPool pool(3);
   const int64_t nr = kern.nr;
-  // The limits of one thread and of a team, and the columns around each.
+  // The limits of one thread, of a team and of the tiles, and the columns around each.
   const int64_t widest = std::max<int64_t>(1, kern.a_in_place_panels) * nr;
   const int64_t team_widest = std::max<int64_t>(1, kern.a_in_place_team_panels) * nr;
+  const int64_t tiles_widest = int64_t{driver::kInPlaceTilePanels} * nr;
   uint64_t seed = 6000;
-  const std::set<int64_t> widths = {1, nr + 3, widest - 5, widest, widest + 1, team_widest,
-                                     team_widest + 1};
+  const std::set<int64_t> widths = {
+      1,           nr + 3,          widest - 5,   widest,          widest + 1,
+      team_widest, team_widest + 1, tiles_widest, tiles_widest + 1};
   for (const int64_t n : widths) {
     if (n < 1) continue;
     for (const int64_t m : {int64_t{kernels::kDirectMaxRows + 1}, int64_t{31}, int64_t{7}}) {
@@ -260,8 +262,9 @@ TYPED_TEST(Exact, PackedBAloneWithAReadInPlace) {
           if (depth > k) continue;  // the same as depth == k, already run
           blocks.b_l2_depth = depth;
           for (int threads : {1, 2, 3}) {
-            const int64_t panels =
-                threads > 1 ? kern.a_in_place_team_panels : kern.a_in_place_panels;
+            const int64_t panels = driver::in_place_tiles(kern, p) ? driver::kInPlaceTilePanels
+                                   : threads > 1 ? kern.a_in_place_team_panels
+                                                 : kern.a_in_place_panels;
             const bool offered = n <= panels * nr &&
                                  (depth >= k || depth >= driver::kMinInPlaceDepth);
             ASSERT_EQ(driver::reads_a_in_place(kern, p, blocks, threads), offered)

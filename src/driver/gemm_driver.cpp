@@ -321,8 +321,8 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime:
 // of K), and A is read in place, each group of rows running its chains over the whole k-block in
 // registers while the panels stream from L2 (and the rows' segment of A from L1 after the first
 // panel). A row-major A with alpha 1 goes through the kernel's small form (the packed kernel's
-// tiles, kInPlaceTileRows rows at most), any other through direct_panels (direct_mr rows at
-// most, alpha applied to each A value).
+// tiles, at most kInPlaceTileRows rows and one tile's), any other through direct_panels
+// (direct_mr rows at most, alpha applied to each A value).
 // Between k-blocks the accumulators go through C, which is exact.
 // The members pack their share of each block's panels (a prepacked B needs none) and meet, then
 // take their rows (or panels, when there are fewer row groups than members). Two buffers
@@ -346,9 +346,9 @@ constexpr int64_t kInPlaceTileRows = 8;
 void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, int64_t depth,
                     runtime::Workspace* workspace, runtime::ThreadPool* pool, int threads) {
   const bool prepacked = p.b_panels != nullptr;
-  const bool tiles = kern.small != nullptr && p.unit_alpha && p.a_cs == 1 &&
-                     p.m > kernels::kDirectMaxRows;
-  const int64_t nr = kern.nr, height = tiles ? kInPlaceTileRows : kern.direct_mr;
+  const bool tiles = in_place_tiles(kern, p);
+  const int64_t nr = kern.nr;
+  const int64_t height = tiles ? std::min<int64_t>(kInPlaceTileRows, kern.mr) : kern.direct_mr;
   const int64_t panels = (p.n + nr - 1) / nr;
   const int64_t kb = blocking::balanced_block(p.k, std::max<int64_t>(1, depth), kern.k_unit);
   const int buffers = kb < p.k ? 2 : 1;
@@ -418,10 +418,17 @@ void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, int64_t depth,
 
 }  // namespace
 
+bool in_place_tiles(const kernels::GemmKernel& kern, const GemmProblem& p) {
+  return kern.small != nullptr && kern.mr > kern.direct_mr && p.unit_alpha && p.a_cs == 1 &&
+         p.m > kernels::kDirectMaxRows;
+}
+
 bool reads_a_in_place(const kernels::GemmKernel& kern, const GemmProblem& p,
                       const blocking::BlockSizes& blocks, int threads) {
   const bool whole_k = blocks.b_l2_depth >= p.k;
-  const int64_t panels = threads > 1 ? kern.a_in_place_team_panels : kern.a_in_place_panels;
+  const int64_t panels = in_place_tiles(kern, p) ? kInPlaceTilePanels
+                         : threads > 1           ? kern.a_in_place_team_panels
+                                                 : kern.a_in_place_panels;
   return p.allow_direct && (whole_k || blocks.b_l2_depth >= kMinInPlaceDepth) &&
          kern.direct_panels != nullptr && p.n <= panels * kern.nr && p.a_panels == nullptr &&
          p.m > kernels::kDirectMaxRows;

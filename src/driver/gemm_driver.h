@@ -112,9 +112,23 @@ bool try_direct(const kernels::GemmKernel& kernel, const GemmProblem& problem,
 // columns.
 inline constexpr int64_t kMinInPlaceDepth = 384;
 
+// Whether the A-in-place path runs the packed kernel's tiles (its small form) rather than
+// direct_panels: a row-major A with alpha 1, more than kDirectMaxRows rows, and a tile taller
+// than direct_mr (on a kernel whose tile is no taller, the two ran alike).
+bool in_place_tiles(const kernels::GemmKernel& kernel, const GemmProblem& problem);
+
+// Up to how many panels (n <= kInPlaceTilePanels * nr) the tiles over A in place beat the loop
+// nest, on one thread and on a team alike. Measured on the Zen 4 (invar bench, alternating),
+// against the loop nest: f32 on one thread 1024x128x2048 +20 %, 2048x96x1024 +16 %,
+// 512x128x512 +4 %; on two threads 64x64x65536 +56 %, 1024x64x2048 +41 %, 2048x128x1024
+// +12 %, 512x64x512 +11 %, 4096x96x1024 +15 %; f64 at 64 columns +10 to +20 % on one and two
+// threads. At eight f32 panels (256 columns) the two were level.
+inline constexpr int kInPlaceTilePanels = 4;
+
 // Whether run_gemm packs B alone and reads A in place (see above) rather than running the loop
-// nest, once try_direct has declined the product.
-// `threads` is the team's size (the limit of a one-thread call and of a team's differ).
+// nest, once try_direct has declined the product: up to kInPlaceTilePanels panels with the tiles,
+// up to the kernel's a_in_place_panels (a_in_place_team_panels for a team) with direct_panels.
+// `threads` is the team's size.
 bool reads_a_in_place(const kernels::GemmKernel& kernel, const GemmProblem& problem,
                       const blocking::BlockSizes& blocks, int threads);
 

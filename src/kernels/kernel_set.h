@@ -73,7 +73,8 @@ struct GemmKernel {
                         void* c, int64_t ldc, AccInit init, const void* beta) = nullptr;
   // Up to how many panels (n <= a_in_place_panels * nr) a product is faster with B packed alone
   // into L2 and A read in place by direct_panels than with A packed for the micro-kernel: packed
-  // A pays for itself only over enough tiles (gemm_driver.h). 0: never.
+  // A pays for itself only over enough tiles (gemm_driver.h; the kernel's own tiles over A in
+  // place have their limit there, driver::kInPlaceTilePanels). 0: never.
   int a_in_place_panels = 0;
   // The same limit for a team of two or more threads (measured apart: the team splits the rows
   // of A and shares the packing of B, and the balance against the loop nest moves with it).
