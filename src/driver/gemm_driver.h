@@ -23,9 +23,10 @@
 // packing A would not pay for itself (GemmKernel::a_in_place_panels) packs B alone, in k-blocks
 // as deep as half of L2 holds (BlockSizes::b_l2_depth; all of K when it fits), and reads A in
 // place: the kernel's small form (its tiles over A in place, alpha 1) or its direct_panels runs
-// a few rows at a time over the packed panels; the members split the packing, then the rows. Same chains, so the same bits as the loop nest. Either
-// operand may have been packed ahead of time (GemmProblem::a_panels, b_panels); the loop nest
-// then reads its panels where the packer would have left them.
+// a few rows at a time over the packed panels; the members split the packing, then the rows.
+// Same chains, so the same bits as the loop nest. Either operand may have been packed ahead of
+// time (GemmProblem::a_panels, b_panels); the loop nest then reads its panels where the packer
+// would have left them.
 // The loop nest never splits K between workers and never reorders k, so each element's chain is
 // the contract's chain whatever the block sizes are.
 // The driver computes in the floating-point mode it finds: its callers (api/, blas/) enter the
