@@ -263,14 +263,17 @@ TYPED_TEST(Ukernel, SmallKernelsMatchTheChainInPlace) {
                 const auto bv = random_values<T>(b.size(), 80 + n + k);
                 std::memcpy(a.data(), av.data(), a.size() * sizeof(T));
                 std::memcpy(b.data(), bv.data(), b.size() * sizeof(T));
-                // The panels: group g's rows NR apart, groups (k + 1) * NR apart, zero-padded.
+                // The panels: group g's rows NR apart, zero-padded past n; groups (k + 1) * NR
+                // apart, the row between them NaN (a step too many would show).
                 const int64_t groups = (n + nr - 1) / nr, gs = (k + 1) * nr;
                 GuardedBuffer<T> packed(static_cast<std::size_t>((groups - 1) * gs + k * nr));
-                std::fill(packed.data(), packed.data() + packed.size(), T(0));
+                std::fill(packed.data(), packed.data() + packed.size(),
+                          std::numeric_limits<T>::quiet_NaN());
                 for (int64_t g = 0; g < groups; ++g)
                   for (int64_t p = 0; p < k; ++p)
-                    for (int64_t j = g * nr; j < std::min(n, (g + 1) * nr); ++j)
-                      packed.data()[g * gs + p * nr + j - g * nr] = b.data()[p * ldb + j];
+                    for (int64_t j = g * nr; j < (g + 1) * nr; ++j)
+                      packed.data()[g * gs + p * nr + j - g * nr] =
+                          j < n ? b.data()[p * ldb + j] : T(0);
                 auto c = random_values<T>(m * ldc, 90 + m + n + k);
                 if (init == AccInit::kZero) {
                   for (int64_t i = 0; i < m; ++i)
