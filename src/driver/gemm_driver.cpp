@@ -315,14 +315,14 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime:
   run_members(pool, threads, member);
 }
 
-// A narrow product (GemmKernel::a_in_place_panels, a_in_place_team_panels for a team: few
-// enough panels that a packed A micro-panel would serve too few tiles to repay its packing): B
-// is packed alone, in k-blocks as deep as fit in half of L2 (BlockSizes::b_l2_depth; usually all
-// of K), and A is read in place, each group of rows running its chains over the whole k-block in
-// registers while the panels stream from L2 (and the rows' segment of A from L1 after the first
-// panel). A row-major A with alpha 1 goes through the kernel's small form (the packed kernel's
-// tiles, at most kInPlaceTileRows rows and one tile's), any other through direct_panels
-// (direct_mr rows at most, alpha applied to each A value).
+// A narrow product (reads_a_in_place: few enough panels that a packed A micro-panel would serve
+// too few tiles to repay its packing): B is packed alone, in k-blocks as deep as fit in half of
+// L2 (BlockSizes::b_l2_depth; usually all of K), and A is read in place, each group of rows
+// running its chains over the whole k-block in registers while the panels stream from L2 (and
+// the rows' segment of A from L1 after the first panel). A row-major A with alpha 1 goes through
+// the kernel's small form (in_place_tiles: the packed kernel's tiles, at most kInPlaceTileRows
+// rows and one tile's), any other through direct_panels (direct_mr rows at most, alpha applied
+// to each A value).
 // Between k-blocks the accumulators go through C, which is exact.
 // The members pack their share of each block's panels (a prepacked B needs none) and meet, then
 // take their rows (or panels, when there are fewer row groups than members). Two buffers
