@@ -212,8 +212,9 @@ TYPED_TEST(Exact, LargeProductCrossesEveryBlock) {
 }
 
 // Products at most the kernel's a_in_place_panels wide: B is packed alone (or was prepacked),
-// all of K deep or in k-blocks of the depth L2 holds, and A read in place by direct_panels, up to
-// direct_mr rows at a time. Over row counts that leave uneven groups, column counts with a
+// all of K deep or in k-blocks of the depth L2 holds, and A read in place by the kernel's tiles
+// (row-major A, alpha 1; the choice asserted against its own statement here) or by
+// direct_panels. Over row counts that leave uneven groups, column counts with a
 // partial last panel, both layouts of A and of B, every start of the accumulators, alpha 1 and
 // not, 1..3 threads (rows split, or panels when rows are few), B's depth in L2 all of K, under K
 // but deep enough (three k-blocks through the two buffers) and too shallow: run_gemm must take
@@ -240,7 +241,9 @@ TYPED_TEST(Exact, PackedBAloneWithAReadInPlace) {
       for (int layout = 0; layout < 4; ++layout) {
         const bool trans_a = layout & 1, trans_b = layout & 2;
         const kernels::AccInit init = static_cast<kernels::AccInit>(seed % 3);
-        const T alpha = seed % 2 ? T(1) : T(-0.5);
+        // alpha 1 on layouts 2 and 3 (seed advances by four per shape): with a row-major A
+        // (layout 2) that is the tiles' case.
+        const T alpha = (seed / 2) % 2 ? T(1) : T(-0.5);
         const T beta = init == kernels::AccInit::kScale  ? T(3.7)
                        : init == kernels::AccInit::kLoad ? T(1)
                                                          : T(0);
@@ -262,11 +265,15 @@ TYPED_TEST(Exact, PackedBAloneWithAReadInPlace) {
           if (depth > k) continue;  // the same as depth == k, already run
           blocks.b_l2_depth = depth;
           for (int threads : {1, 2, 3}) {
-            const int64_t panels = driver::in_place_tiles(kern, p) ? driver::kInPlaceTilePanels
+            // The tiles: a row-major A, alpha 1, a tile taller than the direct kernel's rows.
+            const bool tiles = kern.small != nullptr && kern.mr > kern.direct_mr && !trans_a &&
+                               alpha == T(1) && m > kernels::kDirectMaxRows;
+            ASSERT_EQ(driver::in_place_tiles(kern, p), tiles) << kern.name << " m=" << m;
+            const int64_t panels = tiles         ? driver::kInPlaceTilePanels
                                    : threads > 1 ? kern.a_in_place_team_panels
                                                  : kern.a_in_place_panels;
-            const bool offered = n <= panels * nr &&
-                                 (depth >= k || depth >= driver::kMinInPlaceDepth);
+            const bool offered =
+                n <= panels * nr && (depth >= k || depth >= driver::kMinInPlaceDepth);
             ASSERT_EQ(driver::reads_a_in_place(kern, p, blocks, threads), offered)
                 << kern.name << " m=" << m << " n=" << n << " k=" << k << " depth=" << depth
                 << " threads=" << threads;

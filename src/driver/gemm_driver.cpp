@@ -426,12 +426,14 @@ bool in_place_tiles(const kernels::GemmKernel& kern, const GemmProblem& p) {
 bool reads_a_in_place(const kernels::GemmKernel& kern, const GemmProblem& p,
                       const blocking::BlockSizes& blocks, int threads) {
   const bool whole_k = blocks.b_l2_depth >= p.k;
-  const int64_t panels = in_place_tiles(kern, p) ? kInPlaceTilePanels
-                         : threads > 1           ? kern.a_in_place_team_panels
-                                                 : kern.a_in_place_panels;
+  const bool tiles = in_place_tiles(kern, p);
+  // The tiles need no direct_panels; without the tiles a kernel lacking it has no such path.
+  const int64_t panels = tiles                           ? kInPlaceTilePanels
+                         : kern.direct_panels == nullptr ? 0
+                         : threads > 1                   ? kern.a_in_place_team_panels
+                                                         : kern.a_in_place_panels;
   return p.allow_direct && (whole_k || blocks.b_l2_depth >= kMinInPlaceDepth) &&
-         kern.direct_panels != nullptr && p.n <= panels * kern.nr && p.a_panels == nullptr &&
-         p.m > kernels::kDirectMaxRows;
+         p.n <= panels * kern.nr && p.a_panels == nullptr && p.m > kernels::kDirectMaxRows;
 }
 
 std::size_t packed_a_bytes(const GemmKernel& kern, int64_t m, int64_t k) {
