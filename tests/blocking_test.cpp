@@ -134,22 +134,24 @@ TEST(BlockingModel, McFillsTheL2ShareLessBAndC) {
   EXPECT_EQ(blocking::l2_mc(crowded, kAvx2, kF32, 256), 64 * kKiB / 1024 / 6 * 6);
 }
 
-TEST(BlockingModel, NcFillsL3LessOneWay) {
-  // Zen 3 at KC 256: 32 MiB less a 2 MiB way = 30 MiB / 1 KiB per column.
-  EXPECT_EQ(blocking::l3_nc(zen3().l3, kAvx2, kF32, 256), 30720);
+TEST(BlockingModel, NcFillsAQuarterOfL3) {
+  // Zen 3 at KC 256: 8 of 32 MiB / 1 KiB per column.
+  EXPECT_EQ(blocking::l3_nc(zen3().l3, kAvx2, kF32, 256), 8192);
+  // A deeper block has fewer columns: 8 MiB / 4 KiB at KC 1024.
+  EXPECT_EQ(blocking::l3_nc(zen3().l3, kAvx512, kF32, 1024), 2048);
   // No L3: a fixed number of micro-panels.
   EXPECT_EQ(blocking::l3_nc(apple_m().l3, kNeon, kF32, 512), blocking::kNoL3Panels * 12);
 }
 
 TEST(BlockingModel, Zen5VmPackageL3IsNotAPerCoreL3) {
   // The legacy report (508 MiB) reaches the model as 32 MiB, so the B block is sized for one
-  // CCD: 30 MiB of it at KC 256, 30720 columns of 12 x 32 f32 panels.
+  // CCD: a quarter of it, 8 MiB at KC 256, 8192 columns of 12 x 32 f32 panels.
   const CacheTopology t = zen5_vm();
   const BlockSizes b = choose(t, kAvx512, 8192, 1 << 20, 8192);
   EXPECT_EQ(b.kc, 256);
-  EXPECT_LE(b.nc * b.kc * 4, 32 * kMiB - 2 * kMiB);
+  EXPECT_LE(b.nc * b.kc * 4, 8 * kMiB);
   EXPECT_EQ(b.nc % kAvx512.nr, 0);
-  EXPECT_GT(b.nc * b.kc * 4, 32 * kMiB - 2 * kMiB - 2 * kMiB);  // near-equal slices of 2^20
+  EXPECT_GT(b.nc * b.kc * 4, 8 * kMiB - 256 * kKiB);  // near-equal slices of 2^20
   // Taken at face value the package total would ask for a 475 MiB B block.
   CacheTopology raw = t;
   raw.l3.bytes = 508 * kMiB;
@@ -176,22 +178,33 @@ TEST(BlockingModel, KSlicesComeOutNearEqual) {
   }
 }
 
-// A kernel that keeps its pace with B streaming from L2/L3 gets the deepest KC whose A micro-panel
-// leaves two ways of L1 free (one for B's lines in flight, one for C).
+// A kernel that keeps its pace with B streaming from L2/L3 gets the deeper of two depths: the one
+// whose A micro-panel leaves two ways of L1 free (one for B's lines in flight, one for C), and
+// kStreamKc.
 TEST(BlockingModel, StreamingBKernelsSizeKcForTheAMicroPanel) {
   const TileShape streaming{12, 32, 1, true};
   const CacheTopology zen4 =
       make("zen4", {32 * kKiB, 8, 64, 1}, {1 * kMiB, 8, 64, 1}, {32 * kMiB, 16, 64, 1});
-  EXPECT_EQ(blocking::l1_kc(zen4.l1d, streaming, kF32), 512);    // 24 KiB of A: 6 of 8 ways
-  EXPECT_EQ(blocking::l1_kc(zen4.l1d, streaming, {8, 8}), 256);  // f64
-  EXPECT_EQ(blocking::l1_kc(zen5_vm().l1d, streaming, kF32), 853);  // 10 of 12 ways
+  // f32 and f64: 512 and 256 deep in L1, so kStreamKc.
+  EXPECT_EQ(blocking::streaming_kc(zen4.l1d, streaming, kF32), blocking::kStreamKc);
+  EXPECT_EQ(blocking::streaming_kc(zen4.l1d, streaming, {8, 8}), blocking::kStreamKc);
+  // u8 panels: 24 KiB of A is 2048 steps, deeper than kStreamKc.
+  EXPECT_EQ(blocking::streaming_kc(zen4.l1d, streaming, {1, 1}), 2048);
+  EXPECT_EQ(blocking::streaming_kc(zen5_vm().l1d, streaming, {1, 1}), 3413);  // 10 of 12 ways
   EXPECT_EQ(blocking::l1_kc(zen4.l1d, kAvx512, kF32), 160);  // both panels: 5 ways of B, 2 of A
+  // Through the model: K = 4096 in four slices of kStreamKc; K = 1500 in two near-equal ones.
+  EXPECT_EQ(choose(zen4, streaming, 4096, 4096, 4096).kc, 1024);
+  EXPECT_EQ(choose(zen4, streaming, 4096, 4096, 1500).kc, 750);
+  // The kernel that keeps B in L1 is not affected.
+  EXPECT_EQ(choose(zen4, kAvx512, 4096, 4096, 4096).kc, 158);  // 26 slices of at most 160
   for (const CacheTopology& t : {zen3(), zen4, zen5_vm(), skylake_x(), apple_m(), tiny()}) {
-    const int64_t kc = blocking::l1_kc(t.l1d, streaming, kF32);
-    const int64_t a_bytes = 12 * 4 * kc, budget = (t.l1d.ways - 2) * t.l1d.way_bytes();
-    if (kc > blocking::kMinKc) {  // else the floor (tiny: a 2-way L1 has no ways to spare)
+    // u8 panels: the L1 depth wins wherever it is deeper than kStreamKc.
+    const int64_t kc = blocking::streaming_kc(t.l1d, streaming, {1, 1});
+    const int64_t a_bytes = 12 * kc, budget = (t.l1d.ways - 2) * t.l1d.way_bytes();
+    EXPECT_GE(kc, blocking::kStreamKc) << t.source;
+    if (kc > blocking::kStreamKc) {
       EXPECT_LE(a_bytes, budget) << t.source;
-      EXPECT_GT(a_bytes + 12 * 4, budget) << t.source;  // and one step deeper would not fit
+      EXPECT_GT(a_bytes + 12, budget) << t.source;  // and one step deeper would not fit
     }
     // MC follows KC as for any kernel: the A block still fits L2's share.
     const BlockSizes b = choose(t, streaming, 4096, 4096, 4096);
@@ -206,15 +219,15 @@ TEST(BlockingModel, StreamingBKeepsASmallProductsBBlockInL2) {
   const CacheTopology zen4 =
       make("zen4", {32 * kKiB, 8, 64, 1}, {1 * kMiB, 8, 64, 1}, {32 * kMiB, 16, 64, 1});
   EXPECT_EQ(choose(zen4, streaming, 512, 512, 512).kc, 256);    // 512 KiB of B
-  EXPECT_EQ(choose(zen4, streaming, 512, 512, 4096).kc, 256);
+  EXPECT_EQ(choose(zen4, streaming, 512, 512, 4096).kc, 1024);  // 256 is under half of 1024
   EXPECT_EQ(choose(zen4, streaming, 512, 500, 512).kc, 256);    // padded to 512 columns
   EXPECT_EQ(choose(zen4, streaming, 512, 608, 512).kc, 512);    // would need 215 deep: < 256
-  EXPECT_EQ(choose(zen4, streaming, 1024, 1024, 1024).kc, 512);
-  EXPECT_EQ(choose(zen4, streaming, 2048, 2048, 2048).kc, 512);
+  EXPECT_EQ(choose(zen4, streaming, 1024, 1024, 1024).kc, 1024);
+  EXPECT_EQ(choose(zen4, streaming, 2048, 2048, 2048).kc, 1024);
   for (int64_t n : {32, 64, 256, 512, 1024, 4096}) {
     const BlockSizes b = choose(zen4, streaming, 4096, n, 4096);
     const bool b_in_l2 = b.kc * ((n + 31) / 32 * 32) * 4 <= 512 * kKiB;
-    EXPECT_TRUE(b_in_l2 || b.kc == 512) << "n=" << n << " kc=" << b.kc;
+    EXPECT_TRUE(b_in_l2 || b.kc == 1024) << "n=" << n << " kc=" << b.kc;
     EXPECT_GE(b.kc, 256) << "n=" << n;
   }
 }
@@ -253,7 +266,8 @@ TEST(BlockingModel, ThisMachineClass) {
   expect(choose(zen3(), kAvx2, 2048, 2048, 2048), 294, 293, 2048, "2048^3");
   expect(choose(zen3(), kAvx2, 4096, 4096, 4096), 294, 316, 4096, "4096^3");
   expect(choose(zen3(), kAvx2, 1, 4096, 4096), 6, 316, 4096, "1 x 4096 x 4096");
-  expect(choose(zen3(), kAvx2, 40000, 40000, 4096), 306, 316, 20000, "N = 40000");
+  // N = 40000: a quarter of L3 holds 6624 columns at KC 316; seven near-equal blocks.
+  expect(choose(zen3(), kAvx2, 40000, 40000, 4096), 306, 316, 5728, "N = 40000");
 }
 
 TEST(BlockingModel, BlocksStayInsideTheirCaches) {

@@ -16,7 +16,6 @@ int64_t l1_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes) {
   const int64_t b_per_k = int64_t{tile.nr} * bytes.b;  // bytes of B micro-panel per unit of k
   const int64_t a_per_k = int64_t{tile.mr} * bytes.a;
   if (way <= 0 || b_per_k <= 0 || a_per_k <= 0) return kMinKc;
-  if (tile.b_streams) return std::max((ways - 2) * way / a_per_k, kMinKc);
   // B's ways, from the most that leave one way for A and one for C down to one.
   for (int64_t b = ways - 2; b >= 1; --b) {
     const int64_t kc = b * way / b_per_k;
@@ -25,6 +24,12 @@ int64_t l1_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes) {
     if (b + a <= ways - 1) return std::max(kc, kMinKc);
   }
   return kMinKc;
+}
+
+int64_t streaming_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes) {
+  const int64_t a_per_k = int64_t{tile.mr} * bytes.a;
+  const int64_t in_l1 = a_per_k > 0 ? (l1.ways - 2) * l1.way_bytes() / a_per_k : 0;
+  return std::max({in_l1, kStreamKc, kMinKc});
 }
 
 int64_t l2_mc(const arch::CacheLevel& l2, TileShape tile, PackedBytes bytes, int64_t kc) {
@@ -47,7 +52,7 @@ int64_t l3_nc(const arch::CacheLevel& l3, TileShape tile, PackedBytes bytes, int
   if (!l3.present() || l3.ways < 1) return kNoL3Panels * nr;
   const int64_t b_column = kc * bytes.b;  // bytes of packed B per column of the block
   if (b_column <= 0) return nr;
-  const int64_t budget = l3.bytes / std::max(1, l3.sharing) - l3.way_bytes();
+  const int64_t budget = l3.bytes / std::max(1, l3.sharing) / 4;
   return std::max(nr, budget / b_column / nr * nr);
 }
 
@@ -94,7 +99,9 @@ BlockSizes choose_block_sizes(const arch::CacheTopology& topology, TileShape til
   if (fits_in_l1(topology, tile, bytes, m, n, k)) {
     b = {round_up(m, tile.mr), k, round_up(n, tile.nr)};
   } else {
-    b.kc = balanced_block(k, l1_kc(topology.l1d, tile, bytes), tile.ku);
+    const int64_t kc_max =
+        tile.b_streams ? streaming_kc(topology.l1d, tile, bytes) : l1_kc(topology.l1d, tile, bytes);
+    b.kc = balanced_block(k, kc_max, tile.ku);
     if (tile.b_streams) {
       // Such a kernel streams the whole B block past every A micro-panel. When a block of all n
       // columns at no less than half that depth fits in half of this worker's L2 share, the

@@ -23,14 +23,18 @@
 //     Floor kMinKc (below it the C tile's load and store outweigh the k-loop).
 //     A kernel that keeps its pace with B streaming from L2/L3 (TileShape::b_streams: few B bytes
 //     per cycle of multiply-adds, as the 12 x 32 AVX-512 tile's 128 per 24 FMAs) gains from a
-//     deeper k-loop, which loads and stores each C tile fewer times, more than from B in L1. Its
-//     KC is the depth whose A micro-panel fits a <= W - 2 ways (a way for the B lines in
-//     flight, one for C),
+//     deeper k-loop, which loads and stores each C tile fewer times, more than from B in L1
+//     (streaming_kc). Its KC is the deeper of two depths: the one whose A micro-panel fits
+//     a <= W - 2 ways of L1 (a way for the B lines in flight, one for C),
 //       KC = floor((W - 2) * way / (MR * sizeA)),
-//     the start of the plateau measured on a Zen 4 (L1d 32 KiB 8-way), 12 x 32 f32 at 2048^3,
-//     one thread: KC 512 (this rule) 103 GFLOP/s, 384 98-102, 158 (both panels in L1) 94;
-//     deeper is no better (768 and 1024 at MC 96: 103) and loses once the A block outgrows L2
-//     (1024 at MC 240, a 960 KiB A block: 88).
+//     and kStreamKc (1024) steps, past which the tile's fixed cost (its C tile's load and store,
+//     the chains' start) is under 2 % of its k-loop whatever the caches. Measured on a Zen 4
+//     (L1d 32 KiB 8-way, L2 1 MiB), one thread, alternating runs of this model against the L1
+//     depth (512 f32, 256 f64): 12 x 32 f32 +2.0 % at 1000^3, +2.2 % at 1024^3, +1.2 % at
+//     2048^3, +1.9 % at 4096^3; 12 x 16 f64 +3.5 % at 1024^3, level at 2048^3, +2.3 % at 4096^3;
+//     KC 2048 no better than 1024.
+//     The A micro-panel (48 KiB f32, 96 KiB f64 at 1024) then comes from L2 each tile, which the
+//     B panels streaming through L1 would force at any depth.
 //     Such a kernel reads the whole B block once per A micro-panel, so when a block of all N
 //     columns at half that depth or more fits in half of L2, KC is cut to that depth: the
 //     panels then come from L2, not L3. Same machine, 512^3: KC 256 (B 512 KiB) 106 GFLOP/s
@@ -43,9 +47,12 @@
 //     (ceil(NR*KC*sizeB / way)) and less one way for the C tiles passing through; a multiple of
 //     MR. KC here is the rebalanced depth actually used.
 //   NC (l3_nc): the packed B block is reused for every A block and shared by all workers, so it
-//     fills L3 less one way; a multiple of NR. Without an L3 it is kNoL3Panels micro-panels: then
-//     B streams from memory once per A block whatever NC is, and NC only has to amortize the
-//     packing of A.
+//     lives in L3; it takes a quarter of it (a multiple of NR). The block is read once per A
+//     micro-panel and L3 also holds A, C and other cores' lines: on the Zen 4 (32 MiB L3), one
+//     thread, a 16 MiB B block ran 2 % slower than an 8 MiB one at f32 4096^3 (KC 1024, NC 4096
+//     against 2048) and 16 % slower at f64 2048^3 (KC 1024, NC 2048 against 1024). Without an
+//     L3 it is kNoL3Panels micro-panels: then B streams from memory once per A block whatever
+//     NC is, and NC only has to amortize the packing of A.
 //   A package-wide L3 report (AMD's legacy leaf: 508 MiB on a Zen 5 VM) has already been cut to
 //   the 32 MiB one core reaches by arch/ (see the rule in cache_topology.h), so NC comes out as
 //   for a 32 MiB L3, never sized for memory the core cannot cache.
@@ -89,7 +96,7 @@ struct TileShape {
   int nr = 1;
   int ku = 1;  // k steps per group of the packed panels: KC is a multiple of it (kernel_set.h)
   // Whether the kernel keeps its pace with B micro-panels streaming from L2/L3, so that KC is
-  // sized for a deeper k-loop rather than for both micro-panels in L1 (l1_kc).
+  // sized for a deeper k-loop (streaming_kc) rather than for both micro-panels in L1 (l1_kc).
   bool b_streams = false;
 };
 
@@ -105,12 +112,17 @@ constexpr int64_t kNoL3Panels = 256;
 // The deepest KC for which a B micro-panel stays in L1 (before rebalancing); >= kMinKc.
 int64_t l1_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes);
 
+// A streaming-B kernel's KC (before rebalancing): the deeper of the depth whose A micro-panel
+// leaves two ways of L1 free and kStreamKc.
+constexpr int64_t kStreamKc = 1024;
+int64_t streaming_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes);
+
 // The most rows of a packed A block of depth kc that this worker's share of L2 holds; a multiple
 // of MR, >= MR.
 int64_t l2_mc(const arch::CacheLevel& l2, TileShape tile, PackedBytes bytes, int64_t kc);
 
-// The most columns of a packed B block of depth kc that L3 holds (kNoL3Panels micro-panels when
-// there is no L3); a multiple of NR, >= NR.
+// The most columns of a packed B block of depth kc that a quarter of L3 holds (kNoL3Panels
+// micro-panels when there is no L3); a multiple of NR, >= NR.
 int64_t l3_nc(const arch::CacheLevel& l3, TileShape tile, PackedBytes bytes, int64_t kc);
 
 // The block that cuts `extent` into ceil(extent / max_block) near-equal pieces, rounded up to a

@@ -322,9 +322,10 @@ constexpr GemmKernel with_pack_b(GemmKernel k, void (*fn)(int64_t, int64_t, cons
 }
 
 // The kernel keeps its pace with B streaming from L2/L3 (GemmKernel::b_streams). Measured on a
-// Zen 4 at 2048^3, one thread, the model's KC against both panels' (blocking/block_sizes.h):
-// sgemm_avx512_12x32 512 vs 158 (+8 %), dgemm_avx512_12x16 256 vs 128 (+5 %), the VNNI u8 x s8
-// kernel 2048 vs 640 (+7 %). All three read 128 bytes of B per 24 vector multiply-adds.
+// Zen 4 at 2048^3, one thread, a KC sized for the A micro-panel alone in L1 against both panels'
+// (blocking/block_sizes.h): sgemm_avx512_12x32 512 vs 158 (+8 %), dgemm_avx512_12x16 256 vs 128
+// (+5 %), the VNNI u8 x s8 kernel 2048 vs 640 (+7 %); the model now goes deeper still for the
+// first two (streaming_kc). All three read 128 bytes of B per 24 vector multiply-adds.
 constexpr GemmKernel streaming_b(GemmKernel k) {
   k.b_streams = true;
   return k;
