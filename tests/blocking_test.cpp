@@ -212,24 +212,17 @@ TEST(BlockingModel, StreamingBKernelsSizeKcForTheAMicroPanel) {
   }
 }
 
-// When a B block of all N columns at half the streaming depth or more fits in half of L2, KC is
-// cut to that depth (the panels then stream from L2); past that, the full depth stays.
-TEST(BlockingModel, StreamingBKeepsASmallProductsBBlockInL2) {
+// The streaming depth holds whatever N is: a narrow B block is not cut shallower to stay in L2.
+TEST(BlockingModel, StreamingBKeepsItsDepthForANarrowB) {
   const TileShape streaming{12, 32, 1, true};
   const CacheTopology zen4 =
       make("zen4", {32 * kKiB, 8, 64, 1}, {1 * kMiB, 8, 64, 1}, {32 * kMiB, 16, 64, 1});
-  EXPECT_EQ(choose(zen4, streaming, 512, 512, 512).kc, 256);    // 512 KiB of B
-  EXPECT_EQ(choose(zen4, streaming, 512, 512, 4096).kc, 1024);  // 256 is under half of 1024
-  EXPECT_EQ(choose(zen4, streaming, 512, 500, 512).kc, 256);    // padded to 512 columns
-  EXPECT_EQ(choose(zen4, streaming, 512, 608, 512).kc, 512);    // would need 215 deep: < 256
-  EXPECT_EQ(choose(zen4, streaming, 1024, 1024, 1024).kc, 1024);
+  EXPECT_EQ(choose(zen4, streaming, 512, 512, 512).kc, 512);
+  EXPECT_EQ(choose(zen4, streaming, 512, 512, 4096).kc, 1024);
+  EXPECT_EQ(choose(zen4, streaming, 1024, 2048, 1024).kc, 1024);
   EXPECT_EQ(choose(zen4, streaming, 2048, 2048, 2048).kc, 1024);
-  for (int64_t n : {32, 64, 256, 512, 1024, 4096}) {
-    const BlockSizes b = choose(zen4, streaming, 4096, n, 4096);
-    const bool b_in_l2 = b.kc * ((n + 31) / 32 * 32) * 4 <= 512 * kKiB;
-    EXPECT_TRUE(b_in_l2 || b.kc == 1024) << "n=" << n << " kc=" << b.kc;
-    EXPECT_GE(b.kc, 256) << "n=" << n;
-  }
+  for (int64_t n : {32, 64, 256, 512, 1024, 4096})
+    EXPECT_EQ(choose(zen4, streaming, 4096, n, 4096).kc, 1024) << "n=" << n;
 }
 
 // Panels grouping k in quads (the VNNI byte panels, k_unit 4): every k-block but the last is a

@@ -102,15 +102,6 @@ BlockSizes choose_block_sizes(const arch::CacheTopology& topology, TileShape til
     const int64_t kc_max =
         tile.b_streams ? streaming_kc(topology.l1d, tile, bytes) : l1_kc(topology.l1d, tile, bytes);
     b.kc = balanced_block(k, kc_max, tile.ku);
-    if (tile.b_streams) {
-      // Such a kernel streams the whole B block past every A micro-panel. When a block of all n
-      // columns at no less than half that depth fits in half of this worker's L2 share, the
-      // panels come from L2 rather than L3, which is worth more than the deeper k-loop.
-      const int64_t b_row = round_up(n, tile.nr) * bytes.b;
-      const int64_t l2_depth = topology.l2.bytes / std::max(1, topology.l2.sharing) / 2 / b_row;
-      if (b.kc > l2_depth && 2 * l2_depth >= b.kc)
-        b.kc = balanced_block(k, l2_depth, tile.ku);
-    }
     // MC and NC for the depth actually used (an override's), but never sized for a depth under
     // kMinKc: a shallower K leaves the product bound by C traffic, not by cache capacity.
     const int64_t depth = std::max(overrides.kc > 0 ? std::min(overrides.kc, k) : b.kc, kMinKc);

@@ -35,10 +35,10 @@
 //     KC 2048 no better than 1024.
 //     The A micro-panel (48 KiB f32, 96 KiB f64 at 1024) then comes from L2 each tile, which the
 //     B panels streaming through L1 would force at any depth.
-//     Such a kernel reads the whole B block once per A micro-panel, so when a block of all N
-//     columns at half that depth or more fits in half of L2, KC is cut to that depth: the
-//     panels then come from L2, not L3. Same machine, 512^3: KC 256 (B 512 KiB) 106 GFLOP/s
-//     against 100 at 512 (1 MiB) on one thread, 191 against 161 on two.
+//     The depth is not cut to keep a small product's B block in L2: such a cut (to the depth at
+//     which all N columns fit half of L2, when that was at least half the depth) won 6 % at
+//     512^3 before the A broadcast moved into the fma, and lost after it, against the full
+//     depth: 512^3 KC 256 vs 512 -1.4 %, 1024 x 256 x 1024 KC 512 vs 1024 -2.7 %.
 //   Rebalancing (balanced_block): K is cut into ceil(K / KCmax) near-equal slices, so K = 300
 //     with KCmax = 256 runs 150 + 150, not 256 + 44. MC and NC are rebalanced the same way in
 //     whole tiles.
