@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <thread>
@@ -84,6 +85,51 @@ void any_thread_count_gives_the_reference_bits() {
       }
     }
   }
+}
+
+// Rows of the busiest member, counted by dealing the blocks one by one.
+int64_t dealt_busiest_rows(int64_t m, int64_t mc, int members) {
+  std::vector<int64_t> rows(static_cast<size_t>(members), 0);
+  int64_t block = 0;
+  for (int64_t r = 0; r < m; r += mc, ++block) rows[block % members] += std::min(mc, m - r);
+  return *std::max_element(rows.begin(), rows.end());
+}
+
+TEST(Parallel, RowBlocksLeaveTheBusiestMemberTheFewestRows) {
+  const int64_t mr = 12;
+  for (int members = 1; members <= 8; ++members) {
+    for (int64_t m = 1; m <= 700; m += 1) {
+      for (int64_t mc = mr; mc <= 384; mc += mr)
+        ASSERT_EQ(driver::busiest_member_rows(m, mc, members), dealt_busiest_rows(m, mc, members))
+            << "m=" << m << " mc=" << mc << " members=" << members;
+      for (int64_t mc_max : {mr, 5 * mr, 32 * mr}) {
+        const int64_t chosen = driver::row_block_height(m, mc_max, mr, members);
+        const int64_t even = driver::even_row_block_height(m, mc_max, mr, members);
+        ASSERT_EQ(even % mr, 0);
+        ASSERT_LE(even, mc_max);
+        const int64_t lowest = std::min(even, driver::kMinRowBlockTiles * mr);
+        ASSERT_EQ(chosen % mr, 0);
+        ASSERT_GE(chosen, lowest);
+        ASSERT_LE(chosen, mc_max);
+        // No allowed height in whole tiles does better (the even one included), and none taller
+        // does as well.
+        const int64_t rows = dealt_busiest_rows(m, chosen, members);
+        ASSERT_LE(rows, dealt_busiest_rows(m, even, members)) << "m=" << m;
+        for (int64_t mc = lowest; mc <= mc_max; mc += mr) {
+          const int64_t other = dealt_busiest_rows(m, mc, members);
+          ASSERT_GE(other, rows) << "m=" << m << " mc=" << mc << " members=" << members;
+          if (mc > chosen) ASSERT_GT(other, rows) << "m=" << m << " mc=" << mc;
+        }
+      }
+    }
+  }
+  // 512 rows of 12-row tiles on two members: 252 + 8 rows against 252, not 264 against 248.
+  EXPECT_EQ(driver::row_block_height(512, 384, 12, 2), 252);
+  EXPECT_EQ(dealt_busiest_rows(512, 252, 2), 260);
+  // 1024 rows: 168 (520 rows) rather than 12 (516), under the floor.
+  EXPECT_EQ(driver::row_block_height(1024, 192, 12, 2), 168);
+  // 60 rows: the even height, 36 (36 + 24), though under the floor.
+  EXPECT_EQ(driver::row_block_height(60, 192, 12, 2), 36);
 }
 
 TEST(Parallel, AnyThreadCountGivesTheReferenceBits) {

@@ -113,14 +113,17 @@ constexpr int64_t kBOuterPanels = 6;
 
 // How the members of a team share one product. Every member packs its share of each B block; the
 // C block is cut into a tm x tn grid of (row blocks, column ranges), one cell per member. Row
-// blocks are dealt round-robin (MC is shrunk, in whole tiles, so that their count is a multiple
-// of tm and nobody waits for a last odd block); column ranges are contiguous runs of B
+// blocks are dealt round-robin, MC shrunk in whole tiles so that the busiest member has as few
+// rows as whole tiles allow (row_block_height); column ranges are contiguous runs of B
 // micro-panels. K is never split.
 //
 // Rows are split when there are at least two tiles of rows per member, unless splitting the
 // columns loads the busiest member less, counting that each member then packs the same rows of
-// A. With rows in whole tiles, a few rows split badly: M = 64 on two members is 36 + 28 rows,
-// 12 % more than half on the busier member, and x * W^T at M = 64, N = K = 4096 ran at 1.63x the
+// A. The rows' balance in that choice is that of tm blocks of equal height: counted with the
+// finer dealing, rows won the choice at 1024^3-4096^3 (two threads, Zen 4), where the columns
+// had run level with or 0.5-1 % ahead of them (alternating runs); the finer dealing gained
+// 2.6 % at 512^3, where rows were chosen either way. With rows in whole tiles, a few rows split
+// badly: M = 64 on two members is 36 + 28 rows, 12 % more than half on the busier member, and x * W^T at M = 64, N = K = 4096 ran at 1.63x the
 // 1-thread rate (oneDNN: 1.9x); split by columns, 2.0x (125.1 against 62.6 GFLOP/s; bench, Zen 3
 // machine, 2026-12-03).
 // At 128^3 the columns' extra packing of A lost 7 % against the rows' 3 % imbalance.
@@ -153,13 +156,11 @@ Partition partition(int64_t m, int64_t n, int64_t panels, int64_t mc_max, int64_
   if (members == 1 || row_tiles < 2 * members) return part;
   // A prepacked B streams from memory; split by rows, each member would stream all of it.
   if (prepacked_b && row_tiles <= members * kBOuterPanels) return part;
-  // Row blocks: a multiple of tm, each at most mc_max, heights in whole tiles.
-  const int64_t blocks_needed = (m + mc_max - 1) / mc_max;
-  const int64_t blocks = (blocks_needed + members - 1) / members * members;
-  const int64_t tiles_per_block = (row_tiles + blocks - 1) / blocks;
-  const int64_t mc = tiles_per_block * mr;
-  const int64_t first_rows = std::min(m, blocks / members * mc);  // member 0 has the most
-  const double by_rows = imbalance(m, first_rows, members);
+  // The choice counts the rows in a multiple of tm blocks of equal height (in whole tiles, at
+  // most mc_max), the last one shorter; the split then deals the height that leaves the busiest
+  // member the fewest rows (row_block_height).
+  const int64_t even_mc = even_row_block_height(m, mc_max, mr, members);
+  const double by_rows = imbalance(m, busiest_member_rows(m, even_mc, members), members);
   // Splitting columns has every member pack all of its rows of A (unless A is prepacked):
   // M x K elements against its M x N / members x K multiply-adds, at kPackedElementFmas each.
   const double by_cols = imbalance(panels, (panels + members - 1) / members, members) +
@@ -167,7 +168,7 @@ Partition partition(int64_t m, int64_t n, int64_t panels, int64_t mc_max, int64_
   if (by_cols < by_rows) return part;
   part.tm = members;
   part.tn = 1;
-  part.mc = mc;
+  part.mc = row_block_height(m, mc_max, mr, members);
   return part;
 }
 
@@ -196,6 +197,34 @@ void run_members(runtime::ThreadPool* pool, int threads, const Member& member) {
 constexpr double kMinFlopsPerThread = 2.5e5;
 
 }  // namespace
+
+int64_t busiest_member_rows(int64_t m, int64_t mc, int members) {
+  const int64_t blocks = (m + mc - 1) / mc;
+  const int64_t last = m - (blocks - 1) * mc;
+  const int64_t most = (blocks + members - 1) / members;  // member 0's count of blocks
+  // Member 0 holds the last block only when it is alone in holding `most` blocks; otherwise
+  // some member holds `most` whole blocks.
+  const bool zero_holds_last = members == 1 || blocks % members == 1;
+  return zero_holds_last ? (most - 1) * mc + last : most * mc;
+}
+
+int64_t even_row_block_height(int64_t m, int64_t mc_max, int64_t mr, int members) {
+  const int64_t blocks_needed = (m + mc_max - 1) / mc_max;
+  const int64_t blocks = (blocks_needed + members - 1) / members * members;
+  const int64_t row_tiles = (m + mr - 1) / mr;
+  return (row_tiles + blocks - 1) / blocks * mr;
+}
+
+int64_t row_block_height(int64_t m, int64_t mc_max, int64_t mr, int members) {
+  const int64_t lowest =
+      std::min(even_row_block_height(m, mc_max, mr, members), kMinRowBlockTiles * mr);
+  int64_t best = mc_max, best_rows = busiest_member_rows(m, mc_max, members);
+  for (int64_t mc = mc_max - mr; mc >= lowest; mc -= mr) {
+    const int64_t rows = busiest_member_rows(m, mc, members);
+    if (rows < best_rows) best = mc, best_rows = rows;
+  }
+  return best;
+}
 
 int useful_threads(int64_t m, int64_t n, int64_t k, int threads) {
   const double flops =
