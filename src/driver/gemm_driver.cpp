@@ -123,9 +123,9 @@ constexpr int64_t kBOuterPanels = 6;
 // finer dealing, rows won the choice at 1024^3-4096^3 (two threads, Zen 4), where the columns
 // had run level with or 0.5-1 % ahead of them (alternating runs); the finer dealing gained
 // 2.6 % at 512^3, where rows were chosen either way. With rows in whole tiles, a few rows split
-// badly: M = 64 on two members is 36 + 28 rows, 12 % more than half on the busier member, and x * W^T at M = 64, N = K = 4096 ran at 1.63x the
-// 1-thread rate (oneDNN: 1.9x); split by columns, 2.0x (125.1 against 62.6 GFLOP/s; bench, Zen 3
-// machine, 2026-12-03).
+// badly: M = 64 on two members is 36 + 28 rows, 12 % more than half on the busier member, and
+// x * W^T at M = 64, N = K = 4096 ran at 1.63x the 1-thread rate (oneDNN: 1.9x); split by
+// columns, 2.0x (125.1 against 62.6 GFLOP/s; bench, Zen 3 machine, 2026-12-03).
 // At 128^3 the columns' extra packing of A lost 7 % against the rows' 3 % imbalance.
 // Over a prepacked B (weights streaming from memory) a few rows are split by columns too, so that
 // B is read once: x * W^T, W 4096 x 4096 prepacked, 2 threads, M = 24 +10 %, M = 36 +30 %

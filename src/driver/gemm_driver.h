@@ -146,12 +146,12 @@ int64_t even_row_block_height(int64_t m, int64_t mc_max, int64_t mr, int members
 
 // The row-block height, in whole tiles of mr rows, at most mc_max and at least the lower of
 // kMinRowBlockTiles tiles and the even height above, for `members` splitting m rows: the one
-// whose busiest member has the fewest rows, the tallest such (so never worse than the even one). A member's time goes with its rows (an edge
-// tile's k-loop with its rows too), so at 512 rows, 12-row tiles and two members, blocks of 252
-// (252 + 8 rows against 252) beat two of 264 and 248: +2.6 % at 512^3 on two threads (Zen 4,
-// alternating runs). The floor keeps a block's A packing a stream of several panels (the packer
-// reads the next panel's rows ahead) rather than trade it for a few rows: at 1024 rows, one-tile
-// blocks would leave 516 rows against 520 at 168.
+// whose busiest member has the fewest rows, the tallest such (so never worse than the even one).
+// A member's time goes with its rows (an edge tile's k-loop with its rows too), so at 512 rows,
+// 12-row tiles and two members, blocks of 252 (252 + 8 rows against 252) beat two of 264 and
+// 248: +2.6 % at 512^3 on two threads (Zen 4, alternating runs). The floor keeps a block's A
+// packing a stream of several panels (the packer reads the next panel's rows ahead) rather than
+// trade it for a few rows: at 1024 rows, one-tile blocks would leave 516 rows against 520 at 168.
 inline constexpr int64_t kMinRowBlockTiles = 4;
 int64_t row_block_height(int64_t m, int64_t mc_max, int64_t mr, int members);
 
