@@ -27,12 +27,12 @@
 //     (streaming_kc). Its KC is the deeper of two depths: the one whose A micro-panel fits
 //     a <= W - 2 ways of L1 (a way for the B lines in flight, one for C),
 //       KC = floor((W - 2) * way / (MR * sizeA)),
-//     and kStreamKc (1024) steps, past which the tile's fixed cost (its C tile's load and store,
-//     the chains' start) is under 2 % of its k-loop whatever the caches. Measured on a Zen 4
-//     (L1d 32 KiB 8-way, L2 1 MiB), one thread, alternating runs of this model against the L1
-//     depth (512 f32, 256 f64): 12 x 32 f32 +2.0 % at 1000^3, +2.2 % at 1024^3, +1.2 % at
-//     2048^3, +1.9 % at 4096^3; 12 x 16 f64 +3.5 % at 1024^3, level at 2048^3, +2.3 % at 4096^3;
-//     KC 2048 no better than 1024.
+//     and kStreamKc (1024) steps. The tile pays a fixed cost once per KC steps (its C tile's load
+//     and store, the chains' start), and the depth is where measurements stopped gaining: on a
+//     Zen 4 (L1d 32 KiB 8-way, L2 1 MiB), one thread, alternating runs of this model against the
+//     L1 depth (512 f32, 256 f64): 12 x 32 f32 +2.0 % at 1000^3, +2.2 % at 1024^3, +1.2 % at
+//     2048^3, +1.9 % at 4096^3; 12 x 16 f64 +2.3 to +3.5 % at 1024^3, level at 2048^3, +2.3 % at
+//     4096^3; KC 2048 no better than 1024 (f32 2048^3, NC 1024).
 //     The A micro-panel (48 KiB f32, 96 KiB f64 at 1024) then comes from L2 each tile, which the
 //     B panels streaming through L1 would force at any depth.
 //     The depth is not cut to keep a small product's B block in L2: such a cut (to the depth at
