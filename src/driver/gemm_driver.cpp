@@ -555,7 +555,11 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
     const Partition part =
         partition(p.m, p.n, (std::min(p.n, nc_max) + nr - 1) / nr, mc_max, mr, members,
                   !prepacked_a, prepacked);
-    const int ti = me % part.tm, tj = me / part.tm;
+    // Row blocks are dealt from the last member down, so the caller (member 0) holds the fewest
+    // rows: it then waits, spinning, for the workers at the end of the call, rather than a
+    // worker waiting for it, idle, while it finishes and starts the next call (an idle worker
+    // sleeps after 50 us, and waking it costs more than the wait).
+    const int ti = part.tm - 1 - me % part.tm, tj = me / part.tm;
     // With the columns split (tm == 1) every member packs exactly the B panels it multiplies and
     // reads no one else's: for B the members meet only between column blocks.
     const bool shared_b = part.tm > 1;
