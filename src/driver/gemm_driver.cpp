@@ -204,8 +204,8 @@ constexpr double kMinFlopsPerThread = 2.5e5;
 int64_t busiest_member_rows(int64_t m, int64_t mc, int members) {
   const int64_t blocks = (m + mc - 1) / mc;
   const int64_t last = m - (blocks - 1) * mc;
-  const int64_t most = (blocks + members - 1) / members;  // member 0's count of blocks
-  // Member 0 holds the last block only when it is alone in holding `most` blocks; otherwise
+  const int64_t most = (blocks + members - 1) / members;  // the first member's count of blocks
+  // The first member holds the last block only when it alone holds `most` blocks; otherwise
   // some member holds `most` whole blocks.
   const bool zero_holds_last = members == 1 || blocks % members == 1;
   return zero_holds_last ? (most - 1) * mc + last : most * mc;
