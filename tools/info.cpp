@@ -62,8 +62,7 @@ int run_info(const InfoOptions& o) {
   if (!topo.notes.empty()) std::printf("            (%s)\n", topo.notes.c_str());
   const blocking::TileShape tile{sgemm.mr, sgemm.nr, sgemm.k_unit, sgemm.b_streams};
   const blocking::PackedBytes packed{sgemm.a_packed_bytes, sgemm.b_packed_bytes};
-  const int64_t kc_max = tile.b_streams ? blocking::streaming_kc(topo.l1d, tile, packed)
-                                         : blocking::l1_kc(topo.l1d, tile, packed);
+  const int64_t kc_max = blocking::kc_limit(topo.l1d, tile, packed);
   std::printf("model:      KC <= %lld (%s), then MC <= %lld (L2), NC <= %lld (%s) at that depth\n",
               static_cast<long long>(kc_max), tile.b_streams ? "B streams" : "L1",
               static_cast<long long>(blocking::l2_mc(topo.l2, tile, packed, kc_max)),

@@ -29,7 +29,11 @@ int64_t l1_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes) {
 int64_t streaming_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes) {
   const int64_t a_per_k = int64_t{tile.mr} * bytes.a;
   const int64_t in_l1 = a_per_k > 0 ? (l1.ways - 2) * l1.way_bytes() / a_per_k : 0;
-  return std::max({in_l1, kStreamKc, kMinKc});
+  return std::max(in_l1, kStreamKc);
+}
+
+int64_t kc_limit(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes) {
+  return tile.b_streams ? streaming_kc(l1, tile, bytes) : l1_kc(l1, tile, bytes);
 }
 
 int64_t l2_mc(const arch::CacheLevel& l2, TileShape tile, PackedBytes bytes, int64_t kc) {
@@ -99,9 +103,7 @@ BlockSizes choose_block_sizes(const arch::CacheTopology& topology, TileShape til
   if (fits_in_l1(topology, tile, bytes, m, n, k)) {
     b = {round_up(m, tile.mr), k, round_up(n, tile.nr)};
   } else {
-    const int64_t kc_max =
-        tile.b_streams ? streaming_kc(topology.l1d, tile, bytes) : l1_kc(topology.l1d, tile, bytes);
-    b.kc = balanced_block(k, kc_max, tile.ku);
+    b.kc = balanced_block(k, kc_limit(topology.l1d, tile, bytes), tile.ku);
     // MC and NC for the depth actually used (an override's), but never sized for a depth under
     // kMinKc: a shallower K leaves the product bound by C traffic, not by cache capacity.
     const int64_t depth = std::max(overrides.kc > 0 ? std::min(overrides.kc, k) : b.kc, kMinKc);

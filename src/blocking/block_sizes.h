@@ -117,6 +117,9 @@ int64_t l1_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes);
 constexpr int64_t kStreamKc = 1024;
 int64_t streaming_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes);
 
+// The model's KC before rebalancing: streaming_kc for a kernel that streams B, else l1_kc.
+int64_t kc_limit(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes);
+
 // The most rows of a packed A block of depth kc that this worker's share of L2 holds; a multiple
 // of MR, >= MR.
 int64_t l2_mc(const arch::CacheLevel& l2, TileShape tile, PackedBytes bytes, int64_t kc);
