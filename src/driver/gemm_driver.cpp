@@ -204,9 +204,9 @@ constexpr double kMinFlopsPerThread = 2.5e5;
 int64_t busiest_member_rows(int64_t m, int64_t mc, int members) {
   const int64_t blocks = (m + mc - 1) / mc;
   const int64_t last = m - (blocks - 1) * mc;
-  const int64_t most = (blocks + members - 1) / members;  // the first member's count of blocks
-  // The first member holds the last block only when it alone holds `most` blocks; otherwise
-  // some member holds `most` whole blocks.
+  const int64_t most = (blocks + members - 1) / members;  // member 0's count of blocks
+  // Member 0 holds the last block only when it alone holds `most` blocks; otherwise some member
+  // holds `most` whole blocks.
   const bool zero_holds_last = members == 1 || blocks % members == 1;
   return zero_holds_last ? (most - 1) * mc + last : most * mc;
 }
@@ -555,11 +555,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
     const Partition part =
         partition(p.m, p.n, (std::min(p.n, nc_max) + nr - 1) / nr, mc_max, mr, members,
                   !prepacked_a, prepacked);
-    // Row blocks are dealt from the last member down, so the caller (member 0) holds the fewest
-    // rows: it then waits, spinning, for the workers at the end of the call, rather than a
-    // worker waiting for it, idle, while it finishes and starts the next call (an idle worker
-    // sleeps after 50 us, and waking it costs more than the wait).
-    const int ti = part.tm - 1 - me % part.tm, tj = me / part.tm;
+    const int ti = me % part.tm, tj = me / part.tm;
     // With the columns split (tm == 1) every member packs exactly the B panels it multiplies and
     // reads no one else's: for B the members meet only between column blocks.
     const bool shared_b = part.tm > 1;

@@ -137,8 +137,7 @@ bool reads_a_in_place(const kernels::GemmKernel& kernel, const GemmProblem& prob
 int useful_threads(int64_t m, int64_t n, int64_t k, int threads);
 
 // Rows of the busiest of `members` when m rows go in blocks of mc (the last one shorter) dealt
-// round-robin, block b to member b % members (run_gemm deals them from the last member down:
-// the same shares, relabelled).
+// round-robin, block b to member b % members, as run_gemm deals them.
 int64_t busiest_member_rows(int64_t m, int64_t mc, int members);
 
 // The height of a multiple of `members` row blocks of equal height, in whole tiles of mr rows and
