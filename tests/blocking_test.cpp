@@ -141,6 +141,12 @@ TEST(BlockingModel, NcFillsAQuarterOfL3) {
   EXPECT_EQ(blocking::l3_nc(zen3().l3, kAvx512, kF32, 1024), 2048);
   // No L3: a fixed number of micro-panels.
   EXPECT_EQ(blocking::l3_nc(apple_m().l3, kNeon, kF32, 512), blocking::kNoL3Panels * 12);
+  // The budget the driver weighs its B blocks against is the same quarter, 0 without an L3,
+  // whatever the shape.
+  EXPECT_EQ(blocking::b_block_budget(zen3().l3), 8 * kMiB);
+  EXPECT_EQ(blocking::b_block_budget(apple_m().l3), 0);
+  EXPECT_EQ(choose(zen3(), kAvx512, 64, 64, 64).b_block_budget, 8 * kMiB);
+  EXPECT_EQ(choose(zen3(), kAvx512, 4096, 4096, 4096).b_block_budget, 8 * kMiB);
 }
 
 TEST(BlockingModel, Zen5VmPackageL3IsNotAPerCoreL3) {

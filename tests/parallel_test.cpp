@@ -75,61 +75,64 @@ void any_thread_count_gives_the_reference_bits() {
     g.trans_a = seed % 2;
     g.trans_b = seed % 3 == 0;
     g.seed = seed++;
-    const blocking::BlockSizes blocks{2 * mr, 16, 3 * nr};
-    for (bool allow_direct : {false, true}) {
-      const auto one = run_with_threads<T>(pool, 1, g, blocks, allow_direct);
-      for (int threads : {2, 3, 4, 7, 16}) {
-        const auto many = run_with_threads<T>(pool, threads, g, blocks, allow_direct);
-        ASSERT_TRUE(same_bits(one, many))
-            << g.describe() << " threads=" << threads << " allow_direct=" << allow_direct;
-      }
-    }
-  }
-}
-
-// Rows of the busiest member, counted by dealing the blocks one by one.
-int64_t dealt_busiest_rows(int64_t m, int64_t mc, int members) {
-  std::vector<int64_t> rows(static_cast<size_t>(members), 0);
-  int64_t block = 0;
-  for (int64_t r = 0; r < m; r += mc, ++block) rows[block % members] += std::min(mc, m - r);
-  return *std::max_element(rows.begin(), rows.end());
-}
-
-TEST(Parallel, RowBlocksLeaveTheBusiestMemberTheFewestRows) {
-  const int64_t mr = 12;
-  for (int members = 1; members <= 8; ++members) {
-    for (int64_t m = 1; m <= 700; m += 1) {
-      for (int64_t mc = mr; mc <= 384; mc += mr)
-        ASSERT_EQ(driver::busiest_member_rows(m, mc, members), dealt_busiest_rows(m, mc, members))
-            << "m=" << m << " mc=" << mc << " members=" << members;
-      for (int64_t mc_max : {mr, 5 * mr, 32 * mr}) {
-        const int64_t chosen = driver::row_block_height(m, mc_max, mr, members);
-        const int64_t even = driver::even_row_block_height(m, mc_max, mr, members);
-        ASSERT_EQ(even % mr, 0);
-        ASSERT_LE(even, mc_max);
-        const int64_t lowest = std::min(even, driver::kMinRowBlockTiles * mr);
-        ASSERT_EQ(chosen % mr, 0);
-        ASSERT_GE(chosen, lowest);
-        ASSERT_LE(chosen, mc_max);
-        // No allowed height in whole tiles does better (the even one included), and none taller
-        // does as well.
-        const int64_t rows = dealt_busiest_rows(m, chosen, members);
-        ASSERT_LE(rows, dealt_busiest_rows(m, even, members)) << "m=" << m;
-        for (int64_t mc = lowest; mc <= mc_max; mc += mr) {
-          const int64_t other = dealt_busiest_rows(m, mc, members);
-          ASSERT_GE(other, rows) << "m=" << m << " mc=" << mc << " members=" << members;
-          if (mc > chosen) ASSERT_GT(other, rows) << "m=" << m << " mc=" << mc;
+    // Without a budget for B blocks a rows split shares one packed block; with a large one
+    // every member packs its own.
+    for (int64_t b_budget : {int64_t{0}, int64_t{1} << 30}) {
+      blocking::BlockSizes blocks{2 * mr, 16, 3 * nr};
+      blocks.b_block_budget = b_budget;
+      for (bool allow_direct : {false, true}) {
+        const auto one = run_with_threads<T>(pool, 1, g, blocks, allow_direct);
+        for (int threads : {2, 3, 4, 7, 16}) {
+          const auto many = run_with_threads<T>(pool, threads, g, blocks, allow_direct);
+          ASSERT_TRUE(same_bits(one, many)) << g.describe() << " threads=" << threads
+                                            << " allow_direct=" << allow_direct
+                                            << " b_budget=" << b_budget;
         }
       }
     }
   }
-  // 512 rows of 12-row tiles on two members: 252 + 8 rows against 252, not 264 against 248.
-  EXPECT_EQ(driver::row_block_height(512, 384, 12, 2), 252);
-  EXPECT_EQ(dealt_busiest_rows(512, 252, 2), 260);
-  // 1024 rows: 168 (520 rows) rather than 12 (516), under the floor.
-  EXPECT_EQ(driver::row_block_height(1024, 192, 12, 2), 168);
-  // 60 rows: the even height, 36 (36 + 24), though under the floor.
-  EXPECT_EQ(driver::row_block_height(60, 192, 12, 2), 36);
+}
+
+TEST(Parallel, MemberRowsAreContiguousNearEqualRuns) {
+  for (int members = 1; members <= 9; ++members) {
+    for (int64_t unit : {1, 12}) {
+      for (int64_t m = 1; m <= 600; ++m) {
+        int64_t next = 0;
+        for (int i = 0; i < members; ++i) {
+          int64_t lo = -1, hi = -1;
+          driver::member_rows(m, unit, i, members, &lo, &hi);
+          // Contiguous, in order, covering [0, m).
+          ASSERT_EQ(lo, next) << "m=" << m << " member " << i << " of " << members;
+          ASSERT_LE(lo, hi) << "m=" << m << " member " << i << " of " << members;
+          next = hi;
+          // Each boundary is a multiple of unit (or m), near the even boundary.
+          const double even = static_cast<double>(m) * (i + 1) / members;
+          if (i + 1 < members) {
+            ASSERT_TRUE(hi % unit == 0 || hi == m) << "m=" << m << " boundary " << i + 1;
+            ASSERT_LE(std::abs(static_cast<double>(hi) - even), unit / 2.0 + 1.0)
+                << "m=" << m << " boundary " << i + 1 << " of " << members << " unit " << unit;
+          }
+        }
+        ASSERT_EQ(next, m) << "m=" << m << " members=" << members;
+        if (unit == 1) {
+          // Runs differ by at most one row.
+          int64_t lo = 0, hi = 0, shortest = m, longest = 0;
+          for (int i = 0; i < members; ++i) {
+            driver::member_rows(m, unit, i, members, &lo, &hi);
+            shortest = std::min(shortest, hi - lo);
+            longest = std::max(longest, hi - lo);
+          }
+          ASSERT_LE(longest - shortest, 1) << "m=" << m << " members=" << members;
+        }
+      }
+    }
+  }
+  int64_t lo = 0, hi = 0;
+  // 512 rows on two members: 256 + 256; on whole 12-row tiles, 252 + 260.
+  driver::member_rows(512, 1, 0, 2, &lo, &hi);
+  EXPECT_EQ(hi, 256);
+  driver::member_rows(512, 12, 0, 2, &lo, &hi);
+  EXPECT_EQ(hi, 252);
 }
 
 TEST(Parallel, AnyThreadCountGivesTheReferenceBits) {

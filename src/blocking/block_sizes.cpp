@@ -51,13 +51,16 @@ int64_t l2_mc(const arch::CacheLevel& l2, TileShape tile, PackedBytes bytes, int
   return std::max(mr, budget / a_row / mr * mr);
 }
 
+int64_t b_block_budget(const arch::CacheLevel& l3) {
+  return l3.present() && l3.ways >= 1 ? l3.bytes / std::max(1, l3.sharing) / 4 : 0;
+}
+
 int64_t l3_nc(const arch::CacheLevel& l3, TileShape tile, PackedBytes bytes, int64_t kc) {
   const int64_t nr = tile.nr;
   if (!l3.present() || l3.ways < 1) return kNoL3Panels * nr;
   const int64_t b_column = kc * bytes.b;  // bytes of packed B per column of the block
   if (b_column <= 0) return nr;
-  const int64_t budget = l3.bytes / std::max(1, l3.sharing) / 4;
-  return std::max(nr, budget / b_column / nr * nr);
+  return std::max(nr, b_block_budget(l3) / b_column / nr * nr);
 }
 
 int64_t balanced_block(int64_t extent, int64_t max_block, int64_t multiple) {
@@ -125,6 +128,7 @@ BlockSizes choose_block_sizes(const arch::CacheTopology& topology, TileShape til
   const int64_t packed_b_row = round_up(n, tile.nr) * bytes.b;
   const int64_t l2_share = topology.l2.bytes / std::max(1, topology.l2.sharing);
   b.b_l2_depth = std::min(k, std::max<int64_t>(0, l2_share / 2 / packed_b_row));
+  b.b_block_budget = b_block_budget(topology.l3);
   return b;
 }
 

@@ -82,6 +82,10 @@ struct BlockSizes {
   // of L2 (at most k; 0 when not one row does): the driver may then pack B alone, a block of that
   // depth at a time, and stream each panel from L2 once per group of rows (gemm_driver.h).
   int64_t b_l2_depth = 0;
+  // The bytes of L3 a packed B block is sized for (l3_nc's budget: a quarter of this worker's
+  // share; 0 without an L3). A team whose B blocks all fit in it together may give each member
+  // a block of its own (gemm_driver.cpp).
+  int64_t b_block_budget = 0;
 };
 
 // Each field > 0 replaces the model's choice (MC and NC rounded up to whole tiles).
@@ -124,6 +128,9 @@ int64_t kc_limit(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes);
 // of MR, >= MR.
 int64_t l2_mc(const arch::CacheLevel& l2, TileShape tile, PackedBytes bytes, int64_t kc);
 
+// A quarter of this worker's share of L3, in bytes (0 without an L3): what a packed B block
+// may take.
+int64_t b_block_budget(const arch::CacheLevel& l3);
 // The most columns of a packed B block of depth kc that a quarter of L3 holds (kNoL3Panels
 // micro-panels when there is no L3); a multiple of NR, >= NR.
 int64_t l3_nc(const arch::CacheLevel& l3, TileShape tile, PackedBytes bytes, int64_t kc);

@@ -111,29 +111,37 @@ void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc, co
 // order lost 12-26 % at M = 24..48: C's rows, a page apart, then pass through L1 once per panel.
 constexpr int64_t kBOuterPanels = 6;
 
-// How the members of a team share one product. Every member packs its share of each B block; the
-// C block is cut into a tm x tn grid of (row blocks, column ranges), one cell per member. Row
-// blocks are dealt round-robin, MC shrunk in whole tiles so that the busiest member has as few
-// rows as whole tiles allow (row_block_height); column ranges are contiguous runs of B
-// micro-panels. K is never split.
+// How the members of a team share one product: by rows (each member a contiguous run of rows,
+// all columns) or by columns (each a contiguous run of B micro-panels, all rows). K is never
+// split. In the columns split each member packs its own B panels, and the members pack each A
+// block together (a share of its micro-panels each) and meet before reading it. In the rows
+// split every member reads all of each B block: each packs a copy of its own when the team's
+// copies fit together in one block's L3 budget, else the members pack one block together.
 //
-// Rows are split when there are at least two tiles of rows per member, unless splitting the
-// columns loads the busiest member less, counting that each member then packs the same rows of
-// A. The rows' balance in that choice is that of tm blocks of equal height: counted with the
-// finer dealing, rows won the choice at 1024^3-4096^3 (two threads, Zen 4), where the columns
-// had run level with or 0.5-1 % ahead of them (alternating runs); the finer dealing gained
-// 2.6 % at 512^3, where rows were chosen either way. With rows in whole tiles, a few rows split
-// badly: M = 64 on two members is 36 + 28 rows, 12 % more than half on the busier member, and
-// x * W^T at M = 64, N = K = 4096 ran at 1.63x the 1-thread rate (oneDNN: 1.9x); split by
-// columns, 2.0x (125.1 against 62.6 GFLOP/s; bench, Zen 3 machine, 2026-12-03).
-// At 128^3 the columns' extra packing of A lost 7 % against the rows' 3 % imbalance.
+// Packing into lines that another core has read is slow: the store waits for the other copy
+// to be invalidated. On the Zen 4 a core wrote 2 MiB that both cores had read at 25 GB/s
+// against 72 GB/s for lines only it had read (256 KiB still in the other core's L2: 7 against
+// 76 GB/s), and in a rows split of 512^3 on two threads each member took 135-161k TSC cycles to
+// pack its half of a shared B block, 75k for the whole block into its own buffer (which also
+// saves the meetings around each block). Own copies against one shared block, same split,
+// alternating runs: 512^3 +3.7 %, 768^3 +5 %, 1000^3 +2.6 %, 1024^3 +1.4 %; 4096^3 -4.2 %
+// (two 8 MiB copies in a 32 MiB L3 that other tenants use too), hence the budget.
+//
+// The choice weighs the busiest member's share of the rows against its share of the panels,
+// each charged the packing the split adds to a member's multiply-adds: the rows split the
+// other members' panels of B in its own copy, or its share of a shared B block at the
+// contended rate; the columns split its share of each A block at the contended rate. Equal
+// counts go to rows. Rows are split only with at least two tiles of rows per member.
+// What it chooses, against the other split (two threads, Zen 4, alternating runs): columns at
+// 96 x 1024 x 1024 (5.9 % faster), 128 x 4096 x 4096 (3 %), 64 x 4096 x 4096; rows at
+// 192 x 1024 x 1024 (4.5 %), 384 x 1024 x 1024 (4.8 %), 1024 x 256 x 1024 (5.4 %), 512^3 (2 %),
+// 1024^3 (0.7 %), level at 512 x 2048 x 512.
 // Over a prepacked B (weights streaming from memory) a few rows are split by columns too, so that
 // B is read once: x * W^T, W 4096 x 4096 prepacked, 2 threads, M = 24 +10 %, M = 36 +30 %
 // against the rows split (alternating runs, Zen 3 machine).
 struct Partition {
-  int64_t mc = 0;  // row block height actually used
-  int tm = 1;      // members along M
-  int tn = 1;      // members along N
+  int tm = 1;  // members along M
+  int tn = 1;  // members along N
 };
 
 // The busiest member's share (per_member of `items`) as a multiple of an even share.
@@ -141,37 +149,43 @@ double imbalance(int64_t items, int64_t per_member, int members) {
   return static_cast<double>(per_member) * members / static_cast<double>(items);
 }
 
-// What packing one element of A costs in the kernel's multiply-adds: about 0.38 ns per element
-// (the portable 6-row packer, row-major A in cache) against 46 G multiply-adds per second on one
-// Zen 3 core. An order of magnitude is all the choice needs.
-constexpr double kPackedElementFmas = 17.0;
+// What packing one element costs in the kernel's multiply-adds, measured on one Zen 4 thread at
+// 512^3 (145k and 75k TSC cycles for 262144 elements of A and of B, against about 22
+// multiply-adds per cycle), and the factor for packing into lines the other members read (the
+// 3x above, at L3).
+constexpr double kPackAElementFmas = 12.0;
+constexpr double kPackBElementFmas = 6.0;
+constexpr double kContendedPacking = 3.0;
 
-Partition partition(int64_t m, int64_t n, int64_t panels, int64_t mc_max, int64_t mr,
-                    int members, bool packs_a, bool prepacked_b) {
+// own_b: in a rows split each member would pack a B block of its own.
+Partition partition(int64_t m, int64_t n, int64_t panels, int64_t mr, int members, bool packs_a,
+                    bool packs_b, bool own_b, bool prepacked_b) {
   Partition part;
-  part.mc = mc_max;
-  part.tm = 1;
   part.tn = members;
   const int64_t row_tiles = (m + mr - 1) / mr;
   if (members == 1 || row_tiles < 2 * members) return part;
   // A prepacked B streams from memory; split by rows, each member would stream all of it.
   if (prepacked_b && row_tiles <= members * kBOuterPanels) return part;
-  // The choice counts the rows in a multiple of tm blocks of equal height (in whole tiles, at
-  // most mc_max), the last one shorter; the split then deals the height that leaves the busiest
-  // member the fewest rows (row_block_height).
-  const int64_t even_mc = even_row_block_height(m, mc_max, mr, members);
-  const double by_rows = imbalance(m, busiest_member_rows(m, even_mc, members), members);
-  // Splitting columns is charged what every member packing all of A would cost (unless A is
-  // prepacked): M x K elements against its M x N / members x K multiply-adds, at
-  // kPackedElementFmas each. The members now share that packing (run_gemm), but the charge
-  // keeps the choices that measured best with the shared packing too: rows at 512^3 (the
-  // columns 2.9 % slower on two threads, Zen 4), columns at 1024^3-4096^3.
+  int64_t busiest = 0;
+  for (int i = 0; i < members; ++i) {
+    int64_t lo = 0, hi = 0;
+    member_rows(m, packs_a ? 1 : mr, i, members, &lo, &hi);
+    busiest = std::max(busiest, hi - lo);
+  }
+  // Per member and element of B (of A), the rows' (columns') split does m / members
+  // (n / members) multiply-adds; it packs (members - 1) / members of an element more into its
+  // own copy, or 1 / members of one at the contended rate.
+  const double b_charge =
+      !packs_b ? 0.0
+      : own_b  ? kPackBElementFmas * (members - 1)
+               : kPackBElementFmas * kContendedPacking;
+  const double a_charge = packs_a ? kPackAElementFmas * kContendedPacking : 0.0;
+  const double by_rows = imbalance(m, busiest, members) + b_charge / static_cast<double>(m);
   const double by_cols = imbalance(panels, (panels + members - 1) / members, members) +
-                         (packs_a ? kPackedElementFmas * members / static_cast<double>(n) : 0.0);
+                         a_charge / static_cast<double>(n);
   if (by_cols < by_rows) return part;
   part.tm = members;
   part.tn = 1;
-  part.mc = row_block_height(m, mc_max, mr, members);
   return part;
 }
 
@@ -201,32 +215,16 @@ constexpr double kMinFlopsPerThread = 2.5e5;
 
 }  // namespace
 
-int64_t busiest_member_rows(int64_t m, int64_t mc, int members) {
-  const int64_t blocks = (m + mc - 1) / mc;
-  const int64_t last = m - (blocks - 1) * mc;
-  const int64_t most = (blocks + members - 1) / members;  // member 0's count of blocks
-  // Member 0 holds the last block only when it alone holds `most` blocks; otherwise some member
-  // holds `most` whole blocks.
-  const bool zero_holds_last = members == 1 || blocks % members == 1;
-  return zero_holds_last ? (most - 1) * mc + last : most * mc;
-}
-
-int64_t even_row_block_height(int64_t m, int64_t mc_max, int64_t mr, int members) {
-  const int64_t blocks_needed = (m + mc_max - 1) / mc_max;
-  const int64_t blocks = (blocks_needed + members - 1) / members * members;
-  const int64_t row_tiles = (m + mr - 1) / mr;
-  return (row_tiles + blocks - 1) / blocks * mr;
-}
-
-int64_t row_block_height(int64_t m, int64_t mc_max, int64_t mr, int members) {
-  const int64_t lowest =
-      std::min(even_row_block_height(m, mc_max, mr, members), kMinRowBlockTiles * mr);
-  int64_t best = mc_max, best_rows = busiest_member_rows(m, mc_max, members);
-  for (int64_t mc = mc_max - mr; mc >= lowest; mc -= mr) {
-    const int64_t rows = busiest_member_rows(m, mc, members);
-    if (rows < best_rows) best = mc, best_rows = rows;
-  }
-  return best;
+void member_rows(int64_t m, int64_t unit, int me, int members, int64_t* lo, int64_t* hi) {
+  // Boundary i: the multiple of `unit` nearest to i * m / members (halves round up), m at the
+  // end. Nondecreasing in i, so the runs are contiguous and cover [0, m).
+  const auto boundary = [&](int i) {
+    if (i >= members) return m;
+    const int64_t even = m * i / members;
+    return std::min(m, (even + unit / 2) / unit * unit);
+  };
+  *lo = boundary(me);
+  *hi = boundary(me + 1);
 }
 
 int useful_threads(int64_t m, int64_t n, int64_t k, int threads) {
@@ -536,78 +534,82 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
   const int64_t nc_max = (blocks.nc + nr - 1) / nr * nr;
   const int64_t kc_max = blocks.kc;
 
-  // Workspace: one shared packed B block, then one packed A block and one scratch tile per
-  // member (sized for the largest team this call may get).
+  // Workspace: one slot per member (sized for the largest team this call may get): a packed A
+  // block, a scratch tile and a packed B block.
   const std::size_t a_bytes =
       prepacked_a ? 0 : align_up(static_cast<std::size_t>(mc_max * kc_max) * kern.a_packed_bytes);
   const std::size_t b_bytes =
       prepacked ? 0 : align_up(static_cast<std::size_t>(nc_max * kc_max) * kern.b_packed_bytes);
   const std::size_t tile_bytes = align_up(static_cast<std::size_t>(mr * nr) * kern.c_bytes);
-  char* base = static_cast<char*>(
-      workspace.reserve(b_bytes + static_cast<std::size_t>(threads) * (a_bytes + tile_bytes)));
-  char* const b_packed = base;
-  char* const per_member = base + b_bytes;
+  const std::size_t slot_bytes = a_bytes + tile_bytes + b_bytes;
+  char* const slots =
+      static_cast<char*>(workspace.reserve(static_cast<std::size_t>(threads) * slot_bytes));
 
   // One member's whole share of the product; `barrier` waits for the other members.
   auto member = [&](int me, int members, auto&& barrier) {
-    char* const a_packed = per_member + static_cast<std::size_t>(me) * (a_bytes + tile_bytes);
+    char* const a_packed = slots + static_cast<std::size_t>(me) * slot_bytes;
     char* const scratch = a_packed + a_bytes;
-    const Partition part =
-        partition(p.m, p.n, (std::min(p.n, nc_max) + nr - 1) / nr, mc_max, mr, members,
-                  !prepacked_a, prepacked);
-    const int ti = me % part.tm, tj = me / part.tm;
-    // With the columns split (tm == 1) every member packs exactly the B panels it multiplies and
-    // reads no one else's: for B the members meet only between column blocks.
-    const bool shared_b = part.tm > 1;
+    char* const b_packed = scratch + tile_bytes;
+    // In a rows split, whether each member packs a B block of its own (see Partition).
+    const bool own_b =
+        static_cast<int64_t>(members) * kc_max * nc_max * kern.b_packed_bytes <=
+        blocks.b_block_budget;
+    const Partition part = partition(p.m, p.n, (std::min(p.n, nc_max) + nr - 1) / nr, mr,
+                                     members, !prepacked_a, !prepacked, own_b, prepacked);
+    // This member's rows, cut into blocks of near-equal height in whole tiles (partial tiles
+    // only at the end of the run); a prepacked A's runs start on a tile, its panels' origin.
+    int64_t row_lo = 0, row_hi = p.m;
+    if (part.tm > 1) member_rows(p.m, prepacked_a ? mr : 1, me, members, &row_lo, &row_hi);
+    const int64_t mc_step = blocking::balanced_block(std::max<int64_t>(1, row_hi - row_lo),
+                                                     mc_max, mr);
+    // In the rows split without own copies the members pack one B block together (in member
+    // 0's slot), meeting before reading it and before packing the next.
+    const bool shared_b = !prepacked && part.tm > 1 && !own_b;
     // With the columns split every member multiplies all rows of A: the members pack each A
     // block together, a share of its micro-panels each, and meet before reading it. Two buffers
     // (the A slots of members 0 and 1) take turns: a member packs turn t only after the meeting
     // of turn t - 1, which everyone reached after finishing with turn t - 2, the buffer's last
     // use. Two threads, Zen 4, against each member packing all of A (alternating runs): 1024^3
     // +1.0 %, 2048^3 -0.3 %, 4096^3 +0.9 %.
-    const bool shared_a = !shared_b && members > 1 && !prepacked_a;
+    const bool shared_a = part.tm == 1 && members > 1 && !prepacked_a;
     int64_t a_turn = 0;
 
     for (int64_t jc = 0; jc < p.n; jc += nc_max) {
       const int64_t nc = std::min(nc_max, p.n - jc);
       const int64_t panels = (nc + nr - 1) / nr;
+      int64_t col_lo = 0, col_hi = panels;
+      if (part.tn > 1) share(panels, me, members, &col_lo, &col_hi);
+      const int64_t c0 = col_lo * nr;
+      const int64_t ncols = std::min(nc, col_hi * nr) - c0;
       for (int64_t pc = 0; pc < p.k; pc += kc_max) {
         const int64_t kc = std::min(kc_max, p.k - pc);
         const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
-        // The B block's micro-panels: packed here, kc * NR apart (the members share the work;
-        // panels keep their kc_max stride only when kc == kc_max, so offsets use this block's
-        // kc), or rows pc.. of the prepacked panels, k * NR apart.
-        const char* b_block = b_packed;
+        // This member's B micro-panels, kc * NR apart: packed here into its own block, or by
+        // the whole team into a shared one; or rows pc.. of the prepacked panels, k * NR apart.
+        const char* my_panels = b_packed;
         int64_t b_panel_bytes = kc * nr * kern.b_packed_bytes;
         if (prepacked) {
           b_panel_bytes = p.k * nr * kern.b_packed_bytes;
-          b_block = static_cast<const char*>(p.b_panels) + (jc / nr) * b_panel_bytes +
-                    pc * nr * kern.b_packed_bytes;
-        }
-        int64_t col_lo = 0, col_hi = 0;
-        share(panels, tj, part.tn, &col_lo, &col_hi);
-        const char* my_panels = b_block + col_lo * b_panel_bytes;
-        if (!prepacked) {
-          // Shared: the members pack equal shares of the whole block, then meet. Not shared:
-          // each packs its own columns, where no other member's panels can be at any k-block
-          // (its range starts at its first panel's kc_max-deep slot).
-          int64_t lo = col_lo, hi = col_hi;
-          if (shared_b) share(panels, me, members, &lo, &hi);
-          char* dst = b_packed + lo * (shared_b ? kc : kc_max) * nr * kern.b_packed_bytes;
-          if (!shared_b) my_panels = dst;
+          my_panels = static_cast<const char*>(p.b_panels) + (jc / nr + col_lo) * b_panel_bytes +
+                      pc * nr * kern.b_packed_bytes;
+        } else if (shared_b) {
+          char* const block = slots + a_bytes + tile_bytes;  // member 0's B block
+          int64_t lo = 0, hi = 0;
+          share(panels, me, members, &lo, &hi);
           if (hi > lo) {
-            const int64_t cols = std::min(nc, hi * nr) - lo * nr;
-            kern.pack_b(kc, cols, at(p.b, pc * p.b_rs + (jc + lo * nr) * p.b_cs, kern.b_in_bytes),
-                        p.b_rs, p.b_cs, dst);
+            kern.pack_b(kc, std::min(nc, hi * nr) - lo * nr,
+                        at(p.b, pc * p.b_rs + (jc + lo * nr) * p.b_cs, kern.b_in_bytes), p.b_rs,
+                        p.b_cs, block + lo * b_panel_bytes);
           }
-          if (shared_b) barrier();  // the whole B block is packed
+          barrier();  // the whole B block is packed
+          my_panels = block;
+        } else if (ncols > 0) {
+          kern.pack_b(kc, ncols, at(p.b, pc * p.b_rs + (jc + c0) * p.b_cs, kern.b_in_bytes),
+                      p.b_rs, p.b_cs, b_packed);
         }
 
-        const int64_t c0 = col_lo * nr;
-        const int64_t ncols = std::min(nc, col_hi * nr) - c0;
-        for (int64_t ic = ti * part.mc; (shared_a || ncols > 0) && ic < p.m;
-             ic += part.tm * part.mc) {
-          const int64_t mc = std::min(part.mc, p.m - ic);
+        for (int64_t ic = row_lo; (shared_a || ncols > 0) && ic < row_hi; ic += mc_step) {
+          const int64_t mc = std::min(mc_step, row_hi - ic);
           // The A block's micro-panels: packed here, kc * MR apart, or rows pc.. of the
           // prepacked panels (ic is a multiple of MR), k * MR apart.
           const char* a_block = a_packed;
@@ -617,7 +619,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
             a_block = static_cast<const char*>(p.a_panels) + (ic / mr) * a_panel_bytes +
                       pc * mr * kern.a_packed_bytes;
           } else if (shared_a) {
-            char* const buffer = per_member + (a_turn++ % 2) * (a_bytes + tile_bytes);
+            char* const buffer = slots + (a_turn++ % 2) * slot_bytes;
             int64_t lo = 0, hi = 0;
             share((mc + mr - 1) / mr, me, members, &lo, &hi);
             if (hi > lo) {
@@ -640,14 +642,9 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
           if (pc + kc == p.k)
             numeric::apply_epilogue(p.epilogue, c_block, p.ldc, mc, ncols, ic, jc + c0);
         }
-        // Nobody reads the B block any more. A prepacked B is never overwritten, and each
-        // member's cells of C are the same in every k-block, so its k-blocks need no barrier;
-        // after the last block nothing is packed again (the pool's run() waits for everyone).
-        // Unshared panels keep their slots within a column block; the next column block deals
-        // its panels out afresh, so the members meet before it.
-        const bool last = pc + kc == p.k && jc + nc == p.n;
-        const bool block_ends = pc + kc == p.k;
-        if (!prepacked && !last && (shared_b || block_ends)) barrier();
+        // A shared block is packed again only once nobody reads it (after the last one, the
+        // pool's run() waits for everyone). Own blocks and the A buffers need no meeting here.
+        if (shared_b && !(pc + kc == p.k && jc + nc == p.n)) barrier();
       }
     }
   };

@@ -10,8 +10,11 @@
 //             micro-kernel on the MR x NR tile C[ic+ir, jc+jr]
 //
 // The first k-block starts each accumulator from 0, C or beta*C; every later one loads C back.
-// With a team of threads, the members pack the B block together, then each computes its own
-// cells of C (row blocks x column ranges), with a barrier around every k-block.
+// A team of threads splits the rows or the columns of C (never K), and each member runs the
+// loop nest over its part. A member packs its B panels into a block of its own, except in a rows
+// split whose copies would not fit in L3 together: there the members pack one block together
+// and meet around each k-block. In the columns split they pack each A block together and meet
+// before reading it.
 //
 // A small product (all of op(B) in half of L2, an MR-row strip of A in half of L1; alpha 1,
 // row-major A and B) runs the kernel's small form when it has one: the packed kernel's tiles
@@ -136,24 +139,13 @@ bool reads_a_in_place(const kernels::GemmKernel& kernel, const GemmProblem& prob
 // How many of `threads` are worth starting for an m x n x k product (at least 1).
 int useful_threads(int64_t m, int64_t n, int64_t k, int threads);
 
-// Rows of the busiest of `members` when m rows go in blocks of mc (the last one shorter) dealt
-// round-robin, block b to member b % members, as run_gemm deals them.
-int64_t busiest_member_rows(int64_t m, int64_t mc, int members);
-
-// The height of a multiple of `members` row blocks of equal height, in whole tiles of mr rows and
-// at most mc_max (a multiple of mr), the last block shorter.
-int64_t even_row_block_height(int64_t m, int64_t mc_max, int64_t mr, int members);
-
-// The row-block height, in whole tiles of mr rows, at most mc_max and at least the lower of
-// kMinRowBlockTiles tiles and the even height above, for `members` splitting m rows: the one
-// whose busiest member has the fewest rows, the tallest such (so never worse than the even one).
-// A member's time goes with its rows (an edge tile's k-loop with its rows too), so at 512 rows,
-// 12-row tiles and two members, blocks of 252 (252 + 8 rows against 252) beat two of 264 and
-// 248: +2.6 % at 512^3 on two threads (Zen 4, alternating runs). The floor keeps a block's A
-// packing a stream of several panels (the packer reads the next panel's rows ahead) rather than
-// trade it for a few rows: at 1024 rows, one-tile blocks would leave 516 rows against 520 at 168.
-inline constexpr int64_t kMinRowBlockTiles = 4;
-int64_t row_block_height(int64_t m, int64_t mc_max, int64_t mr, int members);
+// Rows [*lo, *hi) of member `me` of `members` when run_gemm splits m rows: contiguous runs of
+// near-equal length, boundaries on multiples of `unit` (the nearest to the even ones): 1 for an
+// A packed in the call, MR for a prepacked A, whose panels start on whole tiles. A member's time
+// goes with its rows, an edge tile's with its rows too (the kernels' edge forms run only the
+// tile's rows), so 512 rows of 12-row tiles on two members go as 256 + 256 (21 tiles and a
+// 4-row edge each), not 252 + 260 or 264 + 248.
+void member_rows(int64_t m, int64_t unit, int me, int members, int64_t* lo, int64_t* hi);
 
 }  // namespace invar::driver
 
