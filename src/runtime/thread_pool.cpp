@@ -20,7 +20,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // How long a thread spins before it sleeps; see the header.
-constexpr Clock::duration kIdleSpin = std::chrono::microseconds(50);
+constexpr Clock::duration kIdleSpin = std::chrono::microseconds(500);
 constexpr Clock::duration kTeamSpin = std::chrono::microseconds(100);
 
 // The job word packs the epoch of the current job with its team size.
