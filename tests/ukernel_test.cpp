@@ -1,10 +1,11 @@
 // Every compiled micro-kernel the CPU can run, alone: whole tiles from packed panels against the
 // contract's chain computed from the same panels, for k around the unroll, every accumulator
-// start and a strided C; a kernel's edge form alone on every partial tile; then through the
-// driver on every partial tile shape m = 1..MR, n = 1..NR+1. Compared with memcmp, padding of C
-// included.
+// start and a strided C; a kernel's edge form alone on every partial tile, and its B-packing
+// tile alone; then through the driver on every partial tile shape m = 1..MR, n = 1..NR+1.
+// Compared with memcmp, padding of C included.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -100,6 +101,45 @@ TYPED_TEST(Ukernel, WholeTilesMatchTheChainOnPackedPanels) {
       }
     }
   }
+}
+
+// The tile that packs B on its way: over a row-major B in place (rows ldb apart) it computes the
+// whole tile's chains and leaves exactly the micro-panel pack_b makes from that B.
+TYPED_TEST(Ukernel, PackingBTilesMatchTheChainAndLeaveThePanel) {
+  using T = TypeParam;
+  int tested = 0;
+  for (const kernels::KernelSet* set : runnable_sets()) {
+    const kernels::GemmKernel& kern = kernel_of<T>(*set);
+    if (kern.ukernel_packing_b == nullptr) continue;
+    ++tested;
+    const int mr = kern.mr, nr = kern.nr;
+    const int64_t ldc = nr + 3, ldb = nr + 5;
+    for (int64_t kc : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 64, 257}) {
+      const AlignedValues<T> a = aligned_values<T>(kc * mr, 40 + kc);
+      const std::vector<T> b = random_values<T>(kc * ldb, 50 + kc);
+      AlignedValues<T> packed = aligned_values<T>(kc * nr, 60 + kc);
+      kern.pack_b(kc, nr, b.data(), ldb, 1, packed.get());
+      for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
+        const T beta = init == AccInit::kScale ? T(-3.7) : T(0);
+        std::vector<T> c = random_values<T>(mr * ldc, 70 + kc);
+        std::vector<T> expected = c;
+        const T alpha_in_a = T(2.5);
+        kern.ukernel(kc, a.get(), packed.get(), expected.data(), ldc, init, &alpha_in_a, &beta);
+        AlignedValues<T> panel = aligned_values<T>(kc * nr, 80 + kc);
+        for (int64_t i = 0; i < kc * nr; ++i) panel[i] = std::numeric_limits<T>::quiet_NaN();
+        kern.ukernel_packing_b(kc, a.get(), b.data(), ldb, panel.get(), c.data(), ldc, init,
+                               &alpha_in_a, &beta);
+        ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
+            << kern.name << " kc=" << kc << " init=" << static_cast<int>(init);
+        ASSERT_EQ(std::memcmp(panel.get(), packed.get(), kc * nr * sizeof(T)), 0)
+            << kern.name << " kc=" << kc;
+      }
+    }
+  }
+  // The AVX-512 f32 kernel has one.
+  const auto isas = kernels::available_isas();
+  if (std::is_same_v<T, float> && std::count(isas.begin(), isas.end(), Isa::kAvx512) > 0)
+    EXPECT_GT(tested, 0);
 }
 
 // A kernel's edge form alone, on every partial tile shape (rows 1..MR, cols 1..NR) from whole

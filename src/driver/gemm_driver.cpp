@@ -73,17 +73,31 @@ void prefetch_tile(const char* c, int64_t ldc, int64_t rows, const GemmKernel& k
 // is what counts (see kBOuterPanels).
 // A and B micro-panels lie a_panel_bytes and b_panel_bytes apart: kc * MR and kc * NR elements
 // in packed blocks, k * MR and k * NR in prepacked operands.
+// B in place (`b_source`, its rows ldb elements apart): the whole panels of the block are not
+// packed yet, and the first row of tiles packs them into b_fill (the block at b_packed) as it
+// reads them (GemmKernel::ukernel_packing_b; run_gemm gives it a whole first row of tiles); a
+// partial last panel is packed already.
+struct BSource {
+  const char* b = nullptr;
+  int64_t ldb = 0;
+  char* fill = nullptr;
+};
+
 void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc, const char* a_packed,
                   int64_t a_panel_bytes, const char* b_packed, int64_t b_panel_bytes, char* c,
                   int64_t ldc, AccInit init, const void* alpha, const void* beta, char* scratch,
-                  bool prefetch_c, bool b_outer) {
+                  bool prefetch_c, bool b_outer, const BSource& b_source = {}) {
   auto tile = [&](int64_t ir, int64_t jr) {
     const int64_t rows = std::min<int64_t>(kern.mr, mc - ir);
     const int64_t cols = std::min<int64_t>(kern.nr, nc - jr);
     const char* a_panel = a_packed + (ir / kern.mr) * a_panel_bytes;
     const char* b_panel = b_packed + (jr / kern.nr) * b_panel_bytes;
     char* c_tile = c + (ir * ldc + jr) * kern.c_bytes;
-    if (rows == kern.mr && cols == kern.nr) {
+    if (ir == 0 && b_source.b != nullptr && cols == kern.nr) {
+      kern.ukernel_packing_b(kc, a_panel, b_source.b + jr * kern.b_in_bytes, b_source.ldb,
+                             b_source.fill + (jr / kern.nr) * b_panel_bytes, c_tile, ldc, init,
+                             alpha, beta);
+    } else if (rows == kern.mr && cols == kern.nr) {
       kern.ukernel(kc, a_panel, b_panel, c_tile, ldc, init, alpha, beta);
     } else {
       edge_tile(kern, kc, a_panel, b_panel, c_tile, ldc, rows, cols, init, alpha, beta, scratch);
@@ -572,6 +586,10 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
     // use. Two threads, Zen 4, against each member packing all of A (alternating runs): 1024^3
     // +1.0 %, 2048^3 -0.3 %, 4096^3 +0.9 %.
     const bool shared_a = part.tm == 1 && members > 1 && !prepacked_a;
+    // A member's own B block of a row-major B is packed by its first row of tiles when the kernel
+    // can (GemmKernel::ukernel_packing_b) and that row is whole (the first block has MR rows).
+    const bool packs_b_on_first_tiles = kern.ukernel_packing_b != nullptr && !prepacked &&
+                                        !shared_b && p.b_cs == 1 && row_hi - row_lo >= mr;
     int64_t a_turn = 0;
 
     for (int64_t jc = 0; jc < p.n; jc += nc_max) {
@@ -588,6 +606,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
         // the whole team into a shared one; or rows pc.. of the prepacked panels, k * NR apart.
         const char* my_panels = b_packed;
         int64_t b_panel_bytes = kc * nr * kern.b_packed_bytes;
+        BSource b_source;
         if (prepacked) {
           b_panel_bytes = p.k * nr * kern.b_packed_bytes;
           my_panels = static_cast<const char*>(p.b_panels) + (jc / nr + col_lo) * b_panel_bytes +
@@ -603,6 +622,14 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
           }
           barrier();  // the whole B block is packed
           my_panels = block;
+        } else if (ncols > 0 && packs_b_on_first_tiles) {
+          // The first row of tiles packs the whole panels; a partial one is packed here.
+          const int64_t whole = ncols / nr * nr;
+          b_source = {at(p.b, pc * p.b_rs + jc + c0, kern.b_in_bytes), p.b_rs, b_packed};
+          if (whole < ncols) {
+            kern.pack_b(kc, ncols - whole, at(p.b, pc * p.b_rs + jc + c0 + whole, kern.b_in_bytes),
+                        p.b_rs, p.b_cs, b_packed + whole / nr * b_panel_bytes);
+          }
         } else if (ncols > 0) {
           kern.pack_b(kc, ncols, at(p.b, pc * p.b_rs + (jc + c0) * p.b_cs, kern.b_in_bytes),
                       p.b_rs, p.b_cs, b_packed);
@@ -637,7 +664,8 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
           char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc + c0) * kern.c_bytes;
           macro_kernel(kern, mc, ncols, kc, a_block, a_panel_bytes, my_panels, b_panel_bytes,
                        c_block, p.ldc, init, p.alpha, p.beta, scratch, blocks.prefetch_c,
-                       prepacked && mc <= kBOuterPanels * mr);
+                       prepacked && mc <= kBOuterPanels * mr, b_source);
+          b_source = {};  // the block is packed
           // The block's chains end with the last k-block: its epilogue runs while it is in cache.
           if (pc + kc == p.k)
             numeric::apply_epilogue(p.epilogue, c_block, p.ldc, mc, ncols, ic, jc + c0);

@@ -9,6 +9,8 @@
 //           for jr in [0, nc) step NR:        B micro-panel (streams from L2/L3)
 //             micro-kernel on the MR x NR tile C[ic+ir, jc+jr]
 //
+// A kernel with a B-packing tile (GemmKernel::ukernel_packing_b) packs a row-major B block on the
+// first row of tiles instead, reading B in place there: B's copy then rides on the tiles' pass.
 // The first k-block starts each accumulator from 0, C or beta*C; every later one loads C back.
 // A team of threads splits the rows or the columns of C (never K), and each member runs the
 // loop nest over its part. A member packs its B panels into a block of its own, except in a rows

@@ -217,6 +217,23 @@ constexpr GemmKernel with_edge(GemmKernel k) {
   return k;
 }
 
+template <class T>
+using PackingBFn = void (*)(int64_t, const T*, const T*, int64_t, T*, T*, int64_t, AccInit, T);
+
+template <class T, PackingBFn<T> F>
+void erased_packing_b(int64_t kc, const void* a_panel, const void* b, int64_t ldb, void* b_panel,
+                      void* c, int64_t ldc, AccInit init, const void* /*alpha: in A*/,
+                      const void* beta) {
+  F(kc, static_cast<const T*>(a_panel), static_cast<const T*>(b), ldb, static_cast<T*>(b_panel),
+    static_cast<T*>(c), ldc, init, *static_cast<const T*>(beta));
+}
+
+template <class T, PackingBFn<T> F>
+constexpr GemmKernel with_packing_b(GemmKernel k) {
+  k.ukernel_packing_b = &erased_packing_b<T, F>;
+  return k;
+}
+
 template <class T, SmallFn<T> F>
 constexpr GemmKernel with_small(GemmKernel k) {
   k.small = &erased_small<T, F>;
@@ -402,10 +419,11 @@ const KernelSet kAvx512Set = {
             with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
                 streaming_b(with_pack_a(
                     with_pack_b(with_small<float, &avx512::sgemm_avx512_12x32_small>(
-                                    avx512_f32_edge(make_kernel<float, avx512::kSgemmMr,
-                                                                avx512::kSgemmNr,
-                                                                &avx512::sgemm_avx512_12x32>(
-                                        "sgemm_avx512_12x32"))),
+                                    with_packing_b<float, &avx512::sgemm_avx512_12x32_packing_b>(
+                                        avx512_f32_edge(make_kernel<float, avx512::kSgemmMr,
+                                                                    avx512::kSgemmNr,
+                                                                    &avx512::sgemm_avx512_12x32>(
+                                            "sgemm_avx512_12x32")))),
                                 &pack_b_avx<float, avx512::kSgemmNr, &avx2::sgemm_avx2_pack_b_t32,
                                            &avx2::sgemm_avx2_pack_b32>),
                     &pack_a_avx<float, avx512::kSgemmMr, &avx2::sgemm_avx2_pack_a12>))))),

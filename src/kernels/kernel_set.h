@@ -52,6 +52,13 @@ struct GemmKernel {
   void (*ukernel_edge)(int64_t rows, int64_t cols, int64_t kc, const void* a_panel,
                        const void* b_panel, void* c, int64_t ldc, AccInit init, const void* alpha,
                        const void* beta) = nullptr;
+  // Optional (nullptr: not offered): the whole tile over a row-major op(B) of the input type read
+  // in place (NR columns, rows ldb apart), which also stores B's packed micro-panel at b_panel,
+  // as pack_b makes it. The driver runs it for a B block's first row of tiles, so the block is
+  // packed on that pass instead of before it.
+  void (*ukernel_packing_b)(int64_t kc, const void* a_panel, const void* b, int64_t ldb,
+                            void* b_panel, void* c, int64_t ldc, AccInit init, const void* alpha,
+                            const void* beta) = nullptr;
   // Optional (nullptr: not offered): the small kernel (ukernel.h): any m x n block over k steps
   // from a row-major A in place (alpha 1) and a B in NR-column groups, gs elements apart, rows
   // ldb apart (a row-major B in place, or packed panels).

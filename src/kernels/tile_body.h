@@ -18,7 +18,8 @@
 //
 // Entry points for the ISA units: whole_tile and edge_tile over packed panels (a_panel: kc
 // steps of R values, rows M.. of a step being padding, never read; b_panel: kc steps of
-// 2 * lanes values), and small_tiles over a row-major A and B in place.
+// 2 * lanes values), whole_tile_packing_b (a packed A panel, B in place and packed on the way),
+// and small_tiles over a row-major A and B in place.
 //
 // V is an ISA's vector type (avx2/vec.h, avx512/vec.h, the direct kernels' too): T, V, Mask,
 // kLanes; zero(), set1(T), load(const T*) and store(T*, V) (unaligned), maskload(const T*, Mask)
@@ -79,6 +80,25 @@ struct RowsB {
     return V::load(p + v * V::kLanes);
   }
   void step() { p += ldb; }
+};
+
+// A row-major B read in place (whole vectors, step p at p + p * ldb) whose values are also stored,
+// as read, into a packed micro-panel (step p at dst + p * 2 * lanes): the tile that packs B on
+// its way (whole_tile_packing_b). The stores change nothing the chains compute.
+template <class V>
+struct PackingB {
+  const typename V::T* p;
+  int64_t ldb;
+  typename V::T* dst;
+  typename V::V load(int v, bool /*last*/, typename V::Mask /*mask*/) const {
+    const typename V::V x = V::load(p + v * V::kLanes);
+    V::store(dst + v * V::kLanes, x);
+    return x;
+  }
+  void step() {
+    p += ldb;
+    dst += kTileVectors * V::kLanes;
+  }
 };
 
 template <class V, int M, int NV, bool kMasked, class A, class B>
@@ -156,6 +176,16 @@ template <class V, int R>
 void whole_tile(int64_t kc, const typename V::T* a_panel, const typename V::T* b_panel,
                 typename V::T* c, int64_t ldc, AccInit init, typename V::T beta) {
   tile<V, R, R, kTileVectors, false>(kc, a_panel, b_panel, c, ldc, init, beta, typename V::Mask{});
+}
+
+// The whole tile over a row-major B in place (rows ldb apart), leaving B's packed micro-panel at
+// b_panel as the packer would have: the same chains as whole_tile on that panel.
+template <class V, int R>
+void whole_tile_packing_b(int64_t kc, const typename V::T* a_panel, const typename V::T* b,
+                          int64_t ldb, typename V::T* b_panel, typename V::T* c, int64_t ldc,
+                          AccInit init, typename V::T beta) {
+  tile_on<V, R, kTileVectors, false>(kc, PackedA<V, R>{a_panel}, PackingB<V>{b, ldb, b_panel}, c,
+                                     ldc, init, beta, typename V::Mask{});
 }
 
 // A partial tile, rows x cols with 1 <= rows <= R and 1 <= cols <= 2 * lanes, over operands A

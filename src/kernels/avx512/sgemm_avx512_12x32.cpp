@@ -29,6 +29,12 @@ void sgemm_avx512_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const float
   edge_tile<F32Vec, kSgemmMr>(rows, cols, kc, a_panel, b_panel, c, ldc, init, beta);
 }
 
+void sgemm_avx512_12x32_packing_b(int64_t kc, const float* a_panel, const float* b, int64_t ldb,
+                                  float* b_panel, float* c, int64_t ldc, AccInit init,
+                                  float beta) {
+  whole_tile_packing_b<F32Vec, kSgemmMr>(kc, a_panel, b, ldb, b_panel, c, ldc, init, beta);
+}
+
 void sgemm_avx512_12x32_small(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                               const float* b, int64_t ldb, int64_t gs, float* c, int64_t ldc,
                               AccInit init, float beta) {
