@@ -137,9 +137,12 @@ constexpr int64_t kBOuterPanels = 6;
 // against 72 GB/s for lines only it had read (256 KiB still in the other core's L2: 7 against
 // 76 GB/s), and in a rows split of 512^3 on two threads each member took 135-161k TSC cycles to
 // pack its half of a shared B block, 75k for the whole block into its own buffer (which also
-// saves the meetings around each block). Own copies against one shared block, same split,
-// alternating runs: 512^3 +3.7 %, 768^3 +5 %, 1000^3 +2.6 %, 1024^3 +1.4 %; 4096^3 -4.2 %
-// (two 8 MiB copies in a 32 MiB L3 that other tenants use too), hence the budget.
+// saves the meetings around each block). Own copies against one shared block in the same split
+// (TSC cycles per call): 512^3 -3.7 %, 96 x 1024 x 1024 -8 %. Large blocks stay shared (the
+// budget): at 4096^3 the rows split with own 8 MiB copies ran 4.2 % slower than the columns
+// split (alternating runs, 0.927-0.979), with one shared block 1.4 % faster (0.995-1.047); own
+// against shared copies in the same split measured -5 % (2048^3) to +1.6 % (4096^3) on a
+// noisy host, undecided.
 //
 // The choice weighs the busiest member's share of the rows against its share of the panels,
 // each charged the packing the split adds to a member's multiply-adds: the rows split the
