@@ -551,22 +551,22 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
   const int64_t nc_max = (blocks.nc + nr - 1) / nr * nr;
   const int64_t kc_max = blocks.kc;
 
-  // Workspace: one slot per member (sized for the largest team this call may get): a packed A
-  // block, a scratch tile and a packed B block.
+  // Workspace: one slot per member (sized for the largest team this call may get): a packed B
+  // block, a packed A block and a scratch tile (one thread's layout as it has always been).
   const std::size_t a_bytes =
       prepacked_a ? 0 : align_up(static_cast<std::size_t>(mc_max * kc_max) * kern.a_packed_bytes);
   const std::size_t b_bytes =
       prepacked ? 0 : align_up(static_cast<std::size_t>(nc_max * kc_max) * kern.b_packed_bytes);
   const std::size_t tile_bytes = align_up(static_cast<std::size_t>(mr * nr) * kern.c_bytes);
-  const std::size_t slot_bytes = a_bytes + tile_bytes + b_bytes;
+  const std::size_t slot_bytes = b_bytes + a_bytes + tile_bytes;
   char* const slots =
       static_cast<char*>(workspace.reserve(static_cast<std::size_t>(threads) * slot_bytes));
 
   // One member's whole share of the product; `barrier` waits for the other members.
   auto member = [&](int me, int members, auto&& barrier) {
-    char* const a_packed = slots + static_cast<std::size_t>(me) * slot_bytes;
+    char* const b_packed = slots + static_cast<std::size_t>(me) * slot_bytes;
+    char* const a_packed = b_packed + b_bytes;
     char* const scratch = a_packed + a_bytes;
-    char* const b_packed = scratch + tile_bytes;
     // In a rows split, whether each member packs a B block of its own (see Partition).
     const bool own_b =
         static_cast<int64_t>(members) * kc_max * nc_max * kern.b_packed_bytes <=
@@ -615,7 +615,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
           my_panels = static_cast<const char*>(p.b_panels) + (jc / nr + col_lo) * b_panel_bytes +
                       pc * nr * kern.b_packed_bytes;
         } else if (shared_b) {
-          char* const block = slots + a_bytes + tile_bytes;  // member 0's B block
+          char* const block = slots;  // member 0's B block
           int64_t lo = 0, hi = 0;
           share(panels, me, members, &lo, &hi);
           if (hi > lo) {
@@ -649,7 +649,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
             a_block = static_cast<const char*>(p.a_panels) + (ic / mr) * a_panel_bytes +
                       pc * mr * kern.a_packed_bytes;
           } else if (shared_a) {
-            char* const buffer = slots + (a_turn++ % 2) * slot_bytes;
+            char* const buffer = slots + (a_turn++ % 2) * slot_bytes + b_bytes;
             int64_t lo = 0, hi = 0;
             share((mc + mr - 1) / mr, me, members, &lo, &hi);
             if (hi > lo) {
