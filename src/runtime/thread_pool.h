@@ -45,11 +45,12 @@
 // spin must outlast the gap between calls as a worker sees it, which starts when its share is
 // done and so includes the rest of the caller's: at 50 µs a worker of a 512^3 product on two
 // threads often slept between calls (Zen 4 VM: it started 14-37 µs after the call on average,
-// against 1-2 µs with a 300 or 1000 µs spin), and against 50 µs, 500 µs ran 512^3 2.2 % faster (median; 2.6 % in the mean) and 160^3
-// 5.8 %, with 96^3, 256^3, 768^3, 1000^3 and the decode step 1 x 4096 x 4096 level
-// (alternating runs, two threads). OpenMP runtimes and OpenBLAS spin for milliseconds. Barrier and
-// completion waits spin about 100 µs before sleeping: members of a well-partitioned phase arrive
-// within that window, and the bound limits the damage when there are more threads than cores.
+// against 1-2 µs with a 300 or 1000 µs spin), and against 50 µs, 500 µs ran 512^3 2.2 % faster
+// (median; 2.6 % in the mean) and 160^3 5.8 %, with 96^3, 256^3, 768^3, 1000^3 and the decode
+// step 1 x 4096 x 4096 level (alternating runs, two threads). OpenMP runtimes spin longer by
+// default (GOMP_SPINCOUNT 300000 rounds, KMP_BLOCKTIME 200 ms). Barrier and completion waits
+// spin about 100 µs before sleeping: members of a well-partitioned phase arrive within that
+// window, and the bound limits the damage when there are more threads than cores.
 // After the first few microseconds a spinning thread also yields now and then, so that when the
 // machine is oversubscribed the member everyone waits for can get the core.
 //
