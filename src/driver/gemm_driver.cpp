@@ -157,8 +157,9 @@ constexpr int64_t kBOuterPanels = 6;
 // B is read once: x * W^T, W 4096 x 4096 prepacked, 2 threads, M = 24 +10 %, M = 36 +30 %
 // against the rows split (alternating runs, Zen 3 machine).
 struct Partition {
-  int tm = 1;  // members along M
-  int tn = 1;  // members along N
+  int tm = 1;            // members along M
+  int tn = 1;            // members along N
+  int64_t row_unit = 1;  // the rows split's boundaries are multiples of it (member_rows)
 };
 
 // The busiest member's share (per_member of `items`) as a multiple of an even share.
@@ -179,6 +180,8 @@ Partition partition(int64_t m, int64_t n, int64_t panels, int64_t mr, int member
                     bool packs_b, bool own_b, bool prepacked_b) {
   Partition part;
   part.tn = members;
+  // A prepacked A's panels start on whole tiles.
+  part.row_unit = packs_a ? 1 : mr;
   const int64_t row_tiles = (m + mr - 1) / mr;
   if (members == 1 || row_tiles < 2 * members) return part;
   // A prepacked B streams from memory; split by rows, each member would stream all of it.
@@ -186,7 +189,7 @@ Partition partition(int64_t m, int64_t n, int64_t panels, int64_t mr, int member
   int64_t busiest = 0;
   for (int i = 0; i < members; ++i) {
     int64_t lo = 0, hi = 0;
-    member_rows(m, packs_a ? 1 : mr, i, members, &lo, &hi);
+    member_rows(m, part.row_unit, i, members, &lo, &hi);
     busiest = std::max(busiest, hi - lo);
   }
   // Per member and element of B (of A), the rows' (columns') split does m / members
@@ -576,7 +579,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
     // This member's rows, cut into blocks of near-equal height in whole tiles (partial tiles
     // only at the end of the run); a prepacked A's runs start on a tile, its panels' origin.
     int64_t row_lo = 0, row_hi = p.m;
-    if (part.tm > 1) member_rows(p.m, prepacked_a ? mr : 1, me, members, &row_lo, &row_hi);
+    if (part.tm > 1) member_rows(p.m, part.row_unit, me, members, &row_lo, &row_hi);
     const int64_t mc_step = blocking::balanced_block(std::max<int64_t>(1, row_hi - row_lo),
                                                      mc_max, mr);
     // In the rows split without own copies the members pack one B block together (in member
