@@ -472,7 +472,8 @@ TYPED_TEST(Ukernel, EveryAPackerWritesThePortableLayout) {
     const kernels::GemmKernel& kern = kernel_of<T>(*set);
     const int64_t mr = kern.mr;
     for (int64_t mc : {int64_t{1}, mr - 1, mr, 3 * mr + 5}) {
-      for (int64_t kc : {1, 7, 8, 9, 31}) {
+      // Around the AVX2 packers' 8 steps and the AVX-512 one's 16.
+      for (int64_t kc : {1, 7, 8, 9, 15, 16, 17, 31, 48, 50}) {
         for (bool transposed : {false, true}) {
           for (T alpha : {T(1), T(-0.3)}) {
             const int64_t ld = (transposed ? mc : kc) + 3;

@@ -426,7 +426,7 @@ const KernelSet kAvx512Set = {
                                             "sgemm_avx512_12x32")))),
                                 &pack_b_avx<float, avx512::kSgemmNr, &avx2::sgemm_avx2_pack_b_t32,
                                            &avx2::sgemm_avx2_pack_b32>),
-                    &pack_a_avx<float, avx512::kSgemmMr, &avx2::sgemm_avx2_pack_a12>))))),
+                    &pack_a_avx<float, avx512::kSgemmMr, &avx512::sgemm_avx512_pack_a12>))))),
     // Up to two 16-column panels (Zen 4, against the loop nest, 1 / 2 threads): f64 512x16x512
     // +38 % / +40 %, 1024x32x2048 +19 % / +9 %, 4096x32x1024 +14 % / +6 %; four panels lost
     // (1024x48x1024 -9 % / -12 %, 2048x64x1024 on two threads -13 %).

@@ -23,6 +23,10 @@ void sgemm_avx512_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const float
 // micro-panel at b_panel (64-byte aligned) as it reads it: the same chains and the same panel.
 void sgemm_avx512_12x32_packing_b(int64_t kc, const float* a_panel, const float* b, int64_t ldb,
                                   float* b_panel, float* c, int64_t ldc, AccInit init, float beta);
+// Packs an mc x kc block of alpha * A, A row-major (rows lda apart), into its 12-row panels
+// (pack.h's layout): the same values as the portable packer, sixteen steps of a panel at a time.
+void sgemm_avx512_pack_a12(int64_t mc, int64_t kc, const float* a, int64_t lda, float alpha,
+                           float* dst);
 // The same tiles over A in place and B in NR-column groups (ukernel.h's small kernel).
 void sgemm_avx512_12x32_small(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                               const float* b, int64_t ldb, int64_t gs, float* c, int64_t ldc,
