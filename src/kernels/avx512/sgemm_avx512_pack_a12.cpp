@@ -5,11 +5,11 @@
 // line of A is read once and in full. The AVX2 packer reads half a line per row and comes back
 // for the other half after the other rows; at a power-of-two lda the twelve rows share one L1
 // set of eight ways, and the half it comes back for is gone. Measured on the Zen 4 (a 180 x 1024
-// block, ns per element, A in L2 / A from memory): lda 2048, AVX2 0.335 / 0.40, this one 0.19 /
-// 0.24-0.30; lda 1000, 0.11 / 0.21 against 0.10 / 0.21-0.27 (bound by memory). Inside a 2048^3
-// product on one thread, packing A went from 1.41 to 1.24 % of the time (perf). Software
-// prefetch 2 to 8 lines ahead in each row made it slower. Each value is alpha * a, one rounded
-// multiply (none when alpha is 1), as in the other packers: the same bits.
+// block, ns per element, A in cache / from memory): lda 2048, AVX2 0.29-0.34 / 0.32-0.40, this
+// one 0.18-0.19 / 0.24-0.30; lda 1000, 0.11-0.18 / 0.21 against 0.10-0.18 / 0.21-0.27 (bound by
+// memory). Inside a 2048^3 product on one thread, packing A went from 1.41 to 1.24 % of the time
+// (perf). Software prefetch 2 to 8 lines ahead in each row made it slower. Each value is
+// alpha * a, one rounded multiply (none when alpha is 1), as in the other packers: the same bits.
 #include <immintrin.h>
 
 #include "kernels/avx2/avx2.h"
@@ -83,8 +83,9 @@ void pack_whole_panels(int64_t panels, int64_t kc, const float* a, int64_t lda, 
     for (int64_t p = 0; p < whole; p += kSteps)
       pack_16_steps<kScale>(a + p, lda, valpha, dst + kMr * p);
     // The last kc % 16 steps: one panel of that depth, packed by the AVX2 packer into place.
-    if (whole < kc) avx2::sgemm_avx2_pack_a12(kMr, kc - whole, a + whole, lda, alpha,
-                                              dst + kMr * whole);
+    if (whole < kc) {
+      avx2::sgemm_avx2_pack_a12(kMr, kc - whole, a + whole, lda, alpha, dst + kMr * whole);
+    }
   }
 }
 
