@@ -5,7 +5,9 @@
 // portable packer gathers one element at a time from MR rows; here eight rows and eight k at a
 // time are widened to f32 (widen8.h) and transposed in registers. Each value is alpha * a, one
 // rounded multiply (none when alpha is 1), as in the portable packer, so the bits are the same;
-// only faster. (The 12-row form serves the AVX-512 path: every AVX-512 CPU runs AVX2.)
+// only faster. (The 12-row forms serve the AVX-512 path, every AVX-512 CPU running AVX2: the
+// bf16 and f16 ones whole, the f32 one for what sgemm_avx512_pack_a12 leaves to it, the last
+// kc % 16 steps and a partial panel.)
 #include <immintrin.h>
 
 #include "kernels/avx2/avx2.h"
