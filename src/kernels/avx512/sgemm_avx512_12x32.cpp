@@ -9,8 +9,10 @@
 // The body is kernels/tile_body.h's over zmm vectors: one vfmadd231ps (A broadcast) per
 // accumulator and step, each lane one element's chain in increasing k; the edge form's last
 // vector goes through an opmask, and a partial tile of at most 8 columns runs on ymm vectors
-// instead (F32Ymm, tile_body.h's edge_tile_narrow). Nothing in this file is shared with other
+// instead (avx2/vec.h's F32Vec, VEX-encoded AVX2 and FMA, which every AVX-512F CPU runs and which
+// need no AVX-512VL; tile_body.h's edge_tile_narrow). Nothing in this file is shared with other
 // translation units except the declared entry points.
+#include "kernels/avx2/vec.h"
 #include "kernels/avx512/avx512.h"
 #include "kernels/avx512/vec.h"
 #include "kernels/tile_body.h"
@@ -27,9 +29,9 @@ void sgemm_avx512_12x32(int64_t kc, const float* a_panel, const float* b_panel, 
 void sgemm_avx512_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const float* a_panel,
                              const float* b_panel, float* c, int64_t ldc, AccInit init,
                              float beta) {
-  if (cols <= F32Ymm::kLanes) {
-    edge_tile_narrow<F32Ymm, kSgemmMr, kSgemmNr>(rows, cols, kc, a_panel, b_panel, c, ldc, init,
-                                                  beta);
+  if (cols <= avx2::F32Vec::kLanes) {
+    edge_tile_narrow<avx2::F32Vec, kSgemmMr, kSgemmNr>(rows, cols, kc, a_panel, b_panel, c, ldc,
+                                                        init, beta);
     return;
   }
   edge_tile<F32Vec, kSgemmMr>(rows, cols, kc, a_panel, b_panel, c, ldc, init, beta);

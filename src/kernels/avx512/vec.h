@@ -57,30 +57,6 @@ struct F64Vec {
   static Mask mask(int left) { return static_cast<Mask>((uint32_t{1} << left) - 1); }
 };
 
-// Half-width f32 vectors (8 lanes, ymm) in VEX-encoded AVX2 and FMA instructions, which every
-// AVX-512F CPU runs (the ymm forms with opmasks would need AVX-512VL): the AVX-512 f32 kernel's
-// edge tiles of at most 8 columns (tile_body.h's edge_tile_narrow). The masks are AVX2's (lane
-// l on when its sign bit is set); vmaskmovps neither reads, writes nor faults on the lanes left
-// out.
-struct F32Ymm {
-  using T = float;
-  using V = __m256;
-  using Mask = __m256i;
-  static constexpr int kLanes = 8;
-  static V zero() { return _mm256_setzero_ps(); }
-  static V set1(T x) { return _mm256_set1_ps(x); }
-  static V load(const T* p) { return _mm256_loadu_ps(p); }
-  static V maskload(const T* p, Mask m) { return _mm256_maskload_ps(p, m); }
-  static void store(T* p, V v) { _mm256_storeu_ps(p, v); }
-  static void maskstore(T* p, Mask m, V v) { _mm256_maskstore_ps(p, m, v); }
-  static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
-  static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
-  static V fma_bcast(const T* a, V b, V c) { return _mm256_fmadd_ps(_mm256_broadcast_ss(a), b, c); }
-  static Mask mask(int left) {
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32(left), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-  }
-};
-
 }  // namespace
 }  // namespace invar::kernels::avx512
 
