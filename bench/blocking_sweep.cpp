@@ -14,6 +14,7 @@
 #include "api/context_impl.h"
 #include "arch/cache_topology.h"
 #include "blocking/block_sizes.h"
+#include "driver/gemm_driver.h"
 #include "dl.h"
 #include "invar/invar.hpp"
 #include "kernels/kernel_set.h"
@@ -315,7 +316,7 @@ BlockingSweep run_blocking_sweep(bool quick) {
   }
   const auto& kernel = invar::kernels::compiled_kernel_set(isa)->sgemm;
   ModelInput in{caches.topology,
-                {kernel.mr, kernel.nr, kernel.k_unit, kernel.b_streams},
+                invar::driver::tile_shape(kernel),
                 {kernel.a_packed_bytes, kernel.b_packed_bytes}};
   sweep.ran = true;
   sweep.isa = invar::isa_name(isa);

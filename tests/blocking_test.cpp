@@ -231,6 +231,39 @@ TEST(BlockingModel, StreamingBKeepsItsDepthForANarrowB) {
     EXPECT_EQ(choose(zen4, streaming, 4096, n, 4096).kc, 1024) << "n=" << n;
 }
 
+// A kernel whose B must stream from L2 (TileShape::b_block_in_l2): the A micro-panel takes half
+// of L1's ways and the packed B block half of the worker's L2 share.
+TEST(BlockingModel, BFromL2SizesTheBBlockForL2) {
+  const TileShape from_l2{12, 32, 1, true, true};
+  const TileShape from_l3{12, 32, 1, true, false};
+  // The Intel Xeon with AMX this was measured on: 48 KiB 12-way L1d, 2 MiB L2, a package L3.
+  const CacheTopology xeon =
+      make("xeon", {48 * kKiB, 12, 64, 1}, {2 * kMiB, 16, 64, 1}, {480 * kMiB, 16, 64, 1});
+  EXPECT_EQ(blocking::l2_stream_kc(xeon.l1d, from_l2, kF32), 512);     // 6 ways of 4 KiB / 48 B
+  EXPECT_EQ(blocking::l2_stream_kc(xeon.l1d, from_l2, {8, 8}), 256);   // f64
+  EXPECT_EQ(blocking::l2_stream_kc(xeon.l1d, from_l2, {1, 1}), 1024);  // u8: capped at kStreamKc
+  EXPECT_EQ(blocking::l2_stream_kc(tiny().l1d, from_l2, kF32), 85);  // one way of 4 KiB / 48 B
+  EXPECT_EQ(blocking::l2_stream_kc({4 * kKiB, 2, 64, 1}, from_l2, kF32), blocking::kMinKc);
+  EXPECT_EQ(blocking::l2_nc(xeon.l2, from_l2, kF32, 512), 512);    // 1 MiB / 2 KiB per column
+  EXPECT_EQ(blocking::l2_nc(xeon.l2, from_l2, {8, 8}, 256), 512);
+  EXPECT_EQ(blocking::l2_nc(xeon.l2, from_l2, kF32, 1 << 20), 32);  // at least one panel
+  const BlockSizes b = choose(xeon, from_l2, 4096, 4096, 4096);
+  EXPECT_EQ(b.kc, 512);
+  EXPECT_EQ(b.nc, 512);
+  EXPECT_LE(b.kc * b.nc * 4, xeon.l2.bytes / 2);
+  // The same tile streaming from L3 keeps the L3 model: deeper, and a B block far past L2.
+  const BlockSizes l3 = choose(xeon, from_l3, 4096, 4096, 4096);
+  EXPECT_EQ(l3.kc, 1024);
+  EXPECT_EQ(l3.nc, 4096);
+  // b_block_in_l2 means nothing without b_streams: both micro-panels stay in L1.
+  EXPECT_EQ(choose(xeon, TileShape{12, 32, 1, false, true}, 4096, 4096, 4096).kc,
+            choose(xeon, kAvx512, 4096, 4096, 4096).kc);
+  // Two workers behind one L2 split it.
+  CacheTopology shared = xeon;
+  shared.l2.sharing = 2;
+  EXPECT_EQ(blocking::l2_nc(shared.l2, from_l2, kF32, 512), 256);
+}
+
 // Panels grouping k in quads (the VNNI byte panels, k_unit 4): every k-block but the last is a
 // multiple of 4 deep, an override included, and the slices stay near-equal.
 TEST(BlockingModel, KBlocksAreWholeGroupsOfTheKernelsKUnit) {

@@ -11,9 +11,12 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <set>
+#include <string>
 #include <type_traits>
 #include <vector>
 
+#include "arch/cpu_features.h"
 #include "driver/gemm_driver.h"
 #include "kernels/kernel_set.h"
 #include "numeric/half.h"
@@ -61,10 +64,40 @@ T start_beta(AccInit init, T beta) {
   return init == AccInit::kZero ? T(0) : init == AccInit::kLoad ? T(1) : beta;
 }
 
+// Every form of every path this CPU runs (the AVX-512 path has two, kernel_set.cpp), so that
+// each kernel is held to the chain here whichever form the CPU's vendor picks.
 std::vector<const kernels::KernelSet*> runnable_sets() {
   std::vector<const kernels::KernelSet*> sets;
-  for (Isa isa : kernels::available_isas()) sets.push_back(kernels::compiled_kernel_set(isa));
+  for (Isa isa : kernels::available_isas()) {
+    for (const kernels::KernelSet* set : kernels::compiled_kernel_sets(isa)) sets.push_back(set);
+  }
   return sets;
+}
+
+// Both AVX-512 forms are compiled together and run on any AVX-512 CPU, the vendor's first.
+TEST(KernelSets, EveryFormOfThePathIsListedAndTheChosenOneFirst) {
+  for (Isa isa : kernels::available_isas()) {
+    const std::vector<const kernels::KernelSet*> sets = kernels::compiled_kernel_sets(isa);
+    ASSERT_FALSE(sets.empty()) << isa_name(isa);
+    EXPECT_EQ(sets.front(), kernels::compiled_kernel_set(isa)) << isa_name(isa);
+    std::vector<std::string> names;
+    for (const kernels::KernelSet* set : sets) {
+      EXPECT_EQ(set->isa, isa);
+      names.push_back(set->sgemm.name);
+    }
+    EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size())
+        << isa_name(isa) << ": two forms under one name";
+    if (isa == Isa::kAvx512) {
+      ASSERT_EQ(sets.size(), 2u);
+      const bool amd = arch::cpu_features().vendor == "AuthenticAMD" ||
+                       arch::cpu_features().vendor == "HygonGenuine";
+      EXPECT_EQ(std::string(sets.front()->sgemm.name),
+                amd ? "sgemm_avx512_12x32_membcast" : "sgemm_avx512_12x32");
+      EXPECT_EQ(sets.front()->sgemm.b_block_in_l2, !amd);
+    } else {
+      EXPECT_EQ(sets.size(), 1u) << isa_name(isa);
+    }
+  }
 }
 
 TYPED_TEST(Ukernel, WholeTilesMatchTheChainOnPackedPanels) {

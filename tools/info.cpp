@@ -4,6 +4,7 @@
 #include "arch/cache_topology.h"
 #include "arch/cpu_features.h"
 #include "blocking/block_sizes.h"
+#include "driver/gemm_driver.h"
 #include "invar/invar.h"
 #include "tools/commands.h"
 
@@ -60,14 +61,17 @@ int run_info(const InfoOptions& o) {
   print_cache("            L3 ", topo.l3, topo.l3_package_bytes);
   std::printf("            from %s\n", topo.source.c_str());
   if (!topo.notes.empty()) std::printf("            (%s)\n", topo.notes.c_str());
-  const blocking::TileShape tile{sgemm.mr, sgemm.nr, sgemm.k_unit, sgemm.b_streams};
+  const blocking::TileShape tile = driver::tile_shape(sgemm);
   const blocking::PackedBytes packed{sgemm.a_packed_bytes, sgemm.b_packed_bytes};
   const int64_t kc_max = blocking::kc_limit(topo.l1d, tile, packed);
+  const bool b_in_l2 = tile.b_streams && tile.b_block_in_l2;
   std::printf("model:      KC <= %lld (%s), then MC <= %lld (L2), NC <= %lld (%s) at that depth\n",
-              static_cast<long long>(kc_max), tile.b_streams ? "B streams" : "L1",
+              static_cast<long long>(kc_max),
+              !tile.b_streams ? "L1" : b_in_l2 ? "B streams from L2" : "B streams",
               static_cast<long long>(blocking::l2_mc(topo.l2, tile, packed, kc_max)),
-              static_cast<long long>(blocking::l3_nc(topo.l3, tile, packed, kc_max)),
-              topo.l3.present() ? "L3" : "no L3");
+              static_cast<long long>(b_in_l2 ? blocking::l2_nc(topo.l2, tile, packed, kc_max)
+                                             : blocking::l3_nc(topo.l3, tile, packed, kc_max)),
+              b_in_l2 ? "L2" : topo.l3.present() ? "L3" : "no L3");
   const blocking::BlockSizes b =
       blocking::choose_block_sizes(topo, tile, packed, o.m, o.n, o.k, impl.overrides);
   std::printf("blocking:   MC %lld, KC %lld, NC %lld for %lld x %lld x %lld%s\n",

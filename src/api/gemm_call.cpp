@@ -237,7 +237,7 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
   // Small and few-row products take a direct path before any block size or workspace is set up.
   if (!driver::try_direct(kernel, p, &context.pool, threads)) {
     const blocking::BlockSizes blocks = blocking::choose_block_sizes(
-        caches.topology, {kernel.mr, kernel.nr, kernel.k_unit, kernel.b_streams},
+        caches.topology, driver::tile_shape(kernel),
         {kernel.a_packed_bytes, kernel.b_packed_bytes}, call.m, call.n, call.k, context.overrides);
     auto workspace = context.workspaces.lease();
     driver::run_gemm(kernel, p, blocks, *workspace, &context.pool, threads);

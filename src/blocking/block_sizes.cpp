@@ -32,8 +32,15 @@ int64_t streaming_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes byt
   return std::max(in_l1, kStreamKc);
 }
 
+int64_t l2_stream_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes) {
+  const int64_t a_per_k = int64_t{tile.mr} * bytes.a;
+  const int64_t kc = a_per_k > 0 ? l1.ways / 2 * l1.way_bytes() / a_per_k : 0;
+  return std::clamp(kc, kMinKc, kStreamKc);
+}
+
 int64_t kc_limit(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes) {
-  return tile.b_streams ? streaming_kc(l1, tile, bytes) : l1_kc(l1, tile, bytes);
+  if (!tile.b_streams) return l1_kc(l1, tile, bytes);
+  return tile.b_block_in_l2 ? l2_stream_kc(l1, tile, bytes) : streaming_kc(l1, tile, bytes);
 }
 
 int64_t l2_mc(const arch::CacheLevel& l2, TileShape tile, PackedBytes bytes, int64_t kc) {
@@ -49,6 +56,14 @@ int64_t l2_mc(const arch::CacheLevel& l2, TileShape tile, PackedBytes bytes, int
   const int64_t a_ways = share_ways - b_ways - 1;
   const int64_t budget = a_ways >= 1 ? a_ways * way : share / 2;
   return std::max(mr, budget / a_row / mr * mr);
+}
+
+int64_t l2_nc(const arch::CacheLevel& l2, TileShape tile, PackedBytes bytes, int64_t kc) {
+  const int64_t nr = tile.nr;
+  const int64_t b_column = kc * bytes.b;  // bytes of packed B per column of the block
+  if (!l2.present() || b_column <= 0) return nr;
+  const int64_t share = l2.bytes / std::max(1, l2.sharing);
+  return std::max(nr, share / 2 / b_column / nr * nr);
 }
 
 int64_t b_block_budget(const arch::CacheLevel& l3) {
@@ -111,7 +126,10 @@ BlockSizes choose_block_sizes(const arch::CacheTopology& topology, TileShape til
     // kMinKc: a shallower K leaves the product bound by C traffic, not by cache capacity.
     const int64_t depth = std::max(overrides.kc > 0 ? std::min(overrides.kc, k) : b.kc, kMinKc);
     b.mc = balanced_block(m, l2_mc(topology.l2, tile, bytes, depth), tile.mr);
-    b.nc = balanced_block(n, l3_nc(topology.l3, tile, bytes, depth), tile.nr);
+    const int64_t nc_max = tile.b_streams && tile.b_block_in_l2
+                               ? l2_nc(topology.l2, tile, bytes, depth)
+                               : l3_nc(topology.l3, tile, bytes, depth);
+    b.nc = balanced_block(n, nc_max, tile.nr);
   }
   if (overrides.kc > 0) b.kc = round_up(overrides.kc, tile.ku);
   if (overrides.mc > 0) b.mc = round_up(overrides.mc, tile.mr);

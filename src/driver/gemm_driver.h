@@ -85,6 +85,10 @@ struct GemmProblem {
   // Applied to each element once its chain has ended (numeric/epilogue.h).
   numeric::Epilogue epilogue;
 };
+// The blocking model's view of a kernel's tile (blocking::TileShape).
+inline blocking::TileShape tile_shape(const kernels::GemmKernel& kernel) {
+  return {kernel.mr, kernel.nr, kernel.k_unit, kernel.b_streams, kernel.b_block_in_l2};
+}
 
 // Packs all of op(B) (k x n) into the prepacked layout of GemmProblem::b_panels; dst holds
 // packed_b_bytes(kernel, k, n) bytes, 64-byte aligned.

@@ -1,5 +1,6 @@
 #include "kernels/kernel_set.h"
 
+#include <string>
 #include <type_traits>
 
 #include "arch/cpu_features.h"
@@ -402,61 +403,109 @@ const KernelSet kAvx2Set = {
 #endif
 static_assert(avx512::kSgemmNr == 32 && avx512::kDgemmNr == 16,
               "the AVX-512 panels are those of sgemm_avx2_direct_panels32 and dgemm_..._panels16");
-// Partial tiles of the f32 panels (f32, bf16 and f16 inputs alike) through masked kernels.
-constexpr GemmKernel avx512_f32_edge(GemmKernel k) {
-  return with_edge<float, &avx512::sgemm_avx512_12x32_edge>(k);
+// The AVX-512 tile comes in two forms with the same chains and bits (avx512.h): A's broadcast
+// loaded into a register once per row and step (vbroadcastss, then two fmas), or folded into
+// each fma's memory operand ({1to16}, one instruction where there were two). Each core takes
+// the form and the blocking it was measured faster with (compiled_kernel_set below):
+//   - AMD Zen: the folded form, B streaming from L3 (streaming_b). Zen 4, one thread: +2 to +5 %
+//     from 96^3 to 4096^3 over the register form; B from L3 as measured at streaming_b.
+//   - Every other x86 core (Intel's): the register form, B streaming from L2. On an Intel Xeon
+//     with AMX (family 6 model 167 as its VM reports it), one thread: the 12 x 32 tile alone on
+//     panels in L1, kc 64 / 256 / 512, 163 / 172 / 175 GFLOP/s against 147 / 153 / 154 folded;
+//     a loop of the same instructions without B's loads 190 against 215 with them but no
+//     broadcasts, so each of the twelve loads per step costs that core issue time; 2048^3 with B
+//     from L2 (block_sizes.h) 141-145 against 129-133 folded. The f64 tile follows the f32 one.
+struct Avx512RegisterBroadcast {
+  static constexpr const char* kSgemmName = "sgemm_avx512_12x32";
+  static constexpr const char* kSbgemmName = "sbgemm_avx512_12x32";
+  static constexpr const char* kShgemmName = "shgemm_avx512_12x32";
+  static constexpr const char* kDgemmName = "dgemm_avx512_12x16";
+  static constexpr SgemmUkernelFn kSgemm = &avx512::sgemm_avx512_12x32;
+  static constexpr EdgeUkernelFn<float> kSgemmEdge = &avx512::sgemm_avx512_12x32_edge;
+  static constexpr PackingBFn<float> kSgemmPackingB = &avx512::sgemm_avx512_12x32_packing_b;
+  static constexpr SmallFn<float> kSgemmSmall = &avx512::sgemm_avx512_12x32_small;
+  static constexpr DgemmUkernelFn kDgemm = &avx512::dgemm_avx512_12x16;
+  static constexpr EdgeUkernelFn<double> kDgemmEdge = &avx512::dgemm_avx512_12x16_edge;
+  static constexpr SmallFn<double> kDgemmSmall = &avx512::dgemm_avx512_12x16_small;
+  static constexpr GemmKernel streams(GemmKernel k) {
+    k = streaming_b(k);
+    k.b_block_in_l2 = true;
+    return k;
+  }
+};
+
+struct Avx512MemoryBroadcast {
+  static constexpr const char* kSgemmName = "sgemm_avx512_12x32_membcast";
+  static constexpr const char* kSbgemmName = "sbgemm_avx512_12x32_membcast";
+  static constexpr const char* kShgemmName = "shgemm_avx512_12x32_membcast";
+  static constexpr const char* kDgemmName = "dgemm_avx512_12x16_membcast";
+  static constexpr SgemmUkernelFn kSgemm = &avx512::sgemm_avx512_12x32_membcast;
+  static constexpr EdgeUkernelFn<float> kSgemmEdge = &avx512::sgemm_avx512_12x32_membcast_edge;
+  static constexpr PackingBFn<float> kSgemmPackingB =
+      &avx512::sgemm_avx512_12x32_membcast_packing_b;
+  static constexpr SmallFn<float> kSgemmSmall = &avx512::sgemm_avx512_12x32_membcast_small;
+  static constexpr DgemmUkernelFn kDgemm = &avx512::dgemm_avx512_12x16_membcast;
+  static constexpr EdgeUkernelFn<double> kDgemmEdge = &avx512::dgemm_avx512_12x16_membcast_edge;
+  static constexpr SmallFn<double> kDgemmSmall = &avx512::dgemm_avx512_12x16_membcast_small;
+  static constexpr GemmKernel streams(GemmKernel k) { return streaming_b(k); }
+};
+
+template <class F>
+constexpr KernelSet avx512_set() {
+  // Partial tiles of the f32 panels (f32, bf16 and f16 inputs alike) through masked kernels.
+  constexpr auto f32_edge = [](GemmKernel k) { return with_edge<float, F::kSgemmEdge>(k); };
+  return {
+      Isa::kAvx512,
+      // B packed alone and A read in place (gemm_driver.h) up to two 32-column panels on one
+      // thread, one on a team. Measured on a Zen 4 against the loop nest (alternating runs), one
+      // / two threads: 4096x32x1024 +21 % / +32 %, 512x32x512 +20 % / +21 %; two panels:
+      // 64x64x65536 +28 % / +-0, 1024x64x2048 +13 % / -2 %, 512x64x512 on two -8 %, 2048x64x1024
+      // on two -7 %; up to eight, +3 to +6 % on one thread, -9 % on two at 256^3.
+      with_direct_panels<float, &avx2::sgemm_avx2_direct_panels32, 2, 1>(
+          with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
+              with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
+                  F::streams(with_pack_a(
+                      with_pack_b(
+                          with_small<float, F::kSgemmSmall>(
+                              with_packing_b<float, F::kSgemmPackingB>(f32_edge(
+                                  make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
+                                              F::kSgemm>(F::kSgemmName)))),
+                          &pack_b_avx<float, avx512::kSgemmNr, &avx2::sgemm_avx2_pack_b_t32,
+                                      &avx2::sgemm_avx2_pack_b32>),
+                      &pack_a_avx<float, avx512::kSgemmMr, &avx512::sgemm_avx512_pack_a12>))))),
+      // Up to two 16-column panels (Zen 4, against the loop nest, 1 / 2 threads): f64 512x16x512
+      // +38 % / +40 %, 1024x32x2048 +19 % / +9 %, 4096x32x1024 +14 % / +6 %; four panels lost
+      // (1024x48x1024 -9 % / -12 %, 2048x64x1024 on two threads -13 %).
+      with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16, 2>(
+          with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
+              F::streams(with_pack_a(
+                  with_small<double, F::kDgemmSmall>(with_edge<double, F::kDgemmEdge>(
+                      make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr, F::kDgemm>(
+                          F::kDgemmName))),
+                  &pack_a_avx_f64<avx512::kDgemmMr, &avx2::dgemm_avx2_pack_a12>)))),
+      F::streams(with_pack_a(
+          with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, F::kSgemm,
+                                           bf16>(F::kSbgemmName)),
+                      &pack_b_avx<bf16, avx512::kSgemmNr, &avx2::sbgemm_avx2_pack_b_t32,
+                                  &avx2::sbgemm_avx2_pack_b32>),
+          &pack_a_avx<bf16, avx512::kSgemmMr, &avx2::sbgemm_avx2_pack_a12>)),
+      F::streams(with_pack_a(
+          with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, F::kSgemm,
+                                           f16>(F::kShgemmName)),
+                      &pack_b_avx<f16, avx512::kSgemmNr, &avx2::shgemm_avx2_pack_b_t32,
+                                  &avx2::shgemm_avx2_pack_b32>),
+          &pack_a_avx<f16, avx512::kSgemmMr, &avx2::shgemm_avx2_pack_a12>)),
+      // Without VNNI the integer products run the AVX2 kernel, which every AVX-512 CPU also runs
+      // (with_vnni below takes the byte quad kernels where the CPU has it).
+      make_int_kernel<int8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
+          "s8s8s32_avx2_6x16"),
+      make_int_kernel<uint8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
+          "u8s8s32_avx2_6x16"),
+  };
 }
 
-const KernelSet kAvx512Set = {
-    Isa::kAvx512,
-    // B packed alone and A read in place (gemm_driver.h) up to two 32-column panels on one
-    // thread, one on a team. Measured on a Zen 4 against the loop nest (alternating runs), one /
-    // two threads: 4096x32x1024 +21 % / +32 %, 512x32x512 +20 % / +21 %; two panels: 64x64x65536
-    // +28 % / +-0, 1024x64x2048 +13 % / -2 %, 512x64x512 on two -8 %, 2048x64x1024 on two -7 %;
-    // up to eight, +3 to +6 % on one thread, -9 % on two at 256^3.
-    with_direct_panels<float, &avx2::sgemm_avx2_direct_panels32, 2, 1>(
-        with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
-            with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
-                streaming_b(with_pack_a(
-                    with_pack_b(with_small<float, &avx512::sgemm_avx512_12x32_small>(
-                                    with_packing_b<float, &avx512::sgemm_avx512_12x32_packing_b>(
-                                        avx512_f32_edge(make_kernel<float, avx512::kSgemmMr,
-                                                                    avx512::kSgemmNr,
-                                                                    &avx512::sgemm_avx512_12x32>(
-                                            "sgemm_avx512_12x32")))),
-                                &pack_b_avx<float, avx512::kSgemmNr, &avx2::sgemm_avx2_pack_b_t32,
-                                           &avx2::sgemm_avx2_pack_b32>),
-                    &pack_a_avx<float, avx512::kSgemmMr, &avx512::sgemm_avx512_pack_a12>))))),
-    // Up to two 16-column panels (Zen 4, against the loop nest, 1 / 2 threads): f64 512x16x512
-    // +38 % / +40 %, 1024x32x2048 +19 % / +9 %, 4096x32x1024 +14 % / +6 %; four panels lost
-    // (1024x48x1024 -9 % / -12 %, 2048x64x1024 on two threads -13 %).
-    with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16, 2>(
-        with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
-            streaming_b(with_pack_a(
-                with_small<double, &avx512::dgemm_avx512_12x16_small>(
-                    with_edge<double, &avx512::dgemm_avx512_12x16_edge>(
-                        make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr,
-                                    &avx512::dgemm_avx512_12x16>("dgemm_avx512_12x16"))),
-                &pack_a_avx_f64<avx512::kDgemmMr, &avx2::dgemm_avx2_pack_a12>)))),
-    streaming_b(with_pack_a(
-        with_pack_b(avx512_f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
-                                         &avx512::sgemm_avx512_12x32, bf16>("sbgemm_avx512_12x32")),
-                    &pack_b_avx<bf16, avx512::kSgemmNr, &avx2::sbgemm_avx2_pack_b_t32,
-                                &avx2::sbgemm_avx2_pack_b32>),
-        &pack_a_avx<bf16, avx512::kSgemmMr, &avx2::sbgemm_avx2_pack_a12>)),
-    streaming_b(with_pack_a(
-        with_pack_b(avx512_f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
-                                         &avx512::sgemm_avx512_12x32, f16>("shgemm_avx512_12x32")),
-                    &pack_b_avx<f16, avx512::kSgemmNr, &avx2::shgemm_avx2_pack_b_t32,
-                                &avx2::shgemm_avx2_pack_b32>),
-        &pack_a_avx<f16, avx512::kSgemmMr, &avx2::shgemm_avx2_pack_a12>)),
-    // Without VNNI the integer products run the AVX2 kernel, which every AVX-512 CPU also runs
-    // (kAvx512VnniSet below takes the byte quad kernels where the CPU has it).
-    make_int_kernel<int8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
-        "s8s8s32_avx2_6x16"),
-    make_int_kernel<uint8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
-        "u8s8s32_avx2_6x16"),
-};
+const KernelSet kAvx512Set = avx512_set<Avx512RegisterBroadcast>();
+const KernelSet kAvx512MemBcastSet = avx512_set<Avx512MemoryBroadcast>();
 
 #if defined(INVAR_HAVE_AVX512_VNNI)
 // The same path on a CPU with AVX-512 BW and VNNI: the integer products run on byte quads,
@@ -502,6 +551,7 @@ constexpr KernelSet with_vnni(KernelSet set) {
   return set;
 }
 const KernelSet kAvx512VnniSet = with_vnni(kAvx512Set);
+const KernelSet kAvx512MemBcastVnniSet = with_vnni(kAvx512MemBcastSet);
 #endif
 #endif
 
@@ -525,6 +575,12 @@ const KernelSet kNeonSet = {
 };
 #endif
 
+// AMD's cores (and Hygon's, Zen 1 derived): the AVX-512 set's folded-broadcast form.
+bool amd_core() {
+  const std::string& vendor = arch::cpu_features().vendor;
+  return vendor == "AuthenticAMD" || vendor == "HygonGenuine";
+}
+
 }  // namespace
 
 const KernelSet* compiled_kernel_set(Isa isa) {
@@ -534,17 +590,38 @@ const KernelSet* compiled_kernel_set(Isa isa) {
     case Isa::kAvx2: return &kAvx2Set;
 #endif
 #if defined(INVAR_HAVE_AVX512)
-    case Isa::kAvx512:
+    case Isa::kAvx512: {
+      const bool zen = amd_core();
 #if defined(INVAR_HAVE_AVX512_VNNI)
-      if (arch::cpu_features().avx512_vnni) return &kAvx512VnniSet;
+      if (arch::cpu_features().avx512_vnni) return zen ? &kAvx512MemBcastVnniSet : &kAvx512VnniSet;
 #endif
-      return &kAvx512Set;
+      return zen ? &kAvx512MemBcastSet : &kAvx512Set;
+    }
 #endif
 #if defined(INVAR_HAVE_NEON)
     case Isa::kNeon: return &kNeonSet;
 #endif
     default: return nullptr;
   }
+}
+
+std::vector<const KernelSet*> compiled_kernel_sets(Isa isa) {
+  std::vector<const KernelSet*> out;
+  const KernelSet* chosen = compiled_kernel_set(isa);
+  if (chosen == nullptr) return out;
+  out.push_back(chosen);
+#if defined(INVAR_HAVE_AVX512)
+  if (isa == Isa::kAvx512) {
+    for (const KernelSet* other : {&kAvx512Set, &kAvx512MemBcastSet}) {
+#if defined(INVAR_HAVE_AVX512_VNNI)
+      if (arch::cpu_features().avx512_vnni)
+        other = other == &kAvx512Set ? &kAvx512VnniSet : &kAvx512MemBcastVnniSet;
+#endif
+      if (other != chosen) out.push_back(other);
+    }
+  }
+#endif
+  return out;
 }
 
 bool cpu_supports(Isa isa) {

@@ -34,6 +34,9 @@ struct GemmKernel {
   // KC is sized for a deeper k-loop rather than for both micro-panels in L1
   // (blocking::TileShape::b_streams). Measured per kernel.
   bool b_streams = false;
+  // With b_streams: whether B must stream from L2 rather than L3, the packed B block then sized
+  // for L2 (blocking::TileShape::b_block_in_l2). Measured per kernel and core.
+  bool b_block_in_l2 = false;
 
   // Packs an mc x kc block of alpha * op(A); op(A)[r][c] = src[(r * rs + c * cs) elements].
   void (*pack_a)(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
@@ -125,8 +128,13 @@ const GemmKernel& kernel_for(const KernelSet& set) {
   }
 }
 
-// The set for `isa`, or nullptr when that path was not compiled into this build.
+// The set for `isa`, or nullptr when that path was not compiled into this build. Where a path
+// has forms tuned for different cores (the AVX-512 set: kernel_set.cpp), the one for this CPU.
 const KernelSet* compiled_kernel_set(Isa isa);
+
+// Every form of `isa`'s set compiled into this build, compiled_kernel_set(isa) first (empty when
+// the path was not compiled): the tests run each form on any CPU that supports the path.
+std::vector<const KernelSet*> compiled_kernel_sets(Isa isa);
 
 // Whether this CPU can run `isa` (independent of whether it was compiled).
 bool cpu_supports(Isa isa);

@@ -31,6 +31,20 @@ void sgemm_avx512_pack_a12(int64_t mc, int64_t kc, const float* a, int64_t lda, 
 void sgemm_avx512_12x32_small(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                               const float* b, int64_t ldb, int64_t gs, float* c, int64_t ldc,
                               AccInit init, float beta);
+// The four above with A's broadcast folded into each fma's memory operand (vec.h's
+// F32VecMemBcast) instead of loaded into a register once per row and step: the same chains and
+// bits, another instruction mix (kernels/kernel_set.cpp says which core takes which).
+void sgemm_avx512_12x32_membcast(int64_t kc, const float* a_panel, const float* b_panel, float* c,
+                                 int64_t ldc, AccInit init, float beta);
+void sgemm_avx512_12x32_membcast_edge(int64_t rows, int64_t cols, int64_t kc,
+                                      const float* a_panel, const float* b_panel, float* c,
+                                      int64_t ldc, AccInit init, float beta);
+void sgemm_avx512_12x32_membcast_packing_b(int64_t kc, const float* a_panel, const float* b,
+                                           int64_t ldb, float* b_panel, float* c, int64_t ldc,
+                                           AccInit init, float beta);
+void sgemm_avx512_12x32_membcast_small(int64_t m, int64_t n, int64_t k, const float* a,
+                                       int64_t lda, const float* b, int64_t ldb, int64_t gs,
+                                       float* c, int64_t ldc, AccInit init, float beta);
 
 // 12 x 16 doubles: the same register plan as the f32 tile, each zmm holding 8 doubles.
 inline constexpr int kDgemmMr = 12;
@@ -43,6 +57,15 @@ void dgemm_avx512_12x16_edge(int64_t rows, int64_t cols, int64_t kc, const doubl
 void dgemm_avx512_12x16_small(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
                               const double* b, int64_t ldb, int64_t gs, double* c, int64_t ldc,
                               AccInit init, double beta);
+// Their broadcast-folding forms, as the f32 ones.
+void dgemm_avx512_12x16_membcast(int64_t kc, const double* a_panel, const double* b_panel,
+                                 double* c, int64_t ldc, AccInit init, double beta);
+void dgemm_avx512_12x16_membcast_edge(int64_t rows, int64_t cols, int64_t kc,
+                                      const double* a_panel, const double* b_panel, double* c,
+                                      int64_t ldc, AccInit init, double beta);
+void dgemm_avx512_12x16_membcast_small(int64_t m, int64_t n, int64_t k, const double* a,
+                                       int64_t lda, const double* b, int64_t ldb, int64_t gs,
+                                       double* c, int64_t ldc, AccInit init, double beta);
 
 // 12 x 32 int32 over byte quads (ukernel.h), for CPUs with AVX-512 BW and VNNI: the f32 tile's
 // register plan with vpdpbusd for the fma, four k steps per instruction. The s8 form also keeps

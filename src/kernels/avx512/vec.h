@@ -26,14 +26,21 @@ struct F32Vec {
   static void maskstore(T* p, Mask m, V v) { _mm512_mask_storeu_ps(p, m, v); }
   static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
   static V fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
-  // fma(set1(*a), b, c), the broadcast folded into the fma's memory operand ({1to16}). Written
-  // in asm because g++ 12 and clang 14 keep one broadcast register for a row's two fmas; the
-  // same rounding as fma (b * a + c, one rounding).
+  // fma(set1(*a), b, c): g++ 12 and clang 14 load the broadcast into a register once
+  // (vbroadcastss) and use it for the row's two fmas.
+  static V fma_bcast(const T* a, V b, V c) { return fma(set1(*a), b, c); }
+  static Mask mask(int left) { return static_cast<Mask>((uint32_t{1} << left) - 1); }
+};
+
+// F32Vec with the broadcast folded into each fma's memory operand ({1to16}): one instruction
+// where there were two, and the row's element loaded once per fma. Written in asm because the
+// compilers keep the register form above. The same rounding as fma (b * a + c, one rounding).
+// Which form is faster depends on the core (kernels/kernel_set.cpp has the measurements).
+struct F32VecMemBcast : F32Vec {
   static V fma_bcast(const T* a, V b, V c) {
     asm("vfmadd231ps %[a]%{1to16%}, %[b], %[c]" : [c] "+v"(c) : [b] "v"(b), [a] "m"(*a));
     return c;
   }
-  static Mask mask(int left) { return static_cast<Mask>((uint32_t{1} << left) - 1); }
 };
 
 struct F64Vec {
@@ -49,12 +56,16 @@ struct F64Vec {
   static void maskstore(T* p, Mask m, V v) { _mm512_mask_storeu_pd(p, m, v); }
   static V mul(V a, V b) { return _mm512_mul_pd(a, b); }
   static V fma(V a, V b, V c) { return _mm512_fmadd_pd(a, b, c); }
-  // fma(set1(*a), b, c), the broadcast folded into the fma's memory operand ({1to8}).
+  static V fma_bcast(const T* a, V b, V c) { return fma(set1(*a), b, c); }
+  static Mask mask(int left) { return static_cast<Mask>((uint32_t{1} << left) - 1); }
+};
+
+// F64Vec with the broadcast folded into the fma ({1to8}), as F32VecMemBcast.
+struct F64VecMemBcast : F64Vec {
   static V fma_bcast(const T* a, V b, V c) {
     asm("vfmadd231pd %[a]%{1to8%}, %[b], %[c]" : [c] "+v"(c) : [b] "v"(b), [a] "m"(*a));
     return c;
   }
-  static Mask mask(int left) { return static_cast<Mask>((uint32_t{1} << left) - 1); }
 };
 
 }  // namespace
