@@ -231,37 +231,39 @@ TEST(BlockingModel, StreamingBKeepsItsDepthForANarrowB) {
     EXPECT_EQ(choose(zen4, streaming, 4096, n, 4096).kc, 1024) << "n=" << n;
 }
 
-// A kernel whose B must stream from L2 (TileShape::b_block_in_l2): the A micro-panel takes half
-// of L1's ways and the packed B block half of the worker's L2 share.
-TEST(BlockingModel, BFromL2SizesTheBBlockForL2) {
-  const TileShape from_l2{12, 32, 1, true, true};
-  const TileShape from_l3{12, 32, 1, true, false};
+// A B block sized for L2 (TileShape::b_block_in_l2): KC as l1_kc, NC fills half of the worker's
+// L2 share instead of a quarter of L3.
+TEST(BlockingModel, BBlockInL2) {
+  const TileShape in_l2{12, 32, 1, false, true};
   // The Intel Xeon with AMX this was measured on: 48 KiB 12-way L1d, 2 MiB L2, a package L3.
   const CacheTopology xeon =
       make("xeon", {48 * kKiB, 12, 64, 1}, {2 * kMiB, 16, 64, 1}, {480 * kMiB, 16, 64, 1});
-  EXPECT_EQ(blocking::l2_stream_kc(xeon.l1d, from_l2, kF32), 512);     // 6 ways of 4 KiB / 48 B
-  EXPECT_EQ(blocking::l2_stream_kc(xeon.l1d, from_l2, {8, 8}), 256);   // f64
-  EXPECT_EQ(blocking::l2_stream_kc(xeon.l1d, from_l2, {1, 1}), 1024);  // u8: capped at kStreamKc
-  EXPECT_EQ(blocking::l2_stream_kc(tiny().l1d, from_l2, kF32), 85);  // one way of 4 KiB / 48 B
-  EXPECT_EQ(blocking::l2_stream_kc({4 * kKiB, 2, 64, 1}, from_l2, kF32), blocking::kMinKc);
-  EXPECT_EQ(blocking::l2_nc(xeon.l2, from_l2, kF32, 512), 512);    // 1 MiB / 2 KiB per column
-  EXPECT_EQ(blocking::l2_nc(xeon.l2, from_l2, {8, 8}, 256), 512);
-  EXPECT_EQ(blocking::l2_nc(xeon.l2, from_l2, kF32, 1 << 20), 32);  // at least one panel
-  const BlockSizes b = choose(xeon, from_l2, 4096, 4096, 4096);
-  EXPECT_EQ(b.kc, 512);
-  EXPECT_EQ(b.nc, 512);
-  EXPECT_LE(b.kc * b.nc * 4, xeon.l2.bytes / 2);
-  // The same tile streaming from L3 keeps the L3 model: deeper, and a B block far past L2.
-  const BlockSizes l3 = choose(xeon, from_l3, 4096, 4096, 4096);
-  EXPECT_EQ(l3.kc, 1024);
-  EXPECT_EQ(l3.nc, 4096);
-  // b_block_in_l2 means nothing without b_streams: both micro-panels stay in L1.
-  EXPECT_EQ(choose(xeon, TileShape{12, 32, 1, false, true}, 4096, 4096, 4096).kc,
-            choose(xeon, kAvx512, 4096, 4096, 4096).kc);
+  EXPECT_EQ(blocking::l1_kc(xeon.l1d, in_l2, kF32), 256);     // 8 ways of B, 3 of A
+  const TileShape in_l2_f64{12, 16, 1, false, true};
+  EXPECT_EQ(blocking::l1_kc(xeon.l1d, in_l2_f64, {8, 8}), 192);  // f64: 6 ways of B, 5 of A
+  EXPECT_EQ(blocking::l2_nc(xeon.l2, in_l2, kF32, 256), 1024);  // 1 MiB / 1 KiB per column
+  EXPECT_EQ(blocking::l2_nc(xeon.l2, in_l2_f64, {8, 8}, 192), 672);
+  EXPECT_EQ(blocking::l2_nc(xeon.l2, in_l2, kF32, 1 << 20), 32);  // at least one panel
+  const BlockSizes b = choose(xeon, in_l2, 4096, 4096, 4096);
+  EXPECT_EQ(b.kc, 256);
+  EXPECT_EQ(b.nc, 1024);
+  const BlockSizes d = choose(xeon, in_l2_f64, 4096, 4096, 4096, {}, {8, 8});
+  EXPECT_EQ(d.kc, 187);  // 4096 in 22 near-equal slices of at most 192
+  EXPECT_LE(d.nc * d.kc * 8, xeon.l2.bytes / 2);
+  // The same tile with the B block in L3: as wide as a quarter of L3 holds (all 4096 here).
+  EXPECT_EQ(choose(xeon, kAvx512, 4096, 4096, 4096).nc, 4096);
   // Two workers behind one L2 split it.
   CacheTopology shared = xeon;
   shared.l2.sharing = 2;
-  EXPECT_EQ(blocking::l2_nc(shared.l2, from_l2, kF32, 512), 256);
+  EXPECT_EQ(blocking::l2_nc(shared.l2, in_l2, kF32, 256), 512);
+  // Whatever the machine, the block stays in half of the L2 share.
+  for (const CacheTopology& t : {zen3(), zen5_vm(), skylake_x(), apple_m(), tiny(), xeon}) {
+    for (int64_t s : {100, 2048, 5000}) {
+      const BlockSizes x = choose(t, in_l2, s, s, s);
+      if (x.nc > in_l2.nr)
+        EXPECT_LE(x.nc * x.kc * 4, t.l2.bytes / t.l2.sharing / 2) << t.source << " " << s;
+    }
+  }
 }
 
 // Panels grouping k in quads (the VNNI byte panels, k_unit 4): every k-block but the last is a

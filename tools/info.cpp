@@ -64,10 +64,9 @@ int run_info(const InfoOptions& o) {
   const blocking::TileShape tile = driver::tile_shape(sgemm);
   const blocking::PackedBytes packed{sgemm.a_packed_bytes, sgemm.b_packed_bytes};
   const int64_t kc_max = blocking::kc_limit(topo.l1d, tile, packed);
-  const bool b_in_l2 = tile.b_streams && tile.b_block_in_l2;
+  const bool b_in_l2 = tile.b_block_in_l2;
   std::printf("model:      KC <= %lld (%s), then MC <= %lld (L2), NC <= %lld (%s) at that depth\n",
-              static_cast<long long>(kc_max),
-              !tile.b_streams ? "L1" : b_in_l2 ? "B streams from L2" : "B streams",
+              static_cast<long long>(kc_max), tile.b_streams ? "B streams" : "L1",
               static_cast<long long>(blocking::l2_mc(topo.l2, tile, packed, kc_max)),
               static_cast<long long>(b_in_l2 ? blocking::l2_nc(topo.l2, tile, packed, kc_max)
                                              : blocking::l3_nc(topo.l3, tile, packed, kc_max)),

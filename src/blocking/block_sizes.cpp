@@ -32,15 +32,8 @@ int64_t streaming_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes byt
   return std::max(in_l1, kStreamKc);
 }
 
-int64_t l2_stream_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes) {
-  const int64_t a_per_k = int64_t{tile.mr} * bytes.a;
-  const int64_t kc = a_per_k > 0 ? l1.ways / 2 * l1.way_bytes() / a_per_k : 0;
-  return std::clamp(kc, kMinKc, kStreamKc);
-}
-
 int64_t kc_limit(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes) {
-  if (!tile.b_streams) return l1_kc(l1, tile, bytes);
-  return tile.b_block_in_l2 ? l2_stream_kc(l1, tile, bytes) : streaming_kc(l1, tile, bytes);
+  return tile.b_streams ? streaming_kc(l1, tile, bytes) : l1_kc(l1, tile, bytes);
 }
 
 int64_t l2_mc(const arch::CacheLevel& l2, TileShape tile, PackedBytes bytes, int64_t kc) {
@@ -126,9 +119,8 @@ BlockSizes choose_block_sizes(const arch::CacheTopology& topology, TileShape til
     // kMinKc: a shallower K leaves the product bound by C traffic, not by cache capacity.
     const int64_t depth = std::max(overrides.kc > 0 ? std::min(overrides.kc, k) : b.kc, kMinKc);
     b.mc = balanced_block(m, l2_mc(topology.l2, tile, bytes, depth), tile.mr);
-    const int64_t nc_max = tile.b_streams && tile.b_block_in_l2
-                               ? l2_nc(topology.l2, tile, bytes, depth)
-                               : l3_nc(topology.l3, tile, bytes, depth);
+    const int64_t nc_max = tile.b_block_in_l2 ? l2_nc(topology.l2, tile, bytes, depth)
+                                              : l3_nc(topology.l3, tile, bytes, depth);
     b.nc = balanced_block(n, nc_max, tile.nr);
   }
   if (overrides.kc > 0) b.kc = round_up(overrides.kc, tile.ku);

@@ -39,17 +39,17 @@
 //     which all N columns fit half of L2, when that was at least half the depth) won 6 % at
 //     512^3 before the A broadcast moved into the fma, and lost after it, against the full
 //     depth: 512^3 KC 256 vs 512 -1.4 %, 1024 x 256 x 1024 KC 512 vs 1024 -2.7 %.
-//   A kernel whose B micro-panels must stream from L2 instead (TileShape::b_block_in_l2) keeps
-//     the same order with the B block in L2: KC is the depth whose A micro-panel takes half of
-//     L1's ways (l2_stream_kc: 512 f32 and 256 f64 for a 48 KiB 12-way L1 and 12-row panels) and
-//     NC fills half of this worker's L2 share (l2_nc: 512 columns at those depths in 2 MiB).
-//     Measured on an Intel Xeon with AMX (family 6 model 167 as the VM reports it, L1d 48 KiB,
-//     L2 2 MiB, a 480 MiB L3 shared by the package), f32 2048^3 one thread: the L3 model (KC
-//     1024, NC 2048) 129-133 GFLOP/s, a 1 MiB B block in L2 (KC 256, NC 1024) 141-148, KC
-//     256 / 384 / 512 at 1 MiB level with each other (141-151 at 4096^3); the order with one B
-//     micro-panel in L1 and the A block in L2 120-128. That core does twice the Zen 4's
-//     multiply-adds per cycle and its L3 is the package's mesh: 128 bytes of B per 12 cycles is
-//     more than it brings from there.
+//   A B block in L2 (TileShape::b_block_in_l2, without b_streams): KC as l1_kc, and NC fills
+//     half of this worker's L2 share (l2_nc) instead of a quarter of L3; the B micro-panels then
+//     come from L2 each time the next A micro-panel sweeps them. Measured on an Intel Xeon with
+//     AMX (family 6 model 167 as the VM reports it, L1d 48 KiB 12-way, L2 2 MiB, a 480 MiB L3
+//     shared by the package), f32 12 x 32, one thread, alternating runs: 2048^3 with the L3
+//     model (KC 1024, NC 2048) 129-133 GFLOP/s against 141-148 with a 1 MiB B block in L2;
+//     4096^3 at 1 MiB, KC 256 (l1_kc: 8 ways of B, 3 of A) 148-154, KC 128 / 192 / 384 / 512
+//     145-148 / 145-146 / 145-148 / 142-145, KC 256 with 1.5 / 2 MiB 146-150 / 136-143; the
+//     order with one B micro-panel in L1 and the A block in L2 120-128. That core does twice the
+//     Zen 4's multiply-adds per cycle and its L3 is the package's mesh: 128 bytes of B per 12
+//     cycles is more than it brings from there.
 //   Rebalancing (balanced_block): K is cut into ceil(K / KCmax) near-equal slices, so K = 300
 //     with KCmax = 256 runs 150 + 150, not 256 + 44. MC and NC are rebalanced the same way in
 //     whole tiles.
@@ -113,8 +113,8 @@ struct TileShape {
   // Whether the kernel keeps its pace with B micro-panels streaming from L2/L3, so that KC is
   // sized for a deeper k-loop (streaming_kc) rather than for both micro-panels in L1 (l1_kc).
   bool b_streams = false;
-  // With b_streams: whether the B micro-panels must stream from L2 (the packed B block sized for
-  // this worker's L2, l2_stream_kc and l2_nc) rather than from L3 (streaming_kc and l3_nc).
+  // Whether the packed B block is sized for this worker's L2 (l2_nc) rather than for L3 (l3_nc):
+  // for a core whose L3 cannot feed the B micro-panels at the kernel's pace.
   bool b_block_in_l2 = false;
 };
 
@@ -135,12 +135,7 @@ int64_t l1_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes);
 constexpr int64_t kStreamKc = 1024;
 int64_t streaming_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes);
 
-// A kernel that streams B from its L2: the depth whose A micro-panel takes half of L1's ways,
-// within [kMinKc, kStreamKc].
-int64_t l2_stream_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes);
-
-// The model's KC before rebalancing: streaming_kc or l2_stream_kc for a kernel that streams B
-// (from L3 or from L2), else l1_kc.
+// The model's KC before rebalancing: streaming_kc for a kernel that streams B, else l1_kc.
 int64_t kc_limit(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes);
 
 // The most rows of a packed A block of depth kc that this worker's share of L2 holds; a multiple

@@ -409,12 +409,13 @@ static_assert(avx512::kSgemmNr == 32 && avx512::kDgemmNr == 16,
 // the form and the blocking it was measured faster with (compiled_kernel_set below):
 //   - AMD Zen: the folded form, B streaming from L3 (streaming_b). Zen 4, one thread: +2 to +5 %
 //     from 96^3 to 4096^3 over the register form; B from L3 as measured at streaming_b.
-//   - Every other x86 core (Intel's): the register form, B streaming from L2. On an Intel Xeon
+//   - Every other x86 core (Intel's): the register form, both micro-panels sized for L1 and the
+//     B block for L2 (blocking/block_sizes.h has that model's measurements). On an Intel Xeon
 //     with AMX (family 6 model 167 as its VM reports it), one thread: the 12 x 32 tile alone on
 //     panels in L1, kc 64 / 256 / 512, 163 / 172 / 175 GFLOP/s against 147 / 153 / 154 folded;
 //     a loop of the same instructions without B's loads 190 against 215 with them but no
-//     broadcasts, so each of the twelve loads per step costs that core issue time; 2048^3 with B
-//     from L2 (block_sizes.h) 141-145 against 129-133 folded. The f64 tile follows the f32 one.
+//     broadcasts, so each of the twelve loads per step costs that core issue time; 2048^3, B
+//     block in L2, 141-145 against 129-133 folded. The f64 tile follows the f32 one.
 struct Avx512RegisterBroadcast {
   static constexpr const char* kSgemmName = "sgemm_avx512_12x32";
   static constexpr const char* kSbgemmName = "sbgemm_avx512_12x32";
@@ -427,8 +428,7 @@ struct Avx512RegisterBroadcast {
   static constexpr DgemmUkernelFn kDgemm = &avx512::dgemm_avx512_12x16;
   static constexpr EdgeUkernelFn<double> kDgemmEdge = &avx512::dgemm_avx512_12x16_edge;
   static constexpr SmallFn<double> kDgemmSmall = &avx512::dgemm_avx512_12x16_small;
-  static constexpr GemmKernel streams(GemmKernel k) {
-    k = streaming_b(k);
+  static constexpr GemmKernel blocking(GemmKernel k) {
     k.b_block_in_l2 = true;
     return k;
   }
@@ -447,7 +447,7 @@ struct Avx512MemoryBroadcast {
   static constexpr DgemmUkernelFn kDgemm = &avx512::dgemm_avx512_12x16_membcast;
   static constexpr EdgeUkernelFn<double> kDgemmEdge = &avx512::dgemm_avx512_12x16_membcast_edge;
   static constexpr SmallFn<double> kDgemmSmall = &avx512::dgemm_avx512_12x16_membcast_small;
-  static constexpr GemmKernel streams(GemmKernel k) { return streaming_b(k); }
+  static constexpr GemmKernel blocking(GemmKernel k) { return streaming_b(k); }
 };
 
 template <class F>
@@ -464,7 +464,7 @@ constexpr KernelSet avx512_set() {
       with_direct_panels<float, &avx2::sgemm_avx2_direct_panels32, 2, 1>(
           with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
               with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
-                  F::streams(with_pack_a(
+                  F::blocking(with_pack_a(
                       with_pack_b(
                           with_small<float, F::kSgemmSmall>(
                               with_packing_b<float, F::kSgemmPackingB>(f32_edge(
@@ -478,18 +478,18 @@ constexpr KernelSet avx512_set() {
       // (1024x48x1024 -9 % / -12 %, 2048x64x1024 on two threads -13 %).
       with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16, 2>(
           with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
-              F::streams(with_pack_a(
+              F::blocking(with_pack_a(
                   with_small<double, F::kDgemmSmall>(with_edge<double, F::kDgemmEdge>(
                       make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr, F::kDgemm>(
                           F::kDgemmName))),
                   &pack_a_avx_f64<avx512::kDgemmMr, &avx2::dgemm_avx2_pack_a12>)))),
-      F::streams(with_pack_a(
+      F::blocking(with_pack_a(
           with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, F::kSgemm,
                                            bf16>(F::kSbgemmName)),
                       &pack_b_avx<bf16, avx512::kSgemmNr, &avx2::sbgemm_avx2_pack_b_t32,
                                   &avx2::sbgemm_avx2_pack_b32>),
           &pack_a_avx<bf16, avx512::kSgemmMr, &avx2::sbgemm_avx2_pack_a12>)),
-      F::streams(with_pack_a(
+      F::blocking(with_pack_a(
           with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, F::kSgemm,
                                            f16>(F::kShgemmName)),
                       &pack_b_avx<f16, avx512::kSgemmNr, &avx2::shgemm_avx2_pack_b_t32,

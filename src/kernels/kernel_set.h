@@ -34,8 +34,8 @@ struct GemmKernel {
   // KC is sized for a deeper k-loop rather than for both micro-panels in L1
   // (blocking::TileShape::b_streams). Measured per kernel.
   bool b_streams = false;
-  // With b_streams: whether B must stream from L2 rather than L3, the packed B block then sized
-  // for L2 (blocking::TileShape::b_block_in_l2). Measured per kernel and core.
+  // Whether the packed B block is sized for L2 rather than L3 (blocking::TileShape::
+  // b_block_in_l2). Measured per kernel and core.
   bool b_block_in_l2 = false;
 
   // Packs an mc x kc block of alpha * op(A); op(A)[r][c] = src[(r * rs + c * cs) elements].
