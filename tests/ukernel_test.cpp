@@ -87,13 +87,19 @@ TEST(KernelSets, EveryFormOfThePathIsListedAndTheChosenOneFirst) {
     }
     EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size())
         << isa_name(isa) << ": two forms under one name";
+    // The x86 sets size the B block for L3 on AMD's cores and for L2 on the others.
+    const bool amd = arch::cpu_features().vendor == "AuthenticAMD" ||
+                     arch::cpu_features().vendor == "HygonGenuine";
+    if (isa == Isa::kAvx2 || isa == Isa::kAvx512) {
+      const kernels::KernelSet& chosen = *sets.front();
+      for (const kernels::GemmKernel* k : {&chosen.sgemm, &chosen.dgemm, &chosen.sbgemm,
+                                           &chosen.shgemm, &chosen.s8gemm, &chosen.u8gemm})
+        EXPECT_EQ(k->b_block_in_l2, !amd) << k->name;
+    }
     if (isa == Isa::kAvx512) {
       ASSERT_EQ(sets.size(), 2u);
-      const bool amd = arch::cpu_features().vendor == "AuthenticAMD" ||
-                       arch::cpu_features().vendor == "HygonGenuine";
       EXPECT_EQ(std::string(sets.front()->sgemm.name),
                 amd ? "sgemm_avx512_12x32_membcast" : "sgemm_avx512_12x32");
-      EXPECT_EQ(sets.front()->sgemm.b_block_in_l2, !amd);
     } else {
       EXPECT_EQ(sets.size(), 1u) << isa_name(isa);
     }
