@@ -349,16 +349,20 @@ constexpr GemmKernel streaming_b(GemmKernel k) {
   return k;
 }
 
-// Every kernel of the set with its B block sized for L2 (GemmKernel::b_block_in_l2): the x86
-// sets' form for every core but AMD's (compiled_kernel_set). Measured on an Intel Xeon with AMX
-// (family 6 model 167 as its VM reports it; L1d 48 KiB, L2 2 MiB, a 480 MiB L3 shared by the
-// package), one thread, alternating runs against the L3 block: sgemm_avx2_6x16 at 2048^3
-// 102-107 GFLOP/s against 68-78 (KC 512, NC 512 against 2048); the AVX-512 tile's in
-// blocking/block_sizes.h. That L3 is the package's mesh: it does not feed a B micro-panel per A
-// micro-panel at the pace of two FMA pipes, where a Zen's L3 does (streaming_b above).
+// Every kernel of the set with both micro-panels sized for L1 and its B block for L2
+// (GemmKernel::b_block_in_l2, b_streams cleared): the x86 sets' form for every core but AMD's
+// (compiled_kernel_set). Measured on an Intel Xeon with AMX (family 6 model 167 as its VM
+// reports it; L1d 48 KiB, L2 2 MiB, a 480 MiB L3 shared by the package), one thread,
+// alternating runs against the L3 block: sgemm_avx2_6x16 at 2048^3 102-107 GFLOP/s against
+// 68-78 (KC 512, NC 512 against 2048); the VNNI u8 x s8 kernel with both panels in L1 (KC 1024,
+// NC 1024) against streaming B from L2 (KC 3413, NC 288): 2048^3 636-642 GOP/s against 601-646,
+// level at 1024^3 and on two threads; the AVX-512 f32 tile's in blocking/block_sizes.h. That L3 is the package's mesh:
+// it does not feed a B micro-panel per A micro-panel at the pace of two FMA pipes, where a Zen's
+// L3 does (streaming_b above).
 constexpr KernelSet with_b_block_in_l2(KernelSet set) {
   for (GemmKernel* k :
        {&set.sgemm, &set.dgemm, &set.sbgemm, &set.shgemm, &set.s8gemm, &set.u8gemm}) {
+    k->b_streams = false;
     k->b_block_in_l2 = true;
   }
   return set;
@@ -430,9 +434,10 @@ static_assert(avx512::kSgemmNr == 32 && avx512::kDgemmNr == 16,
 //     B block for L2 (blocking/block_sizes.h has that model's measurements). On an Intel Xeon
 //     with AMX (family 6 model 167 as its VM reports it), one thread: the 12 x 32 tile alone on
 //     panels in L1, kc 64 / 256 / 512, 163 / 172 / 175 GFLOP/s against 147 / 153 / 154 folded;
-//     a loop of the same instructions without B's loads 190 against 215 with them but no
-//     broadcasts, so each of the twelve loads per step costs that core issue time; 2048^3, B
-//     block in L2, 141-145 against 129-133 folded. The f64 tile follows the f32 one.
+//     a bare loop of the tile's 24 fmas ran at 190 with the twelve broadcasts and no B loads,
+//     at 215 with B's two loads and no broadcasts: each load costs that core issue time, and
+//     the folded form loads every element twice. 2048^3, B block in L2, 141-145 against 129-133
+//     folded. The f64 tile follows the f32 one.
 struct Avx512RegisterBroadcast {
   static constexpr const char* kSgemmName = "sgemm_avx512_12x32";
   static constexpr const char* kSbgemmName = "sbgemm_avx512_12x32";
@@ -589,7 +594,8 @@ const KernelSet kNeonSet = {
 };
 #endif
 
-// AMD's cores (and Hygon's, Zen 1 derived): the AVX-512 set's folded-broadcast form.
+// AMD's cores (and Hygon's, Zen derived) take the x86 sets' AMD form: B blocks in L3, and on
+// the AVX-512 path the folded broadcasts.
 bool amd_core() {
   const std::string& vendor = arch::cpu_features().vendor;
   return vendor == "AuthenticAMD" || vendor == "HygonGenuine";
