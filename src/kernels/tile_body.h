@@ -26,7 +26,13 @@
 // and maskstore(T*, Mask, V), mul(V, V), fma(a, b, c) = a * b + c rounded once,
 // fma_bcast(const T* a, b, c) = fma(set1(*a), b, c) (AVX-512 folds the broadcast into the fma's
 // memory operand: one instruction where there were two, measured +2 to +5 % on the Zen 4 from
-// 96^3 to 4096^3), and mask(int lanes) (the first `lanes`).
+// 96^3 to 4096^3), mask(int lanes) (the first `lanes`), and zero_upper() (vzeroupper).
+//
+// The partial tiles are reached through tables of function pointers (EdgeTable), and g++ 12
+// emits no vzeroupper on the way out of those internal functions: their callers end with
+// V::zero_upper(), so that no entry point returns with the upper halves of the vector registers
+// dirty (the caller's SSE code would pay for it on every instruction on Intel cores;
+// tests/upper_state_test.cpp).
 #ifndef INVAR_KERNELS_TILE_BODY_H_
 #define INVAR_KERNELS_TILE_BODY_H_
 
@@ -219,6 +225,7 @@ void edge_tile_on(int64_t rows, int64_t cols, int64_t kc, A a, B b, typename V::
     EdgeTableOf<V, R, 1, A, B>::kFns[rows - 1](kc, a, b, c, ldc, init, beta,
                                                V::mask(static_cast<int>(cols)));
   }
+  V::zero_upper();
 }
 
 template <class V, int R>
@@ -243,6 +250,7 @@ void edge_tile_narrow(int64_t rows, int64_t cols, int64_t kc, const typename N::
   using B = PackedB<N, kWidth>;
   EdgeTableOf<N, R, 1, A, B>::kFns[rows - 1](kc, A{a_panel}, B{b_panel}, c, ldc, init, beta,
                                              N::mask(static_cast<int>(cols)));
+  N::zero_upper();
 }
 
 // C's m x n block in R x (2 * lanes) tiles, each over all k steps, from a row-major A in place

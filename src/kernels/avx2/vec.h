@@ -30,6 +30,7 @@ struct F32Vec {
   static Mask mask(int left) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(left), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   }
+  static void zero_upper() { _mm256_zeroupper(); }
 };
 
 struct F64Vec {
@@ -50,6 +51,7 @@ struct F64Vec {
   static Mask mask(int left) {
     return _mm256_cmpgt_epi64(_mm256_set1_epi64x(left), _mm256_setr_epi64x(0, 1, 2, 3));
   }
+  static void zero_upper() { _mm256_zeroupper(); }
 };
 
 }  // namespace

@@ -30,6 +30,7 @@ struct F32Vec {
   // (vbroadcastss) and use it for the row's two fmas.
   static V fma_bcast(const T* a, V b, V c) { return fma(set1(*a), b, c); }
   static Mask mask(int left) { return static_cast<Mask>((uint32_t{1} << left) - 1); }
+  static void zero_upper() { _mm256_zeroupper(); }
 };
 
 // F32Vec with the broadcast folded into each fma's memory operand ({1to16}): one instruction
@@ -58,6 +59,7 @@ struct F64Vec {
   static V fma(V a, V b, V c) { return _mm512_fmadd_pd(a, b, c); }
   static V fma_bcast(const T* a, V b, V c) { return fma(set1(*a), b, c); }
   static Mask mask(int left) { return static_cast<Mask>((uint32_t{1} << left) - 1); }
+  static void zero_upper() { _mm256_zeroupper(); }
 };
 
 // F64Vec with the broadcast folded into the fma ({1to8}), as F32VecMemBcast.
