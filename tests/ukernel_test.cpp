@@ -88,8 +88,7 @@ TEST(KernelSets, EveryFormOfThePathIsListedAndTheChosenOneFirst) {
     EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size())
         << isa_name(isa) << ": two forms under one name";
     // The x86 sets size the B block for L3 on AMD's cores and for L2 on the others.
-    const bool amd = arch::cpu_features().vendor == "AuthenticAMD" ||
-                     arch::cpu_features().vendor == "HygonGenuine";
+    const bool amd = arch::amd_or_hygon(arch::cpu_features().vendor);
     if (isa == Isa::kAvx2 || isa == Isa::kAvx512) {
       const kernels::KernelSet& chosen = *sets.front();
       for (const kernels::GemmKernel* k : {&chosen.sgemm, &chosen.dgemm, &chosen.sbgemm,

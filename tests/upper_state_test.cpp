@@ -10,6 +10,10 @@
 #include <cstdint>
 #include <vector>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #include "invar/invar.hpp"
 #include "kernels/kernel_set.h"
 #include "testing/seeded_data.h"
@@ -20,12 +24,8 @@ namespace {
 #if defined(__x86_64__)
 // Whether XGETBV takes ECX = 1 (CPUID.(EAX=0DH, ECX=1):EAX bit 2).
 bool has_xinuse() {
-  uint32_t a = 0, b = 0, c = 1, d = 0;
-  uint32_t max = 0;
-  asm volatile("cpuid" : "=a"(max), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
-  if (max < 0xD) return false;
-  asm volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0xD), "c"(1));
-  return (a & (1u << 2)) != 0;
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  return __get_cpuid_count(0xD, 1, &a, &b, &c, &d) && (a & (1u << 2)) != 0;
 }
 
 uint64_t xinuse() {

@@ -70,13 +70,11 @@ int run_info(const InfoOptions& o) {
   const blocking::TileShape tile = driver::tile_shape(sgemm);
   const blocking::PackedBytes packed{sgemm.a_packed_bytes, sgemm.b_packed_bytes};
   const int64_t kc_max = blocking::kc_limit(topo.l1d, tile, packed);
-  const bool b_in_l2 = tile.b_block_in_l2;
   std::printf("model:      KC <= %lld (%s), then MC <= %lld (L2), NC <= %lld (%s) at that depth\n",
               static_cast<long long>(kc_max), tile.b_streams ? "B streams" : "L1",
               static_cast<long long>(blocking::l2_mc(topo.l2, tile, packed, kc_max)),
-              static_cast<long long>(b_in_l2 ? blocking::l2_nc(topo.l2, tile, packed, kc_max)
-                                             : blocking::l3_nc(topo.l3, tile, packed, kc_max)),
-              b_in_l2 ? "L2" : topo.l3.present() ? "L3" : "no L3");
+              static_cast<long long>(blocking::nc_limit(topo, tile, packed, kc_max)),
+              tile.b_block_in_l2 ? "L2" : topo.l3.present() ? "L3" : "no L3");
   const blocking::BlockSizes b =
       blocking::choose_block_sizes(topo, tile, packed, o.m, o.n, o.k, impl.overrides);
   std::printf("blocking:   MC %lld, KC %lld, NC %lld for %lld x %lld x %lld%s\n",

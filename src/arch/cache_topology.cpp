@@ -19,6 +19,8 @@
 #include <sys/types.h>
 #endif
 
+#include "arch/cpu_features.h"
+
 namespace invar::arch {
 namespace {
 
@@ -142,7 +144,7 @@ CacheTopology detect_cache_topology(const CacheSources& sources) {
   bool amd = false;
   if (sources.cpuid) {
     const std::string vendor = vendor_of(sources.cpuid);
-    amd = vendor == "AuthenticAMD" || vendor == "HygonGenuine";
+    amd = amd_or_hygon(vendor);
     if (amd) {
       consider("cpuid 0x8000001D", [&] { return from_cpuid_amd_8000001d(sources.cpuid); });
     } else {

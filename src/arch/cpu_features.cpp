@@ -110,4 +110,8 @@ const CpuFeatures& cpu_features() {
   return features;
 }
 
+bool amd_or_hygon(std::string_view vendor) {
+  return vendor == "AuthenticAMD" || vendor == "HygonGenuine";
+}
+
 }  // namespace invar::arch

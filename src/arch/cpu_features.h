@@ -7,6 +7,7 @@
 #define INVAR_ARCH_CPU_FEATURES_H_
 
 #include <string>
+#include <string_view>
 
 namespace invar::arch {
 
@@ -30,6 +31,10 @@ struct CpuFeatures {
 
 // Detected on first call, then memoized; thread-safe.
 const CpuFeatures& cpu_features();
+
+// Whether a CPUID vendor string is AMD's or Hygon's (Zen-derived): the cores whose cache leaves
+// and tuning differ from Intel's.
+bool amd_or_hygon(std::string_view vendor);
 
 }  // namespace invar::arch
 

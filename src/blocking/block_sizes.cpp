@@ -59,6 +59,12 @@ int64_t l2_nc(const arch::CacheLevel& l2, TileShape tile, PackedBytes bytes, int
   return std::max(nr, share / 2 / b_column / nr * nr);
 }
 
+int64_t nc_limit(const arch::CacheTopology& topology, TileShape tile, PackedBytes bytes,
+                 int64_t kc) {
+  return tile.b_block_in_l2 ? l2_nc(topology.l2, tile, bytes, kc)
+                            : l3_nc(topology.l3, tile, bytes, kc);
+}
+
 int64_t b_block_budget(const arch::CacheLevel& l3) {
   return l3.present() && l3.ways >= 1 ? l3.bytes / std::max(1, l3.sharing) / 4 : 0;
 }
@@ -119,9 +125,7 @@ BlockSizes choose_block_sizes(const arch::CacheTopology& topology, TileShape til
     // kMinKc: a shallower K leaves the product bound by C traffic, not by cache capacity.
     const int64_t depth = std::max(overrides.kc > 0 ? std::min(overrides.kc, k) : b.kc, kMinKc);
     b.mc = balanced_block(m, l2_mc(topology.l2, tile, bytes, depth), tile.mr);
-    const int64_t nc_max = tile.b_block_in_l2 ? l2_nc(topology.l2, tile, bytes, depth)
-                                              : l3_nc(topology.l3, tile, bytes, depth);
-    b.nc = balanced_block(n, nc_max, tile.nr);
+    b.nc = balanced_block(n, nc_limit(topology, tile, bytes, depth), tile.nr);
   }
   if (overrides.kc > 0) b.kc = round_up(overrides.kc, tile.ku);
   if (overrides.mc > 0) b.mc = round_up(overrides.mc, tile.mr);

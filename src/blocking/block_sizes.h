@@ -146,6 +146,10 @@ int64_t l2_mc(const arch::CacheLevel& l2, TileShape tile, PackedBytes bytes, int
 // holds; a multiple of NR, >= NR.
 int64_t l2_nc(const arch::CacheLevel& l2, TileShape tile, PackedBytes bytes, int64_t kc);
 
+// The model's NC before rebalancing: l2_nc for a B block in L2, else l3_nc.
+int64_t nc_limit(const arch::CacheTopology& topology, TileShape tile, PackedBytes bytes,
+                 int64_t kc);
+
 // A quarter of this worker's share of L3, in bytes (0 without an L3): what a packed B block
 // may take.
 int64_t b_block_budget(const arch::CacheLevel& l3);

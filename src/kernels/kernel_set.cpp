@@ -1,6 +1,5 @@
 #include "kernels/kernel_set.h"
 
-#include <string>
 #include <type_traits>
 
 #include "arch/cpu_features.h"
@@ -356,9 +355,9 @@ constexpr GemmKernel streaming_b(GemmKernel k) {
 // alternating runs against the L3 block: sgemm_avx2_6x16 at 2048^3 102-107 GFLOP/s against
 // 68-78 (KC 512, NC 512 against 2048); the VNNI u8 x s8 kernel with both panels in L1 (KC 1024,
 // NC 1024) against streaming B from L2 (KC 3413, NC 288): 2048^3 636-642 GOP/s against 601-646,
-// level at 1024^3 and on two threads; the AVX-512 f32 tile's in blocking/block_sizes.h. That L3 is the package's mesh:
-// it does not feed a B micro-panel per A micro-panel at the pace of two FMA pipes, where a Zen's
-// L3 does (streaming_b above).
+// level at 1024^3 and on two threads; the AVX-512 f32 tile's in blocking/block_sizes.h. That L3
+// is the package's mesh: it does not feed a B micro-panel per A micro-panel at the pace of two
+// FMA pipes, where a Zen's L3 does (streaming_b above).
 constexpr KernelSet with_b_block_in_l2(KernelSet set) {
   for (GemmKernel* k :
        {&set.sgemm, &set.dgemm, &set.sbgemm, &set.shgemm, &set.s8gemm, &set.u8gemm}) {
@@ -424,55 +423,34 @@ const KernelSet kAvx2L2Set = with_b_block_in_l2(kAvx2Set);
 #endif
 static_assert(avx512::kSgemmNr == 32 && avx512::kDgemmNr == 16,
               "the AVX-512 panels are those of sgemm_avx2_direct_panels32 and dgemm_..._panels16");
-// The AVX-512 tile comes in two forms with the same chains and bits (avx512.h): A's broadcast
-// loaded into a register once per row and step (vbroadcastss, then two fmas), or folded into
-// each fma's memory operand ({1to16}, one instruction where there were two). Each core takes
-// the form and the blocking it was measured faster with (compiled_kernel_set below):
+// The AVX-512 tile comes in two forms with the same chains and bits (avx512::Broadcast): A's
+// broadcast loaded into a register once per row and step (vbroadcastss, then two fmas), or
+// folded into each fma's memory operand ({1to16}, one instruction where there were two). Each
+// core takes the form and the blocking it was measured faster with (compiled_kernel_set below):
 //   - AMD Zen: the folded form, B streaming from L3 (streaming_b). Zen 4, one thread: +2 to +5 %
 //     from 96^3 to 4096^3 over the register form; B from L3 as measured at streaming_b.
-//   - Every other x86 core (Intel's): the register form, both micro-panels sized for L1 and the
-//     B block for L2 (blocking/block_sizes.h has that model's measurements). On an Intel Xeon
-//     with AMX (family 6 model 167 as its VM reports it), one thread: the 12 x 32 tile alone on
-//     panels in L1, kc 64 / 256 / 512, 163 / 172 / 175 GFLOP/s against 147 / 153 / 154 folded;
+//   - Every other x86 core (Intel's): the register form, the B block sized for L2
+//     (with_b_block_in_l2; blocking/block_sizes.h has that model's measurements). On an Intel
+//     Xeon with AMX (family 6 model 167 as its VM reports it), one thread: the 12 x 32 tile alone
+//     on panels in L1, kc 64 / 256 / 512, 163 / 172 / 175 GFLOP/s against 147 / 153 / 154 folded;
 //     a bare loop of the tile's 24 fmas ran at 190 with the twelve broadcasts and no B loads,
 //     at 215 with B's two loads and no broadcasts: each load costs that core issue time, and
 //     the folded form loads every element twice. 2048^3, B block in L2, 141-145 against 129-133
 //     folded. The f64 tile follows the f32 one.
-struct Avx512RegisterBroadcast {
-  static constexpr const char* kSgemmName = "sgemm_avx512_12x32";
-  static constexpr const char* kSbgemmName = "sbgemm_avx512_12x32";
-  static constexpr const char* kShgemmName = "shgemm_avx512_12x32";
-  static constexpr const char* kDgemmName = "dgemm_avx512_12x16";
-  static constexpr SgemmUkernelFn kSgemm = &avx512::sgemm_avx512_12x32;
-  static constexpr EdgeUkernelFn<float> kSgemmEdge = &avx512::sgemm_avx512_12x32_edge;
-  static constexpr PackingBFn<float> kSgemmPackingB = &avx512::sgemm_avx512_12x32_packing_b;
-  static constexpr SmallFn<float> kSgemmSmall = &avx512::sgemm_avx512_12x32_small;
-  static constexpr DgemmUkernelFn kDgemm = &avx512::dgemm_avx512_12x16;
-  static constexpr EdgeUkernelFn<double> kDgemmEdge = &avx512::dgemm_avx512_12x16_edge;
-  static constexpr SmallFn<double> kDgemmSmall = &avx512::dgemm_avx512_12x16_small;
-  static constexpr GemmKernel blocking(GemmKernel k) { return k; }
-};
+// avx512_set<B>() is the set with B streaming from L3; the other form's blocking is
+// with_b_block_in_l2's.
+template <avx512::Broadcast B>
+constexpr const char* avx512_name(const char* registers, const char* folded) {
+  return B == avx512::Broadcast::kFolded ? folded : registers;
+}
 
-struct Avx512MemoryBroadcast {
-  static constexpr const char* kSgemmName = "sgemm_avx512_12x32_membcast";
-  static constexpr const char* kSbgemmName = "sbgemm_avx512_12x32_membcast";
-  static constexpr const char* kShgemmName = "shgemm_avx512_12x32_membcast";
-  static constexpr const char* kDgemmName = "dgemm_avx512_12x16_membcast";
-  static constexpr SgemmUkernelFn kSgemm = &avx512::sgemm_avx512_12x32_membcast;
-  static constexpr EdgeUkernelFn<float> kSgemmEdge = &avx512::sgemm_avx512_12x32_membcast_edge;
-  static constexpr PackingBFn<float> kSgemmPackingB =
-      &avx512::sgemm_avx512_12x32_membcast_packing_b;
-  static constexpr SmallFn<float> kSgemmSmall = &avx512::sgemm_avx512_12x32_membcast_small;
-  static constexpr DgemmUkernelFn kDgemm = &avx512::dgemm_avx512_12x16_membcast;
-  static constexpr EdgeUkernelFn<double> kDgemmEdge = &avx512::dgemm_avx512_12x16_membcast_edge;
-  static constexpr SmallFn<double> kDgemmSmall = &avx512::dgemm_avx512_12x16_membcast_small;
-  static constexpr GemmKernel blocking(GemmKernel k) { return streaming_b(k); }
-};
-
-template <class F>
+template <avx512::Broadcast B>
 constexpr KernelSet avx512_set() {
   // Partial tiles of the f32 panels (f32, bf16 and f16 inputs alike) through masked kernels.
-  constexpr auto f32_edge = [](GemmKernel k) { return with_edge<float, F::kSgemmEdge>(k); };
+  constexpr auto f32_edge = [](GemmKernel k) {
+    return with_edge<float, &avx512::sgemm_avx512_12x32_edge<B>>(k);
+  };
+  constexpr SgemmUkernelFn sgemm = &avx512::sgemm_avx512_12x32<B>;
   return {
       Isa::kAvx512,
       // B packed alone and A read in place (gemm_driver.h) up to two 32-column panels on one
@@ -483,12 +461,13 @@ constexpr KernelSet avx512_set() {
       with_direct_panels<float, &avx2::sgemm_avx2_direct_panels32, 2, 1>(
           with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
               with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
-                  F::blocking(with_pack_a(
+                  streaming_b(with_pack_a(
                       with_pack_b(
-                          with_small<float, F::kSgemmSmall>(
-                              with_packing_b<float, F::kSgemmPackingB>(f32_edge(
-                                  make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
-                                              F::kSgemm>(F::kSgemmName)))),
+                          with_small<float, &avx512::sgemm_avx512_12x32_small<B>>(
+                              with_packing_b<float, &avx512::sgemm_avx512_12x32_packing_b<B>>(
+                                  f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
+                                                       sgemm>(avx512_name<B>(
+                                      "sgemm_avx512_12x32", "sgemm_avx512_12x32_membcast"))))),
                           &pack_b_avx<float, avx512::kSgemmNr, &avx2::sgemm_avx2_pack_b_t32,
                                       &avx2::sgemm_avx2_pack_b32>),
                       &pack_a_avx<float, avx512::kSgemmMr, &avx512::sgemm_avx512_pack_a12>))))),
@@ -497,20 +476,22 @@ constexpr KernelSet avx512_set() {
       // (1024x48x1024 -9 % / -12 %, 2048x64x1024 on two threads -13 %).
       with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16, 2>(
           with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
-              F::blocking(with_pack_a(
-                  with_small<double, F::kDgemmSmall>(with_edge<double, F::kDgemmEdge>(
-                      make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr, F::kDgemm>(
-                          F::kDgemmName))),
+              streaming_b(with_pack_a(
+                  with_small<double, &avx512::dgemm_avx512_12x16_small<B>>(
+                      with_edge<double, &avx512::dgemm_avx512_12x16_edge<B>>(
+                          make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr,
+                                      &avx512::dgemm_avx512_12x16<B>>(avx512_name<B>(
+                              "dgemm_avx512_12x16", "dgemm_avx512_12x16_membcast")))),
                   &pack_a_avx_f64<avx512::kDgemmMr, &avx2::dgemm_avx2_pack_a12>)))),
-      F::blocking(with_pack_a(
-          with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, F::kSgemm,
-                                           bf16>(F::kSbgemmName)),
+      streaming_b(with_pack_a(
+          with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, sgemm, bf16>(
+                          avx512_name<B>("sbgemm_avx512_12x32", "sbgemm_avx512_12x32_membcast"))),
                       &pack_b_avx<bf16, avx512::kSgemmNr, &avx2::sbgemm_avx2_pack_b_t32,
                                   &avx2::sbgemm_avx2_pack_b32>),
           &pack_a_avx<bf16, avx512::kSgemmMr, &avx2::sbgemm_avx2_pack_a12>)),
-      F::blocking(with_pack_a(
-          with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, F::kSgemm,
-                                           f16>(F::kShgemmName)),
+      streaming_b(with_pack_a(
+          with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, sgemm, f16>(
+                          avx512_name<B>("shgemm_avx512_12x32", "shgemm_avx512_12x32_membcast"))),
                       &pack_b_avx<f16, avx512::kSgemmNr, &avx2::shgemm_avx2_pack_b_t32,
                                   &avx2::shgemm_avx2_pack_b32>),
           &pack_a_avx<f16, avx512::kSgemmMr, &avx2::shgemm_avx2_pack_a12>)),
@@ -523,8 +504,8 @@ constexpr KernelSet avx512_set() {
   };
 }
 
-const KernelSet kAvx512Set = with_b_block_in_l2(avx512_set<Avx512RegisterBroadcast>());
-const KernelSet kAvx512MemBcastSet = avx512_set<Avx512MemoryBroadcast>();
+const KernelSet kAvx512Set = with_b_block_in_l2(avx512_set<avx512::Broadcast::kRegister>());
+const KernelSet kAvx512MemBcastSet = avx512_set<avx512::Broadcast::kFolded>();
 
 #if defined(INVAR_HAVE_AVX512_VNNI)
 // The same path on a CPU with AVX-512 BW and VNNI: the integer products run on byte quads,
@@ -569,7 +550,8 @@ constexpr KernelSet with_vnni(KernelSet set) {
       &pack_b_quads_vnni);
   return set;
 }
-const KernelSet kAvx512VnniSet = with_b_block_in_l2(with_vnni(kAvx512Set));
+const KernelSet kAvx512VnniSet =
+    with_b_block_in_l2(with_vnni(avx512_set<avx512::Broadcast::kRegister>()));
 const KernelSet kAvx512MemBcastVnniSet = with_vnni(kAvx512MemBcastSet);
 #endif
 #endif
@@ -594,12 +576,19 @@ const KernelSet kNeonSet = {
 };
 #endif
 
-// AMD's cores (and Hygon's, Zen derived) take the x86 sets' AMD form: B blocks in L3, and on
-// the AVX-512 path the folded broadcasts.
-bool amd_core() {
-  const std::string& vendor = arch::cpu_features().vendor;
-  return vendor == "AuthenticAMD" || vendor == "HygonGenuine";
+// The x86 sets' form for this CPU: on AMD's cores (and Hygon's) B blocks in L3 and, on the
+// AVX-512 path, the folded broadcasts; on every other core B blocks in L2 and broadcasts in
+// registers.
+bool amd_form() { return arch::amd_or_hygon(arch::cpu_features().vendor); }
+
+#if defined(INVAR_HAVE_AVX512)
+const KernelSet* avx512_set_for(bool amd) {
+#if defined(INVAR_HAVE_AVX512_VNNI)
+  if (arch::cpu_features().avx512_vnni) return amd ? &kAvx512MemBcastVnniSet : &kAvx512VnniSet;
+#endif
+  return amd ? &kAvx512MemBcastSet : &kAvx512Set;
 }
+#endif
 
 }  // namespace
 
@@ -607,16 +596,10 @@ const KernelSet* compiled_kernel_set(Isa isa) {
   switch (isa) {
     case Isa::kGeneric: return &kGenericSet;
 #if defined(INVAR_HAVE_AVX2)
-    case Isa::kAvx2: return amd_core() ? &kAvx2Set : &kAvx2L2Set;
+    case Isa::kAvx2: return amd_form() ? &kAvx2Set : &kAvx2L2Set;
 #endif
 #if defined(INVAR_HAVE_AVX512)
-    case Isa::kAvx512: {
-      const bool zen = amd_core();
-#if defined(INVAR_HAVE_AVX512_VNNI)
-      if (arch::cpu_features().avx512_vnni) return zen ? &kAvx512MemBcastVnniSet : &kAvx512VnniSet;
-#endif
-      return zen ? &kAvx512MemBcastSet : &kAvx512Set;
-    }
+    case Isa::kAvx512: return avx512_set_for(amd_form());
 #endif
 #if defined(INVAR_HAVE_NEON)
     case Isa::kNeon: return &kNeonSet;
@@ -626,22 +609,13 @@ const KernelSet* compiled_kernel_set(Isa isa) {
 }
 
 std::vector<const KernelSet*> compiled_kernel_sets(Isa isa) {
-  std::vector<const KernelSet*> out;
-  const KernelSet* chosen = compiled_kernel_set(isa);
-  if (chosen == nullptr) return out;
-  out.push_back(chosen);
 #if defined(INVAR_HAVE_AVX512)
-  if (isa == Isa::kAvx512) {
-    for (const KernelSet* other : {&kAvx512Set, &kAvx512MemBcastSet}) {
-#if defined(INVAR_HAVE_AVX512_VNNI)
-      if (arch::cpu_features().avx512_vnni)
-        other = other == &kAvx512Set ? &kAvx512VnniSet : &kAvx512MemBcastVnniSet;
+  // The AVX2 forms differ in their blocking only, so the AVX-512 path alone has two.
+  if (isa == Isa::kAvx512) return {avx512_set_for(amd_form()), avx512_set_for(!amd_form())};
 #endif
-      if (other != chosen) out.push_back(other);
-    }
-  }
-#endif
-  return out;
+  const KernelSet* chosen = compiled_kernel_set(isa);
+  if (chosen == nullptr) return {};
+  return {chosen};
 }
 
 bool cpu_supports(Isa isa) {

@@ -2,8 +2,8 @@
 // written over: the direct kernels (direct.h) and the packed tiles (kernels/tile_body.h); the
 // AVX-512 f32 kernel's narrow edge tiles use F32Vec too. For translation units built with AVX2
 // in their flags only (the AVX2 ones, and the AVX-512 ones, which include them; internal linkage
-// keeps each unit's copy its own). load is unaligned; maskload and maskstore (vmaskmov) neither read nor write
-// the lanes a mask leaves out, and never fault on them.
+// keeps each unit's copy its own). load is unaligned; maskload and maskstore (vmaskmov) neither
+// read nor write the lanes a mask leaves out, and never fault on them.
 #ifndef INVAR_KERNELS_AVX2_VEC_H_
 #define INVAR_KERNELS_AVX2_VEC_H_
 

@@ -7,65 +7,56 @@
 
 namespace invar::kernels::avx512 {
 
+// How the f32 and f64 tiles read A's broadcast: loaded into a register once per row and step
+// (vbroadcastss, then the row's fmas), or folded into each fma's memory operand ({1to16}: one
+// instruction where there were two, vec.h's F32VecMemBcast). The same chains and bits either way,
+// another instruction mix (kernels/kernel_set.cpp says which core takes which). Each entry point
+// below is a template over it, instantiated for both forms in its own unit.
+enum class Broadcast { kRegister, kFolded };
+
 // 12 x 32: 24 zmm accumulators (12 rows x 2 vectors of 16), two B vectors, one broadcast of A,
 // 5 of the 32 registers to spare. 24 independent chains cover 2 FMA pipes x 4 cycles of latency
 // three times over.
 inline constexpr int kSgemmMr = 12;
 inline constexpr int kSgemmNr = 32;
+template <Broadcast>
 void sgemm_avx512_12x32(int64_t kc, const float* a_panel, const float* b_panel, float* c,
                         int64_t ldc, AccInit init, float beta);
 // The same chains on a partial tile: rows x cols of C (1..12 x 1..32) from the same whole
 // panels, C read and written under masks; nothing outside the block is touched.
+template <Broadcast>
 void sgemm_avx512_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const float* a_panel,
                              const float* b_panel, float* c, int64_t ldc, AccInit init,
                              float beta);
 // The whole tile over B in place (row-major, 32 columns, rows ldb apart), storing B's packed
 // micro-panel at b_panel (64-byte aligned) as it reads it: the same chains and the same panel.
+template <Broadcast>
 void sgemm_avx512_12x32_packing_b(int64_t kc, const float* a_panel, const float* b, int64_t ldb,
                                   float* b_panel, float* c, int64_t ldc, AccInit init, float beta);
+// The same tiles over A in place and B in NR-column groups (ukernel.h's small kernel).
+template <Broadcast>
+void sgemm_avx512_12x32_small(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                              const float* b, int64_t ldb, int64_t gs, float* c, int64_t ldc,
+                              AccInit init, float beta);
 // Packs an mc x kc block of alpha * A, A row-major (rows lda apart), into its 12-row panels
 // (pack.h's layout): the same values as the portable packer, sixteen steps of a panel at a time.
 void sgemm_avx512_pack_a12(int64_t mc, int64_t kc, const float* a, int64_t lda, float alpha,
                            float* dst);
-// The same tiles over A in place and B in NR-column groups (ukernel.h's small kernel).
-void sgemm_avx512_12x32_small(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-                              const float* b, int64_t ldb, int64_t gs, float* c, int64_t ldc,
-                              AccInit init, float beta);
-// The four above with A's broadcast folded into each fma's memory operand (vec.h's
-// F32VecMemBcast) instead of loaded into a register once per row and step: the same chains and
-// bits, another instruction mix (kernels/kernel_set.cpp says which core takes which).
-void sgemm_avx512_12x32_membcast(int64_t kc, const float* a_panel, const float* b_panel, float* c,
-                                 int64_t ldc, AccInit init, float beta);
-void sgemm_avx512_12x32_membcast_edge(int64_t rows, int64_t cols, int64_t kc,
-                                      const float* a_panel, const float* b_panel, float* c,
-                                      int64_t ldc, AccInit init, float beta);
-void sgemm_avx512_12x32_membcast_packing_b(int64_t kc, const float* a_panel, const float* b,
-                                           int64_t ldb, float* b_panel, float* c, int64_t ldc,
-                                           AccInit init, float beta);
-void sgemm_avx512_12x32_membcast_small(int64_t m, int64_t n, int64_t k, const float* a,
-                                       int64_t lda, const float* b, int64_t ldb, int64_t gs,
-                                       float* c, int64_t ldc, AccInit init, float beta);
 
 // 12 x 16 doubles: the same register plan as the f32 tile, each zmm holding 8 doubles.
 inline constexpr int kDgemmMr = 12;
 inline constexpr int kDgemmNr = 16;
+template <Broadcast>
 void dgemm_avx512_12x16(int64_t kc, const double* a_panel, const double* b_panel, double* c,
                         int64_t ldc, AccInit init, double beta);
+template <Broadcast>
 void dgemm_avx512_12x16_edge(int64_t rows, int64_t cols, int64_t kc, const double* a_panel,
                              const double* b_panel, double* c, int64_t ldc, AccInit init,
                              double beta);
+template <Broadcast>
 void dgemm_avx512_12x16_small(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
                               const double* b, int64_t ldb, int64_t gs, double* c, int64_t ldc,
                               AccInit init, double beta);
-// Their broadcast-folding forms, as the f32 ones.
-void dgemm_avx512_12x16_membcast(int64_t kc, const double* a_panel, const double* b_panel,
-                                 double* c, int64_t ldc, AccInit init, double beta);
-void dgemm_avx512_12x16_membcast_edge(int64_t rows, int64_t cols, int64_t kc,
-                                      const double* a_panel, const double* b_panel, double* c,
-                                      int64_t ldc, AccInit init, double beta);
-void dgemm_avx512_12x16_membcast_small(int64_t m, int64_t n, int64_t k, const double* a,
-                                       int64_t lda, const double* b, int64_t ldb, int64_t gs,
-                                       double* c, int64_t ldc, AccInit init, double beta);
 
 // 12 x 32 int32 over byte quads (ukernel.h), for CPUs with AVX-512 BW and VNNI: the f32 tile's
 // register plan with vpdpbusd for the fma, four k steps per instruction. The s8 form also keeps
