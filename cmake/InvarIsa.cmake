@@ -23,6 +23,9 @@ function(invar_isa_flags isa out)
     # Not an ISA path of its own: kernels of the avx512 path that only CPUs with these
     # extensions run (chosen at run time, kernels/kernel_set.cpp).
     set(flags -mavx512f -mavx512bw -mavx512vnni -mavx2 -mfma -mf16c)  # Ice Lake, Zen 4 and later
+  elseif(isa STREQUAL "avx512_amx")
+    # Likewise: the integer kernels of CPUs with AMX tiles and their int8 products.
+    set(flags -mamx-tile -mamx-int8 -mavx512f -mavx512bw -mavx512vnni -mavx2 -mfma -mf16c)
   elseif(isa STREQUAL "neon")
     set(flags "")                           # Advanced SIMD is baseline on AArch64
   else()

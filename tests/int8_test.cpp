@@ -13,6 +13,7 @@
 
 #include "api/context_impl.h"
 #include "api/gemm_call.h"
+#include "arch/cpu_features.h"
 #include "invar/invar.h"
 #include "invar/invar.hpp"
 #include "kernels/kernel_set.h"
@@ -147,14 +148,48 @@ class Int8 : public ::testing::Test {};
 using ATypes = ::testing::Types<int8_t, uint8_t>;
 TYPED_TEST_SUITE(Int8, ATypes);
 
-// The two panel layouts of ukernel.h: int16 pairs (k_unit 1) and byte quads (k_unit 4).
+// The three panel layouts of ukernel.h: int16 pairs (k_unit 1), byte quads (k_unit 4), and the
+// AMX kernels' 64-step chunks of A over B's byte quads (k_unit 64).
 bool is_quads(const kernels::GemmKernel& kern) { return kern.k_unit == 4; }
+bool is_chunks(const kernels::GemmKernel& kern) { return kern.k_unit == 64; }
 
 ::testing::AssertionResult known_layout(const kernels::GemmKernel& kern) {
   const bool pairs = kern.k_unit == 1 && kern.a_packed_bytes == 2 && kern.b_packed_bytes == 2;
-  const bool quads = kern.k_unit == 4 && kern.a_packed_bytes == 1 && kern.b_packed_bytes == 1;
-  if (pairs || quads) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << kern.name << ": neither int16 pairs nor byte quads";
+  const bool bytes = kern.a_packed_bytes == 1 && kern.b_packed_bytes == 1;
+  if (pairs || (bytes && (is_quads(kern) || is_chunks(kern))))
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << kern.name << ": neither int16 pairs, byte quads nor 64-step chunks";
+}
+
+// The kernels for A of type ASrc of every form of every path this CPU runs (the AVX-512 path's
+// forms differ in their integer kernels too: VNNI, or AMX where the CPU has it), each once.
+template <class ASrc>
+std::vector<const kernels::GemmKernel*> runnable_kernels() {
+  std::vector<const kernels::GemmKernel*> out;
+  for (Isa isa : kernels::available_isas()) {
+    for (const kernels::KernelSet* set : kernels::compiled_kernel_sets(isa)) {
+      const kernels::GemmKernel& kern = kernel_of<ASrc>(*set);
+      bool seen = false;
+      for (const kernels::GemmKernel* k : out) seen = seen || std::string(k->name) == kern.name;
+      if (!seen) out.push_back(&kern);
+    }
+  }
+  return out;
+}
+
+// Whether this build has the AMX kernels and this CPU (and its OS) lets them run.
+bool amx_runs() {
+  return INVAR_TEST_HAVE_AMX && arch::cpu_features().amx_int8;
+}
+
+// The AMX kernels ran when the CPU runs them (a lost path fails here, not silently).
+template <class ASrc>
+void expect_amx_ran(const std::vector<std::string>& ran) {
+  if (!amx_runs()) return;
+  bool any = false;
+  for (const std::string& name : ran) any = any || name.find("_amx_") != std::string::npos;
+  EXPECT_TRUE(any) << "this CPU runs AMX-INT8 and no AMX kernel was tested";
 }
 
 // Each compiled kernel the CPU runs, alone: A and B packed by the kernel's own packers, a whole
@@ -162,12 +197,12 @@ bool is_quads(const kernels::GemmKernel& kern) { return kern.k_unit == 4; }
 // length too), over a strided C, against the reference on the same operands.
 TYPED_TEST(Int8, UkernelWholeTilesFromPackedPanels) {
   using ASrc = TypeParam;
-  int kernels_run = 0;
-  for (Isa isa : kernels::available_isas()) {
-    const kernels::GemmKernel& kern = kernel_of<ASrc>(*kernels::compiled_kernel_set(isa));
+  std::vector<std::string> ran;
+  for (const kernels::GemmKernel* kp : runnable_kernels<ASrc>()) {
+    const kernels::GemmKernel& kern = *kp;
     ASSERT_TRUE(known_layout(kern));
     const int64_t mr = kern.mr, nr = kern.nr, ldc = nr + 3;
-    for (int64_t kc : {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 33}) {
+    for (int64_t kc : {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 33, 63, 64, 65, 67, 128, 190}) {
       for (Fill how : {Fill::kUniform, Fill::kExtremes}) {
         std::vector<ASrc> a(mr * kc);
         std::vector<int8_t> b(kc * nr);
@@ -196,9 +231,10 @@ TYPED_TEST(Int8, UkernelWholeTilesFromPackedPanels) {
         }
       }
     }
-    ++kernels_run;
+    ran.push_back(kern.name);
   }
-  EXPECT_GE(kernels_run, 1);
+  EXPECT_GE(ran.size(), 1u);
+  expect_amx_ran<ASrc>(ran);
 }
 
 // A kernel's edge form alone, on every partial tile shape (rows 1..MR, cols 1..NR) from whole
@@ -207,13 +243,14 @@ TYPED_TEST(Int8, UkernelWholeTilesFromPackedPanels) {
 // sentinel columns follow each row otherwise).
 TYPED_TEST(Int8, EdgeKernelsTouchOnlyTheirBlock) {
   using ASrc = TypeParam;
-  int tested = 0;
-  for (Isa isa : kernels::available_isas()) {
-    const kernels::GemmKernel& kern = kernel_of<ASrc>(*kernels::compiled_kernel_set(isa));
+  std::vector<std::string> ran;
+  for (const kernels::GemmKernel* kp : runnable_kernels<ASrc>()) {
+    const kernels::GemmKernel& kern = *kp;
     if (kern.ukernel_edge == nullptr) continue;
-    ++tested;
+    ran.push_back(kern.name);
     const int64_t mr = kern.mr, nr = kern.nr;
-    for (int64_t kc : {1, 6, 9}) {
+    // Past a chunk of the AMX kernels too (64 steps), with and without a remainder.
+    for (int64_t kc : {1, 6, 9, 64, 70}) {
       std::vector<ASrc> a(mr * kc);
       std::vector<int8_t> b(kc * nr);
       fill(a.data(), a.size(), 30 + kc, Fill::kExtremes);
@@ -249,34 +286,47 @@ TYPED_TEST(Int8, EdgeKernelsTouchOnlyTheirBlock) {
       }
     }
   }
-  // The VNNI kernels have edge forms: a CPU with AVX-512 VNNI must have run them.
+  // The VNNI and AMX kernels have edge forms: a CPU with AVX-512 VNNI must have run them.
   if (kernels::cpu_supports(Isa::kAvx512) && kernel_of<ASrc>(*kernels::compiled_kernel_set(
                                                  Isa::kAvx512)).ukernel_edge != nullptr)
-    EXPECT_GT(tested, 0);
+    EXPECT_FALSE(ran.empty());
+  expect_amx_ran<ASrc>(ran);
 }
 
 // The packers' layout itself (kernels/ukernel.h), from row-major and transposed sources, with
 // zero padding: int16 pairs, or byte quads (an s8 A stored as a + 128, its padding as 0 + 128).
 TYPED_TEST(Int8, PackersWriteTheirPanelLayout) {
   using ASrc = TypeParam;
-  for (Isa isa : kernels::available_isas()) {
-    const kernels::GemmKernel& kern = kernel_of<ASrc>(*kernels::compiled_kernel_set(isa));
+  for (const kernels::GemmKernel* kp : runnable_kernels<ASrc>()) {
+    const kernels::GemmKernel& kern = *kp;
     ASSERT_TRUE(known_layout(kern));
-    const bool quads = is_quads(kern);
+    const bool chunks = is_chunks(kern);
+    const bool quads = is_quads(kern) || chunks;  // B's layout; A's outside the chunks
     const int64_t mr = kern.mr, nr = kern.nr;
-    // Element index of (lane, step p) in panels of `width` lanes.
-    auto at = [quads](int64_t kc, int64_t width, int64_t lane, int64_t p) {
-      const int64_t panel = lane / width, l = lane % width;
-      const int64_t base = panel * width * kc;
+    // Element index of (lane, step p) in quad or pair panels of `width` lanes and kc steps.
+    auto grouped_at = [quads](int64_t kc, int64_t width, int64_t l, int64_t p) {
       const int64_t group = quads ? 4 : 2;
       const int64_t grouped = kc / group * group;  // steps before the tail
-      if (p >= grouped) return base + p * width + l;
-      return base + (p / group) * group * width + group * l + p % group;
+      if (p >= grouped) return p * width + l;
+      return (p / group) * group * width + group * l + p % group;
     };
-    // What the panel holds for a source value v (or padding).
-    auto a_expect = [quads](bool pad, ASrc v) -> int32_t {
+    auto at = [&](int64_t kc, int64_t width, int64_t lane, int64_t p) {
+      const int64_t base = lane / width * width * kc, l = lane % width;
+      return base + grouped_at(kc, width, l, p);
+    };
+    // A's panels of the AMX kernels: 64-step chunks of rows, then the remainder in quads.
+    auto a_at = [&](int64_t kc, int64_t lane, int64_t p) {
+      if (!chunks) return at(kc, mr, lane, p);
+      const int64_t base = lane / mr * mr * kc, l = lane % mr;
+      const int64_t whole = kc / 64 * 64;
+      if (p < whole) return base + p / 64 * 64 * mr + 64 * l + p % 64;
+      return base + whole * mr + grouped_at(kc - whole, mr, l, p - whole);
+    };
+    // What the panel holds for a source value v (or padding) at step p: s8 A flipped (plus 128)
+    // in quads, as it is in the chunks.
+    auto a_expect = [&](int64_t kc, int64_t p, bool pad, ASrc v) -> int32_t {
       if (!quads) return pad ? 0 : int32_t{v};
-      const bool flip = std::is_same_v<ASrc, int8_t>;
+      const bool flip = std::is_same_v<ASrc, int8_t> && !(chunks && p < kc / 64 * 64);
       const uint8_t bits = pad ? 0 : static_cast<uint8_t>(v);
       return flip ? bits ^ 0x80 : bits;
     };
@@ -285,8 +335,9 @@ TYPED_TEST(Int8, PackersWriteTheirPanelLayout) {
       const auto* bytes = reinterpret_cast<const uint8_t*>(buf.data());
       return a_side ? int32_t{bytes[index]} : int32_t{static_cast<int8_t>(bytes[index])};
     };
-    // Past 32 steps too: ISA packers of row-major operands move 8 quads of A at a time.
-    for (int64_t kc : {1, 2, 3, 4, 5, 6, 7, 9, 32, 35, 70}) {
+    // Past 32 steps too: ISA packers of row-major operands move 8 quads of A at a time; past 64
+    // and 128: the AMX kernels' chunks, with remainders of every kind.
+    for (int64_t kc : {1, 2, 3, 4, 5, 6, 7, 9, 32, 35, 64, 70, 128, 131, 193}) {
       for (bool transposed : {false, true}) {
         const int64_t rows = mr + 1, cols = nr + 1;  // one whole panel and a padded one
         std::vector<ASrc> a(rows * kc);              // rows x kc, or kc x rows transposed
@@ -301,8 +352,8 @@ TYPED_TEST(Int8, PackersWriteTheirPanelLayout) {
         kern.pack_b(kc, cols, b.data(), b_rs, b_cs, pb.data());
         for (int64_t i = 0; i < 2 * mr; ++i)
           for (int64_t p = 0; p < kc; ++p)
-            ASSERT_EQ(read(pa, at(kc, mr, i, p), true),
-                      a_expect(i >= rows, i < rows ? a[i * a_rs + p * a_cs] : ASrc{0}))
+            ASSERT_EQ(read(pa, a_at(kc, i, p), true),
+                      a_expect(kc, p, i >= rows, i < rows ? a[i * a_rs + p * a_cs] : ASrc{0}))
                 << kern.name << " A i=" << i << " p=" << p << " kc=" << kc
                 << " transposed=" << transposed;
         for (int64_t j = 0; j < 2 * nr; ++j)

@@ -40,9 +40,12 @@ int run_info(const InfoOptions& o) {
               cpu.brand.c_str());
   if (cpu.x86) {
     std::printf(
-        "features:   avx2+fma+f16c %s, avx512f %s, avx512bw+vnni %s (OS saves ymm: %s, zmm: %s)\n",
+        "features:   avx2+fma+f16c %s, avx512f %s, avx512bw+vnni %s, amx-int8 %s (OS saves ymm: "
+        "%s, zmm: %s, tiles: %s; tile data permitted: %s)\n",
         cpu.avx2_fma ? "yes" : "no", cpu.avx512f ? "yes" : "no", cpu.avx512_vnni ? "yes" : "no",
-        cpu.os_saves_ymm ? "yes" : "no", cpu.os_saves_zmm ? "yes" : "no");
+        cpu.amx_int8 ? "yes" : "no", cpu.os_saves_ymm ? "yes" : "no",
+        cpu.os_saves_zmm ? "yes" : "no", cpu.os_saves_tiles ? "yes" : "no",
+        cpu.tiles_permitted ? "yes" : "no");
   } else if (cpu.aarch64) {
     std::printf("features:   neon %s\n", cpu.neon ? "yes" : "no");
   }

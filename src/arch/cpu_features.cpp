@@ -5,6 +5,10 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 #elif defined(__aarch64__) && defined(__linux__)
 #include <asm/hwcap.h>
 #include <sys/auxv.h>
@@ -30,6 +34,19 @@ uint64_t xgetbv0() {
   uint32_t lo = 0, hi = 0;
   __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
   return (static_cast<uint64_t>(hi) << 32) | lo;
+}
+
+// Asks Linux for this process's permission to use AMX tile data (XFEATURE_XTILEDATA, state
+// component 18), which the kernel grants once per process, its threads and children included.
+// Elsewhere there is no such request and no AMX path.
+bool request_tile_permission() {
+#if defined(__linux__) && defined(__x86_64__)
+  constexpr long kArchReqXcompPerm = 0x1023;
+  constexpr long kXfeatureXtiledata = 18;
+  return syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0;
+#else
+  return false;
+#endif
 }
 
 CpuFeatures detect() {
@@ -69,17 +86,23 @@ CpuFeatures detect() {
   const bool avx512f = (r7.ebx >> 16) & 1;
   const bool avx512bw = (r7.ebx >> 30) & 1;
   const bool avx512vnni = (r7.ecx >> 11) & 1;
+  const bool amx_tile = (r7.edx >> 24) & 1;
+  const bool amx_int8 = (r7.edx >> 25) & 1;
 
   if (osxsave) {
     const uint64_t xcr0 = xgetbv0();
     f.os_saves_ymm = (xcr0 & 0x6) == 0x6;            // SSE and AVX state
     f.os_saves_zmm = f.os_saves_ymm && (xcr0 & 0xE0) == 0xE0;  // opmask, ZMM_Hi256, Hi16_ZMM
+    f.os_saves_tiles = (xcr0 & 0x60000) == 0x60000;             // XTILECFG, XTILEDATA
   }
   // F16C (half-precision conversions, which the AVX2 packers of f16 operands use) came with or
   // before AVX2 on every x86 line, so requiring it excludes no real AVX2 processor.
   f.avx2_fma = avx && avx2 && fma && f16c && f.os_saves_ymm;
   f.avx512f = f.avx2_fma && avx512f && f.os_saves_zmm;
   f.avx512_vnni = f.avx512f && avx512bw && avx512vnni;
+  if (f.avx512_vnni && amx_tile && amx_int8 && f.os_saves_tiles)
+    f.tiles_permitted = request_tile_permission();
+  f.amx_int8 = f.avx512_vnni && amx_tile && amx_int8 && f.os_saves_tiles && f.tiles_permitted;
   return f;
 }
 

@@ -2,7 +2,9 @@
 //
 // x86: CPUID for the instruction sets, XGETBV for whether the operating system saves the state
 // they need (a CPU with AVX-512 under an OS that does not save ZMM and opmask registers cannot
-// use it). aarch64: getauxval(AT_HWCAP). Nothing here knows about GEMM.
+// use it). AMX tile data is larger than the signal frame Linux set out with, so a process uses it
+// only after asking for it (arch_prctl ARCH_REQ_XCOMP_PERM); the detection asks, once per
+// process, when the CPU and the OS have the tiles. aarch64: getauxval(AT_HWCAP). Nothing here knows about GEMM.
 #ifndef INVAR_ARCH_CPU_FEATURES_H_
 #define INVAR_ARCH_CPU_FEATURES_H_
 
@@ -22,11 +24,17 @@ struct CpuFeatures {
   bool avx512f = false;
   // x86: AVX-512 BW and VNNI (vpdpbusd) on top of avx512f: the int8 kernels' dot products.
   bool avx512_vnni = false;
+  // x86: AMX tiles with their int8 dot products (tdpbusd, tdpbssd) on top of avx512_vnni, with
+  // tile state enabled by the OS and, on Linux, this process's permission to use it (granted on
+  // request, once, by the detection).
+  bool amx_int8 = false;
   // aarch64: Advanced SIMD.
   bool neon = false;
   // Raw facts behind the booleans, for `invar info`.
   bool os_saves_ymm = false;
   bool os_saves_zmm = false;
+  bool os_saves_tiles = false;  // XCR0's XTILECFG and XTILEDATA
+  bool tiles_permitted = false;  // Linux: arch_prctl(ARCH_REQ_XCOMP_PERM) granted tile data
 };
 
 // Detected on first call, then memoized; thread-safe.

@@ -553,6 +553,36 @@ constexpr KernelSet with_vnni(KernelSet set) {
 const KernelSet kAvx512VnniSet =
     with_b_block_in_l2(with_vnni(avx512_set<avx512::Broadcast::kRegister>()));
 const KernelSet kAvx512MemBcastVnniSet = with_vnni(kAvx512MemBcastSet);
+
+#if defined(INVAR_HAVE_AVX512_AMX)
+// The same path on a CPU with AMX-INT8 (and the OS's leave to use its tiles): the integer
+// products on 32 x 32 tiles, A packed into 64-step chunks (ukernel.h), B in the VNNI kernels'
+// quads by their packer.
+template <class ASrc>
+void pack_a_chunks(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
+                   const void* /*alpha*/, void* dst) {
+  pack::pack_a_chunks<ASrc, avx512::kIgemmAmxMr>(mc, kc, static_cast<const ASrc*>(src), rs, cs,
+                                                 static_cast<uint8_t*>(dst));
+}
+
+template <class ASrc, IgemmQuadUkernelFn F, IgemmQuadEdgeFn Edge>
+constexpr GemmKernel amx_kernel(const char* name) {
+  static_assert(avx512::kIgemmAmxNr == avx512::kIgemmNr, "B panels of the VNNI packer");
+  GemmKernel k = make_quad_kernel<ASrc, avx512::kIgemmAmxMr, avx512::kIgemmAmxNr, F>(name);
+  k.k_unit = 64;
+  k.ukernel_edge = &erased_igemm_quads_edge<Edge>;
+  return with_pack_b(with_pack_a(k, &pack_a_chunks<ASrc>), &pack_b_quads_vnni);
+}
+
+constexpr KernelSet with_amx(KernelSet set) {
+  set.s8gemm = amx_kernel<int8_t, &avx512::s8s8s32_amx_32x32, &avx512::s8s8s32_amx_32x32_edge>(
+      "s8s8s32_amx_32x32");
+  set.u8gemm = amx_kernel<uint8_t, &avx512::u8s8s32_amx_32x32, &avx512::u8s8s32_amx_32x32_edge>(
+      "u8s8s32_amx_32x32");
+  return set;
+}
+const KernelSet kAvx512AmxSet = with_b_block_in_l2(with_amx(kAvx512VnniSet));
+#endif
 #endif
 #endif
 
@@ -583,6 +613,9 @@ bool amd_form() { return arch::amd_or_hygon(arch::cpu_features().vendor); }
 
 #if defined(INVAR_HAVE_AVX512)
 const KernelSet* avx512_set_for(bool amd) {
+#if defined(INVAR_HAVE_AVX512_AMX)
+  if (arch::cpu_features().amx_int8 && !amd) return &kAvx512AmxSet;  // no AMD core has AMX
+#endif
 #if defined(INVAR_HAVE_AVX512_VNNI)
   if (arch::cpu_features().avx512_vnni) return amd ? &kAvx512MemBcastVnniSet : &kAvx512VnniSet;
 #endif
@@ -610,8 +643,15 @@ const KernelSet* compiled_kernel_set(Isa isa) {
 
 std::vector<const KernelSet*> compiled_kernel_sets(Isa isa) {
 #if defined(INVAR_HAVE_AVX512)
-  // The AVX2 forms differ in their blocking only, so the AVX-512 path alone has two.
-  if (isa == Isa::kAvx512) return {avx512_set_for(amd_form()), avx512_set_for(!amd_form())};
+  // The AVX2 forms differ in their blocking only, so the AVX-512 path alone has two; three where
+  // the AMX kernels take the integer products, the VNNI ones remaining the other form's.
+  if (isa == Isa::kAvx512) {
+    std::vector<const KernelSet*> sets = {avx512_set_for(amd_form()), avx512_set_for(!amd_form())};
+#if defined(INVAR_HAVE_AVX512_AMX)
+    if (sets.front() == &kAvx512AmxSet) sets.push_back(&kAvx512VnniSet);
+#endif
+    return sets;
+  }
 #endif
   const KernelSet* chosen = compiled_kernel_set(isa);
   if (chosen == nullptr) return {};

@@ -125,6 +125,22 @@ using IgemmQuadUkernelFn = void (*)(int64_t kc, const uint8_t* a_panel, const in
                                     int32_t* c, int64_t ldc, AccInit init, int32_t alpha,
                                     int32_t beta);
 
+// The integer micro-kernels over AMX tiles (x86 AMX-INT8: tdpbusd and tdpbssd multiply a tile of
+// 16 rows x 64 bytes of A by one of 16 quads x 16 columns of B and add each element's 64 exact
+// products into its int32, wrapping modulo 2^32, never saturating). MR = NR = 32; k steps go in
+// chunks of 64, one tile product each, and the last kc % 64 steps (the remainder) in byte quads:
+//
+//   a_panel: for every chunk t < kc / 64, the 32 rows of its 64 steps side by side,
+//            op(A)(i, 64t + h) at a_panel[2048t + 64i + h] (two A tiles of 16 rows, 64 bytes
+//            apart), as op(A)'s own bytes (tdpbssd takes s8 A as it is); then the remainder at
+//            a_panel + 2048 * (kc / 64) in the quad layout above with MR = 32 (s8 A as a + 128).
+//   b_panel: the quad layout above with NR = 32, unchanged: a chunk's 16 quads of 32 columns
+//            are two B tiles, rows 128 bytes apart, the second one 64 bytes in.
+//
+// A panel holds exactly kc * 32 bytes, and these kernels have k_unit = 64. The remainder's sums
+// (and their s8 correction) are the quad kernels'; every sum is modulo 2^32, so the bits are
+// theirs and the pair kernels'.
+
 }  // namespace invar::kernels
 
 #endif  // INVAR_KERNELS_UKERNEL_H_

@@ -75,6 +75,13 @@ template <int NR>
 void pack_b_quads(int64_t kc, int64_t nc, const int8_t* src, int64_t rs, int64_t cs,
                   int8_t* dst);
 
+// The A panels of the AMX integer kernels (layout in kernels/ukernel.h): chunks of 64 steps, each
+// row's 64 bytes side by side, as op(A)'s own bytes; the last kc % 64 steps as pack_a_quads
+// writes them (s8 plus 128); rows past mc zero (their quads 128 for s8, the value 0). A panel
+// holds exactly kc * MR bytes. Defined in pack_quads.cpp for the AMX tile's MR.
+template <class Src, int MR>
+void pack_a_chunks(int64_t mc, int64_t kc, const Src* src, int64_t rs, int64_t cs, uint8_t* dst);
+
 }  // namespace invar::pack
 
 #endif  // INVAR_PACK_PACK_H_

@@ -5,6 +5,7 @@
 // src[l * ls + p * ps]. Steps 4q .. 4q + 3 of lane l land side by side at dst[4q * W + 4l + h];
 // the last kc % 4 steps land one by one, step 4Q + h at dst[4Q * W + h * W + l]. An s8 A is
 // stored as the unsigned byte a + 128 (Flip), which the kernel's correction takes back.
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
@@ -50,6 +51,35 @@ void pack_a_quads(int64_t mc, int64_t kc, const Src* src, int64_t rs, int64_t cs
   if (r0 < mc) quad_panel<Src, MR, 0, kFlip>(mc - r0, kc, src + r0 * rs, rs, cs, dst);
 }
 
+template <class Src, int MR>
+void pack_a_chunks(int64_t mc, int64_t kc, const Src* src, int64_t rs, int64_t cs, uint8_t* dst) {
+  constexpr int64_t kChunk = 64;
+  const int64_t chunks = kc / kChunk;
+  const int64_t rem = kc - chunks * kChunk;
+  for (int64_t r0 = 0; r0 < mc; r0 += MR, dst += MR * kc) {
+    const int64_t lanes = std::min<int64_t>(MR, mc - r0);
+    const Src* s = src + r0 * rs;
+    for (int64_t t = 0; t < chunks; ++t) {
+      uint8_t* d = dst + t * kChunk * MR;
+      for (int64_t i = 0; i < lanes; ++i, d += kChunk) {
+        const Src* row = s + i * rs + t * kChunk * cs;
+        if (cs == 1) {
+          std::memcpy(d, row, kChunk);
+        } else {
+          for (int64_t h = 0; h < kChunk; ++h) d[h] = static_cast<uint8_t>(row[h * cs]);
+        }
+      }
+      std::memset(d, 0, static_cast<std::size_t>((MR - lanes) * kChunk));
+    }
+    if (rem == 0) continue;
+    constexpr bool kFlip = std::is_same_v<Src, int8_t>;
+    const Src* s_rem = s + chunks * kChunk * cs;
+    uint8_t* d_rem = dst + chunks * kChunk * MR;
+    if (lanes == MR) quad_panel<Src, MR, MR, kFlip>(MR, rem, s_rem, rs, cs, d_rem);
+    else quad_panel<Src, MR, 0, kFlip>(lanes, rem, s_rem, rs, cs, d_rem);
+  }
+}
+
 template <int NR>
 void pack_b_quads(int64_t kc, int64_t nc, const int8_t* src, int64_t rs, int64_t cs,
                   int8_t* dst) {
@@ -89,6 +119,10 @@ template void pack_a_quads<int8_t, 12>(int64_t, int64_t, const int8_t*, int64_t,
                                        uint8_t*);
 template void pack_a_quads<uint8_t, 12>(int64_t, int64_t, const uint8_t*, int64_t, int64_t,
                                         uint8_t*);
+template void pack_a_chunks<int8_t, 32>(int64_t, int64_t, const int8_t*, int64_t, int64_t,
+                                        uint8_t*);
+template void pack_a_chunks<uint8_t, 32>(int64_t, int64_t, const uint8_t*, int64_t, int64_t,
+                                         uint8_t*);
 template void pack_b_quads<32>(int64_t, int64_t, const int8_t*, int64_t, int64_t, int8_t*);
 
 }  // namespace invar::pack

@@ -75,6 +75,24 @@ void u8s8s32_avx512vnni_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const
                                    const int8_t* b_panel, int32_t* c, int64_t ldc, AccInit init,
                                    int32_t alpha, int32_t beta);
 
+// 32 x 32 int32 over AMX tiles (ukernel.h), for CPUs with AMX-INT8 whose OS lets the process use
+// the tiles: four 16 x 16 C tiles, two A and two B tiles, 64 k steps per tile product; the last
+// kc % 64 steps on zmm registers as the VNNI kernel runs them. Built from amx/ with -mamx-tile
+// -mamx-int8 on top of the VNNI kernels' flags.
+inline constexpr int kIgemmAmxMr = 32;
+inline constexpr int kIgemmAmxNr = 32;
+void s8s8s32_amx_32x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c,
+                       int64_t ldc, AccInit init, int32_t alpha, int32_t beta);
+void u8s8s32_amx_32x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c,
+                       int64_t ldc, AccInit init, int32_t alpha, int32_t beta);
+// Their edge forms: rows x cols of the tile (1..32 x 1..32), C under masks.
+void s8s8s32_amx_32x32_edge(int64_t rows, int64_t cols, int64_t kc, const uint8_t* a_panel,
+                            const int8_t* b_panel, int32_t* c, int64_t ldc, AccInit init,
+                            int32_t alpha, int32_t beta);
+void u8s8s32_amx_32x32_edge(int64_t rows, int64_t cols, int64_t kc, const uint8_t* a_panel,
+                            const int8_t* b_panel, int32_t* c, int64_t ldc, AccInit init,
+                            int32_t alpha, int32_t beta);
+
 // Byte quad packers for row-major operands (any other layout takes pack/pack_quads.cpp's): an
 // mc x kc block of A (row stride lda; s8 stored as a + 128) into 12-row panels, a kc x nc
 // block of B (row stride ldb) into 32-column panels. The same bytes as the portable packer.

@@ -1,0 +1,222 @@
+// s8s8s32_amx_32x32 and u8s8s32_amx_32x32: the integer micro-kernels of the AVX-512 path on CPUs
+// with AMX-INT8 (built with -mamx-tile -mamx-int8 on top of the VNNI kernels' flags; chosen at
+// run time from the CPU's own flags and the process's tile permission, arch/cpu_features.h).
+//
+// Assumptions (the AMX panels of ukernel.h and pack.h):
+//   a_panel: chunk t < kc / 64 holds rows 0..31 of steps 64t.. at a_panel[2048t + 64i + h], s8 A
+//            as it is; the remainder (kc % 64 steps) follows in the byte quad layout with MR = 32,
+//            s8 A as a + 128;
+//   b_panel: the byte quad layout with NR = 32: element (4q + h, j) at b_panel[128q + 4j + h],
+//            the last kc % 4 steps at b_panel[128Q + 32h + j]; any alignment;
+//   c: a whole 32 x 32 tile (the _edge forms: rows x cols of it) with row stride ldc, any
+//      alignment; kc >= 1.
+//
+// Eight tile registers: tmm0..3 C's four 16 x 16 quarters (C[16r..][16s..] in tmm(2r + s)),
+// tmm4 and tmm5 rows 0..15 and 16..31 of A's chunk, tmm6 and tmm7 columns 0..15 and 16..31 of
+// B's. Each chunk is four tile products: every element of C gets the 64 products of its row and
+// column, exact (|a * b| <= 255 * 128), added to its int32 modulo 2^32: tdpbusd for u8 A, tdpbssd
+// for s8 A. The remainder runs first, on zmm registers as the VNNI kernel runs it (vpdpbusd, an
+// s8 A's correction subtracted); its sums seed the C tiles. Integer sums modulo 2^32 do not depend
+// on order or grouping, so every element's bits are the quad and pair kernels'.
+//
+// The tiles are configured on entry and released on exit (tilerelease returns the thread's tile
+// state to its initial one, so the OS need not save 8 KiB per context switch after the call).
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/avx512/avx512.h"
+
+namespace invar::kernels::avx512 {
+namespace {
+
+constexpr int MR = kIgemmAmxMr;
+constexpr int NR = kIgemmAmxNr;
+constexpr int kChunk = 64;  // k steps per tile product: 64 bytes of an A tile row
+static_assert(MR == 32 && NR == 32, "two by two tiles of 16 x 16 int32");
+
+// LDTILECFG's 64-byte operand, palette 1: eight tiles of 16 rows x 64 bytes.
+struct alignas(64) TileConfig {
+  uint8_t palette = 1;
+  uint8_t start_row = 0;
+  uint8_t reserved[14] = {};
+  uint16_t colsb[16] = {64, 64, 64, 64, 64, 64, 64, 64};
+  uint8_t rows[16] = {16, 16, 16, 16, 16, 16, 16, 16};
+};
+static_assert(sizeof(TileConfig) == 64);
+const TileConfig kTileConfig;
+
+inline __attribute__((always_inline)) __m512i quad(const uint8_t* a) {
+  int32_t v;
+  std::memcpy(&v, a, sizeof v);
+  return _mm512_set1_epi32(v);
+}
+
+// Sixteen bytes, each zero-extended to its own int32 lane: a tail step's B row as quads {b, 0, 0,
+// 0} (the masked form: see the VNNI kernel).
+inline __attribute__((always_inline)) __m512i bytes_to_lanes(const int8_t* b) {
+  return _mm512_maskz_cvtepu8_epi32(__mmask16{0xFFFF},
+                                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)));
+}
+
+// sums[i][j] (row stride NR) <- the sums of the remainder's rem steps (1..63) for all 32 rows:
+// quads q < rem / 4 of a (MR = 32) and b (NR = 32) as the VNNI kernel reads them, then the last
+// rem % 4 steps one by one; an s8 A's correction subtracted.
+template <bool kSignedA>
+void remainder_sums(int rem, const uint8_t* a, const int8_t* b, int32_t* sums) {
+  const int quads = rem / 4;
+  const int tail = rem % 4;
+  const uint8_t* at = a + 4 * quads * MR;
+  const int8_t* bt = b + 4 * quads * NR;
+  __m512i corr0 = _mm512_setzero_si512(), corr1 = _mm512_setzero_si512();
+  if constexpr (kSignedA) {
+    const __m512i all128 = _mm512_set1_epi8(static_cast<char>(0x80));
+    for (int q = 0; q < quads; ++q) {
+      corr0 = _mm512_dpbusd_epi32(corr0, all128, _mm512_loadu_si512(b + 4 * q * NR));
+      corr1 = _mm512_dpbusd_epi32(corr1, all128, _mm512_loadu_si512(b + 4 * q * NR + 16 * 4));
+    }
+    const __m512i one128 = _mm512_set1_epi32(0x80);
+    for (int h = 0; h < tail; ++h) {
+      corr0 = _mm512_dpbusd_epi32(corr0, one128, bytes_to_lanes(bt + NR * h));
+      corr1 = _mm512_dpbusd_epi32(corr1, one128, bytes_to_lanes(bt + NR * h + 16));
+    }
+  }
+  // Eight rows at a time: 16 accumulators.
+  constexpr int kRows = 8;
+  for (int i0 = 0; i0 < MR; i0 += kRows) {
+    __m512i acc[kRows][2];
+#pragma GCC unroll 8
+    for (int i = 0; i < kRows; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_si512();
+    for (int q = 0; q < quads; ++q) {
+      const __m512i b0 = _mm512_loadu_si512(b + 4 * q * NR);
+      const __m512i b1 = _mm512_loadu_si512(b + 4 * q * NR + 64);
+#pragma GCC unroll 8
+      for (int i = 0; i < kRows; ++i) {
+        const __m512i ai = quad(a + 4 * q * MR + 4 * (i0 + i));
+        acc[i][0] = _mm512_dpbusd_epi32(acc[i][0], ai, b0);
+        acc[i][1] = _mm512_dpbusd_epi32(acc[i][1], ai, b1);
+      }
+    }
+    for (int h = 0; h < tail; ++h) {
+      const __m512i b0 = bytes_to_lanes(bt + NR * h);
+      const __m512i b1 = bytes_to_lanes(bt + NR * h + 16);
+#pragma GCC unroll 8
+      for (int i = 0; i < kRows; ++i) {
+        const __m512i ai = _mm512_set1_epi32(at[MR * h + i0 + i]);
+        acc[i][0] = _mm512_dpbusd_epi32(acc[i][0], ai, b0);
+        acc[i][1] = _mm512_dpbusd_epi32(acc[i][1], ai, b1);
+      }
+    }
+#pragma GCC unroll 8
+    for (int i = 0; i < kRows; ++i) {
+      _mm512_store_si512(sums + (i0 + i) * NR, _mm512_sub_epi32(acc[i][0], corr0));
+      _mm512_store_si512(sums + (i0 + i) * NR + 16, _mm512_sub_epi32(acc[i][1], corr1));
+    }
+  }
+}
+
+// rows x cols of the tile (1..32 x 1..32): the sums of all 32 x 32 in the tiles, then C's rows
+// under masks (masked-off lanes are neither read nor written).
+template <bool kSignedA>
+void igemm_amx(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c,
+               int64_t ldc, AccInit init, int32_t alpha, int32_t beta, int64_t rows,
+               int64_t cols) {
+  alignas(64) int32_t sums[MR * NR];
+  const int64_t chunks = kc / kChunk;
+  const int rem = static_cast<int>(kc % kChunk);
+  if (rem != 0)
+    remainder_sums<kSignedA>(rem, a_panel + chunks * kChunk * MR, b_panel + chunks * kChunk * NR,
+                             sums);
+
+  _tile_loadconfig(&kTileConfig);
+  if (rem != 0) {
+    _tile_loadd(0, sums, NR * 4);
+    _tile_loadd(1, sums + 16, NR * 4);
+    _tile_loadd(2, sums + 16 * NR, NR * 4);
+    _tile_loadd(3, sums + 16 * NR + 16, NR * 4);
+  } else {
+    _tile_zero(0);
+    _tile_zero(1);
+    _tile_zero(2);
+    _tile_zero(3);
+  }
+  const uint8_t* a = a_panel;
+  const int8_t* b = b_panel;
+  for (int64_t t = 0; t < chunks; ++t) {
+    _tile_loadd(4, a, kChunk);
+    _tile_loadd(6, b, NR * 4);
+    _tile_loadd(7, b + 64, NR * 4);
+    _tile_loadd(5, a + 16 * kChunk, kChunk);
+    if constexpr (kSignedA) {
+      _tile_dpbssd(0, 4, 6);
+      _tile_dpbssd(1, 4, 7);
+      _tile_dpbssd(2, 5, 6);
+      _tile_dpbssd(3, 5, 7);
+    } else {
+      _tile_dpbusd(0, 4, 6);
+      _tile_dpbusd(1, 4, 7);
+      _tile_dpbusd(2, 5, 6);
+      _tile_dpbusd(3, 5, 7);
+    }
+    a += kChunk * MR;
+    b += kChunk * NR;
+  }
+  _tile_stored(0, sums, NR * 4);
+  _tile_stored(1, sums + 16, NR * 4);
+  _tile_stored(2, sums + 16 * NR, NR * 4);
+  _tile_stored(3, sums + 16 * NR + 16, NR * 4);
+  _tile_release();
+
+  // C row <- init + alpha * sums (alpha == 1 skips the multiply), modulo 2^32.
+  const auto lanes = [](int64_t n) {
+    return static_cast<__mmask16>(n >= 16 ? 0xFFFFu : n <= 0 ? 0u : (1u << n) - 1);
+  };
+  const __mmask16 m0 = lanes(cols), m1 = lanes(cols - 16);
+  const __m512i valpha = _mm512_set1_epi32(alpha);
+  const __m512i vbeta = _mm512_set1_epi32(beta);
+  for (int64_t i = 0; i < rows; ++i) {
+    __m512i lo = _mm512_load_si512(sums + i * NR);
+    __m512i hi = _mm512_load_si512(sums + i * NR + 16);
+    if (alpha != 1) {
+      lo = _mm512_mullo_epi32(lo, valpha);
+      hi = _mm512_mullo_epi32(hi, valpha);
+    }
+    int32_t* row = c + i * ldc;
+    if (init == AccInit::kLoad) {
+      lo = _mm512_add_epi32(lo, _mm512_maskz_loadu_epi32(m0, row));
+      hi = _mm512_add_epi32(hi, _mm512_maskz_loadu_epi32(m1, row + 16));
+    } else if (init == AccInit::kScale) {
+      lo = _mm512_add_epi32(lo, _mm512_mullo_epi32(vbeta, _mm512_maskz_loadu_epi32(m0, row)));
+      hi = _mm512_add_epi32(hi, _mm512_mullo_epi32(vbeta, _mm512_maskz_loadu_epi32(m1, row + 16)));
+    }
+    _mm512_mask_storeu_epi32(row, m0, lo);
+    _mm512_mask_storeu_epi32(row + 16, m1, hi);
+  }
+}
+
+}  // namespace
+
+void s8s8s32_amx_32x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c,
+                       int64_t ldc, AccInit init, int32_t alpha, int32_t beta) {
+  igemm_amx<true>(kc, a_panel, b_panel, c, ldc, init, alpha, beta, MR, NR);
+}
+
+void s8s8s32_amx_32x32_edge(int64_t rows, int64_t cols, int64_t kc, const uint8_t* a_panel,
+                            const int8_t* b_panel, int32_t* c, int64_t ldc, AccInit init,
+                            int32_t alpha, int32_t beta) {
+  igemm_amx<true>(kc, a_panel, b_panel, c, ldc, init, alpha, beta, rows, cols);
+}
+
+void u8s8s32_amx_32x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c,
+                       int64_t ldc, AccInit init, int32_t alpha, int32_t beta) {
+  igemm_amx<false>(kc, a_panel, b_panel, c, ldc, init, alpha, beta, MR, NR);
+}
+
+void u8s8s32_amx_32x32_edge(int64_t rows, int64_t cols, int64_t kc, const uint8_t* a_panel,
+                            const int8_t* b_panel, int32_t* c, int64_t ldc, AccInit init,
+                            int32_t alpha, int32_t beta) {
+  igemm_amx<false>(kc, a_panel, b_panel, c, ldc, init, alpha, beta, rows, cols);
+}
+
+}  // namespace invar::kernels::avx512
