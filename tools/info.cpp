@@ -78,15 +78,19 @@ int run_info(const InfoOptions& o) {
               static_cast<long long>(blocking::l2_mc(topo.l2, tile, packed, kc_max)),
               static_cast<long long>(blocking::nc_limit(topo, tile, packed, kc_max)),
               tile.b_block_in_l2 ? "L2" : topo.l3.present() ? "L3" : "no L3");
-  const blocking::BlockSizes b =
-      blocking::choose_block_sizes(topo, tile, packed, o.m, o.n, o.k, impl.overrides);
-  std::printf("blocking:   MC %lld, KC %lld, NC %lld for %lld x %lld x %lld%s\n",
-              static_cast<long long>(b.mc), static_cast<long long>(b.kc),
-              static_cast<long long>(b.nc), static_cast<long long>(o.m),
-              static_cast<long long>(o.n), static_cast<long long>(o.k),
-              impl.overrides.mc || impl.overrides.kc || impl.overrides.nc
-                  ? " (INVAR_MC/KC/NC overrides in force)"
-                  : "");
+  for (const kernels::GemmKernel* k : {&sgemm, &impl.kernels->u8gemm}) {
+    const blocking::BlockSizes b = blocking::choose_block_sizes(
+        topo, driver::tile_shape(*k), {k->a_packed_bytes, k->b_packed_bytes}, o.m, o.n, o.k,
+        impl.overrides);
+    std::printf("%s MC %lld, KC %lld, NC %lld for %lld x %lld x %lld%s\n",
+                k == &sgemm ? "blocking:   f32:" : "            u8s8s32:", static_cast<long long>(b.mc),
+                static_cast<long long>(b.kc), static_cast<long long>(b.nc),
+                static_cast<long long>(o.m), static_cast<long long>(o.n),
+                static_cast<long long>(o.k),
+                impl.overrides.mc || impl.overrides.kc || impl.overrides.nc
+                    ? " (INVAR_MC/KC/NC overrides in force)"
+                    : "");
+  }
   std::printf("threads:    %d\n", context.num_threads());
   std::printf("config:     %s\n", invar_get_config());
   return 0;

@@ -686,6 +686,7 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
         if (shared_b && !(pc + kc == p.k && jc + nc == p.n)) barrier();
       }
     }
+    if (kern.release != nullptr) kern.release();
   };
   if (threads == 1) {
     member(0, 1, [] {});

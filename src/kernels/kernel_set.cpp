@@ -571,6 +571,7 @@ constexpr GemmKernel amx_kernel(const char* name) {
   GemmKernel k = make_quad_kernel<ASrc, avx512::kIgemmAmxMr, avx512::kIgemmAmxNr, F>(name);
   k.k_unit = 64;
   k.ukernel_edge = &erased_igemm_quads_edge<Edge>;
+  k.release = &avx512::amx_release_tiles;
   return with_pack_b(with_pack_a(k, &pack_a_chunks<ASrc>), &pack_b_quads_vnni);
 }
 

@@ -62,6 +62,10 @@ struct GemmKernel {
   void (*ukernel_packing_b)(int64_t kc, const void* a_panel, const void* b, int64_t ldb,
                             void* b_panel, void* c, int64_t ldc, AccInit init, const void* alpha,
                             const void* beta) = nullptr;
+  // Optional (nullptr: nothing to do): run on each thread that ran this kernel's tiles, after its
+  // last tile of a product, to give back per-thread state the tiles keep from one to the next
+  // (the AMX kernels' tile configuration).
+  void (*release)() = nullptr;
   // Optional (nullptr: not offered): the small kernel (ukernel.h): any m x n block over k steps
   // from a row-major A in place (alpha 1) and a B in NR-column groups, gs elements apart, rows
   // ldb apart (a row-major B in place, or packed panels).

@@ -86,6 +86,9 @@ void s8s8s32_amx_32x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel
 void u8s8s32_amx_32x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c,
                        int64_t ldc, AccInit init, int32_t alpha, int32_t beta);
 // Their edge forms: rows x cols of the tile (1..32 x 1..32), C under masks.
+// The tiles stay configured on the calling thread after these kernels return; amx_release_tiles
+// releases them (and does nothing on a thread whose tiles are not configured).
+void amx_release_tiles();
 void s8s8s32_amx_32x32_edge(int64_t rows, int64_t cols, int64_t kc, const uint8_t* a_panel,
                             const int8_t* b_panel, int32_t* c, int64_t ldc, AccInit init,
                             int32_t alpha, int32_t beta);

@@ -19,8 +19,16 @@
 // s8 A's correction subtracted); its sums seed the C tiles. Integer sums modulo 2^32 do not depend
 // on order or grouping, so every element's bits are the quad and pair kernels'.
 //
-// The tiles are configured on entry and released on exit (tilerelease returns the thread's tile
-// state to its initial one, so the OS need not save 8 KiB per context switch after the call).
+// A thread's first tile configures the tiles (ldtilecfg, which costs about as much as a short
+// tile's work), and they stay configured across its tiles until amx_release_tiles: the driver
+// calls it when a thread has run its last tile of a product (GemmKernel::release), which returns
+// the thread's tile state to its initial one, so the OS need not save 8 KiB of tiles per context
+// switch after the call, and a caller's own use of the tiles between calls meets no state of
+// ours.
+//
+// C goes straight between memory and the C tiles (tileloadd from C, tilestored to C) for a whole
+// tile with alpha 1 that adds to C or overwrites it, without a remainder; every other call
+// passes the sums through a buffer and applies alpha, beta and the masks on zmm registers.
 #include <immintrin.h>
 
 #include <cstdint>
@@ -46,6 +54,41 @@ struct alignas(64) TileConfig {
 };
 static_assert(sizeof(TileConfig) == 64);
 const TileConfig kTileConfig;
+
+// Whether this thread's tiles hold kTileConfig (set by the first tile, cleared by the release).
+thread_local bool t_tiles_configured = false;
+
+inline void configure_tiles() {
+  if (!t_tiles_configured) {
+    _tile_loadconfig(&kTileConfig);
+    t_tiles_configured = true;
+  }
+}
+
+// tmm0..3 += the chunks' products, chunk by chunk.
+template <bool kSignedA>
+inline __attribute__((always_inline)) void chunk_products(int64_t chunks, const uint8_t* a,
+                                                          const int8_t* b) {
+  for (int64_t t = 0; t < chunks; ++t) {
+    _tile_loadd(4, a, kChunk);
+    _tile_loadd(6, b, NR * 4);
+    _tile_loadd(7, b + 64, NR * 4);
+    _tile_loadd(5, a + 16 * kChunk, kChunk);
+    if constexpr (kSignedA) {
+      _tile_dpbssd(0, 4, 6);
+      _tile_dpbssd(1, 4, 7);
+      _tile_dpbssd(2, 5, 6);
+      _tile_dpbssd(3, 5, 7);
+    } else {
+      _tile_dpbusd(0, 4, 6);
+      _tile_dpbusd(1, 4, 7);
+      _tile_dpbusd(2, 5, 6);
+      _tile_dpbusd(3, 5, 7);
+    }
+    a += kChunk * MR;
+    b += kChunk * NR;
+  }
+}
 
 inline __attribute__((always_inline)) __m512i quad(const uint8_t* a) {
   int32_t v;
@@ -122,14 +165,35 @@ template <bool kSignedA>
 void igemm_amx(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c,
                int64_t ldc, AccInit init, int32_t alpha, int32_t beta, int64_t rows,
                int64_t cols) {
-  alignas(64) int32_t sums[MR * NR];
   const int64_t chunks = kc / kChunk;
   const int rem = static_cast<int>(kc % kChunk);
+  if (rem == 0 && alpha == 1 && rows == MR && cols == NR && init != AccInit::kScale) {
+    const int64_t stride = ldc * 4;
+    configure_tiles();
+    if (init == AccInit::kLoad) {
+      _tile_loadd(0, c, stride);
+      _tile_loadd(1, c + 16, stride);
+      _tile_loadd(2, c + 16 * ldc, stride);
+      _tile_loadd(3, c + 16 * ldc + 16, stride);
+    } else {
+      _tile_zero(0);
+      _tile_zero(1);
+      _tile_zero(2);
+      _tile_zero(3);
+    }
+    chunk_products<kSignedA>(chunks, a_panel, b_panel);
+    _tile_stored(0, c, stride);
+    _tile_stored(1, c + 16, stride);
+    _tile_stored(2, c + 16 * ldc, stride);
+    _tile_stored(3, c + 16 * ldc + 16, stride);
+    return;
+  }
+
+  alignas(64) int32_t sums[MR * NR];
   if (rem != 0)
     remainder_sums<kSignedA>(rem, a_panel + chunks * kChunk * MR, b_panel + chunks * kChunk * NR,
                              sums);
-
-  _tile_loadconfig(&kTileConfig);
+  configure_tiles();
   if (rem != 0) {
     _tile_loadd(0, sums, NR * 4);
     _tile_loadd(1, sums + 16, NR * 4);
@@ -141,32 +205,11 @@ void igemm_amx(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_
     _tile_zero(2);
     _tile_zero(3);
   }
-  const uint8_t* a = a_panel;
-  const int8_t* b = b_panel;
-  for (int64_t t = 0; t < chunks; ++t) {
-    _tile_loadd(4, a, kChunk);
-    _tile_loadd(6, b, NR * 4);
-    _tile_loadd(7, b + 64, NR * 4);
-    _tile_loadd(5, a + 16 * kChunk, kChunk);
-    if constexpr (kSignedA) {
-      _tile_dpbssd(0, 4, 6);
-      _tile_dpbssd(1, 4, 7);
-      _tile_dpbssd(2, 5, 6);
-      _tile_dpbssd(3, 5, 7);
-    } else {
-      _tile_dpbusd(0, 4, 6);
-      _tile_dpbusd(1, 4, 7);
-      _tile_dpbusd(2, 5, 6);
-      _tile_dpbusd(3, 5, 7);
-    }
-    a += kChunk * MR;
-    b += kChunk * NR;
-  }
+  chunk_products<kSignedA>(chunks, a_panel, b_panel);
   _tile_stored(0, sums, NR * 4);
   _tile_stored(1, sums + 16, NR * 4);
   _tile_stored(2, sums + 16 * NR, NR * 4);
   _tile_stored(3, sums + 16 * NR + 16, NR * 4);
-  _tile_release();
 
   // C row <- init + alpha * sums (alpha == 1 skips the multiply), modulo 2^32.
   const auto lanes = [](int64_t n) {
@@ -193,9 +236,17 @@ void igemm_amx(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_
     _mm512_mask_storeu_epi32(row, m0, lo);
     _mm512_mask_storeu_epi32(row + 16, m1, hi);
   }
+  _mm256_zeroupper();
 }
 
 }  // namespace
+
+void amx_release_tiles() {
+  if (t_tiles_configured) {
+    _tile_release();
+    t_tiles_configured = false;
+  }
+}
 
 void s8s8s32_amx_32x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c,
                        int64_t ldc, AccInit init, int32_t alpha, int32_t beta) {
