@@ -266,6 +266,36 @@ TEST(BlockingModel, BBlockInL2) {
   }
 }
 
+// Both micro-panels from L2 (TileShape::panels_from_l2, the AMX tiles): KC up to kL2PanelsKc
+// in whole 64-step chunks, the A block kL2PanelsMcPanels micro-panels, the B block in half of
+// the L2 share at that depth.
+TEST(BlockingModel, PanelsFromL2) {
+  TileShape amx{32, 32, 64};
+  amx.b_block_in_l2 = true;
+  amx.panels_from_l2 = true;
+  const PackedBytes bytes{1, 1};
+  const CacheTopology xeon =
+      make("xeon", {48 * kKiB, 12, 64, 1}, {2 * kMiB, 16, 64, 1}, {480 * kMiB, 16, 64, 1});
+  const BlockSizes b = choose(xeon, amx, 4096, 4096, 4096, {}, bytes);
+  EXPECT_EQ(b.kc, 2048);
+  EXPECT_EQ(b.mc, 128);
+  EXPECT_EQ(b.nc, 512);  // 1 MiB of B at 2048 bytes per column
+  EXPECT_EQ(blocking::kc_limit(xeon.l1d, amx, bytes), 2048);
+  // 3000 in two near-equal k-blocks of whole chunks; 100 rows in one block.
+  const BlockSizes c = choose(xeon, amx, 100, 4096, 3000, {}, bytes);
+  EXPECT_EQ(c.kc, 1536);
+  EXPECT_EQ(c.mc, 128);
+  EXPECT_EQ(c.nc, 608);  // at most 1 MiB / 1536 bytes (672 columns): 4096 in 7 near-equal blocks
+  for (const CacheTopology& t : {zen3(), zen5_vm(), skylake_x(), apple_m(), tiny(), xeon}) {
+    for (int64_t s : {100, 2048, 5000}) {
+      const BlockSizes x = choose(t, amx, s, s, s, {}, bytes);
+      EXPECT_TRUE(x.kc == s || x.kc % 64 == 0) << t.source << " " << s;
+      EXPECT_LE(x.mc, 128) << t.source << " " << s;
+      if (x.nc > amx.nr) EXPECT_LE(x.nc * x.kc, t.l2.bytes / t.l2.sharing / 2) << t.source;
+    }
+  }
+}
+
 // Panels grouping k in quads (the VNNI byte panels, k_unit 4): every k-block but the last is a
 // multiple of 4 deep, an override included, and the slices stay near-equal.
 TEST(BlockingModel, KBlocksAreWholeGroupsOfTheKernelsKUnit) {

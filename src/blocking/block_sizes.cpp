@@ -33,6 +33,7 @@ int64_t streaming_kc(const arch::CacheLevel& l1, TileShape tile, PackedBytes byt
 }
 
 int64_t kc_limit(const arch::CacheLevel& l1, TileShape tile, PackedBytes bytes) {
+  if (tile.panels_from_l2) return kL2PanelsKc;
   return tile.b_streams ? streaming_kc(l1, tile, bytes) : l1_kc(l1, tile, bytes);
 }
 
@@ -117,7 +118,12 @@ BlockSizes choose_block_sizes(const arch::CacheTopology& topology, TileShape til
   k = std::max<int64_t>(1, k);
 
   BlockSizes b;
-  if (fits_in_l1(topology, tile, bytes, m, n, k)) {
+  if (tile.panels_from_l2) {
+    b.kc = balanced_block(k, kL2PanelsKc, tile.ku);
+    const int64_t depth = std::max(overrides.kc > 0 ? std::min(overrides.kc, k) : b.kc, kMinKc);
+    b.mc = balanced_block(m, kL2PanelsMcPanels * tile.mr, tile.mr);
+    b.nc = balanced_block(n, l2_nc(topology.l2, tile, bytes, depth), tile.nr);
+  } else if (fits_in_l1(topology, tile, bytes, m, n, k)) {
     b = {round_up(m, tile.mr), k, round_up(n, tile.nr)};
   } else {
     b.kc = balanced_block(k, kc_limit(topology.l1d, tile, bytes), tile.ku);

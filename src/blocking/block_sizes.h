@@ -116,6 +116,10 @@ struct TileShape {
   // Whether the packed B block is sized for this worker's L2 (l2_nc) rather than for L3 (l3_nc):
   // for a core whose L3 cannot feed the B micro-panels at the kernel's pace.
   bool b_block_in_l2 = false;
+  // Whether both micro-panels stream from L2 (panels_from_l2 below): for a tile whose product of
+  // two deep micro-panels takes too few cycles for either to be worth keeping in L1 (the AMX
+  // tiles). Takes precedence over b_streams and b_block_in_l2.
+  bool panels_from_l2 = false;
 };
 
 // Bytes of one element of a packed A panel and of a packed B panel.
@@ -149,6 +153,18 @@ int64_t l2_nc(const arch::CacheLevel& l2, TileShape tile, PackedBytes bytes, int
 // The model's NC before rebalancing: l2_nc for a B block in L2, else l3_nc.
 int64_t nc_limit(const arch::CacheTopology& topology, TileShape tile, PackedBytes bytes,
                  int64_t kc);
+
+// The blocks of a kernel whose micro-panels both stream from L2 (TileShape::panels_from_l2):
+// KC as deep as kL2PanelsKc, so that C, read and written once per k-block, is little traffic
+// next to the tiles' work; the B block at that depth filling half of the worker's L2 share
+// (l2_nc); and the A block kL2PanelsMcPanels micro-panels high, so that the tiles read it from
+// L2 right after it is packed. Measured with the AMX u8 x s8 tile (32 x 32, 1-byte panels) on an
+// Intel Xeon with AMX (48 KiB L1d, 2 MiB L2), one thread, 2048^3 / 4096^3, GOP/s: KC 2048, MC
+// 128, NC 512 2116 / 1650; MC 64 2114 / 1688, MC 256 1913 / 1626; NC 256 1792 / 1526, NC 1024
+// 1583 / 1289; KC 1024 with NC 1024 2011 / 1547, with NC 512 1971 / 1574; the L1 model's KC 640,
+// MC 2048, NC 1376 1394 at 4096^3.
+constexpr int64_t kL2PanelsKc = 2048;
+constexpr int64_t kL2PanelsMcPanels = 4;
 
 // A quarter of this worker's share of L3, in bytes (0 without an L3): what a packed B block
 // may take.

@@ -87,7 +87,8 @@ struct GemmProblem {
 };
 // The blocking model's view of a kernel's tile (blocking::TileShape).
 inline blocking::TileShape tile_shape(const kernels::GemmKernel& kernel) {
-  return {kernel.mr, kernel.nr, kernel.k_unit, kernel.b_streams, kernel.b_block_in_l2};
+  return {kernel.mr,        kernel.nr,        kernel.k_unit,
+          kernel.b_streams, kernel.b_block_in_l2, kernel.panels_from_l2};
 }
 
 // Packs all of op(B) (k x n) into the prepacked layout of GemmProblem::b_panels; dst holds

@@ -572,6 +572,7 @@ constexpr GemmKernel amx_kernel(const char* name) {
   k.k_unit = 64;
   k.ukernel_edge = &erased_igemm_quads_edge<Edge>;
   k.release = &avx512::amx_release_tiles;
+  k.panels_from_l2 = true;  // blocking/block_sizes.h has the measurements
   return with_pack_b(with_pack_a(k, &pack_a_chunks<ASrc>), &pack_b_quads_vnni);
 }
 

@@ -37,6 +37,9 @@ struct GemmKernel {
   // Whether the packed B block is sized for L2 rather than L3 (blocking::TileShape::
   // b_block_in_l2). Measured per kernel and core.
   bool b_block_in_l2 = false;
+  // Whether both micro-panels stream from L2, KC deep, the A block a few micro-panels
+  // (blocking::TileShape::panels_from_l2). Measured per kernel and core.
+  bool panels_from_l2 = false;
 
   // Packs an mc x kc block of alpha * op(A); op(A)[r][c] = src[(r * rs + c * cs) elements].
   void (*pack_a)(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
