@@ -76,8 +76,51 @@ TEST(UpperState, EveryPathReturnsWithTheYmmUppersClean) {
   }
   EXPECT_GT(checked, 0);
 }
+
+// The integer products too, and the AMX kernels' tiles: bits 17 and 18 of XINUSE are the tile
+// configuration and the tile data, which a call leaves released (GemmKernel::release) so that
+// the OS need not save them and the caller's own use of the tiles meets none of our state.
+constexpr uint64_t kTiles = (uint64_t{1} << 17) | (uint64_t{1} << 18);
+
+TEST(UpperState, IntegerProductsReturnWithYmmUppersCleanAndTilesReleased) {
+  if (!has_xinuse() || !kernels::cpu_supports(Isa::kAvx2)) GTEST_SKIP() << "no XGETBV(1) or AVX";
+  int checked = 0;
+  for (Isa isa : kernels::available_isas()) {
+    for (int threads : {1, 2}) {
+      ContextOptions o;
+      o.isa = isa;
+      o.num_threads = threads;
+      Context context(o);
+      // Whole and partial tiles, k with and without a remainder past the AMX tiles' 64-step
+      // chunks, one k-block and several.
+      for (const auto& [m, n, k] : std::vector<std::array<int64_t, 3>>{
+               {1, 64, 64}, {7, 9, 5}, {64, 64, 128}, {100, 40, 70}, {130, 300, 2100}}) {
+        const std::vector<uint8_t> a(m * k, 200);
+        const std::vector<int8_t> b(k * n, -3);
+        std::vector<int32_t> c(m * n, 0);
+        asm volatile("vzeroupper");
+        ASSERT_EQ(xinuse() & kYmmUpper, 0u);
+        gemm(1, Op::kNoTrans, MatrixView<const uint8_t>(a.data(), m, k), Op::kNoTrans,
+             MatrixView<const int8_t>(b.data(), k, n), 0, MatrixView<int32_t>(c.data(), m, n),
+             context);
+        EXPECT_EQ(c[0], 200 * -3 * k);
+        EXPECT_EQ(xinuse() & kYmmUpper, 0u)
+            << isa_name(isa) << " " << threads << " thread(s) u8s8 " << m << " x " << n << " x "
+            << k;
+        EXPECT_EQ(xinuse() & kTiles, 0u)
+            << isa_name(isa) << " " << threads << " thread(s) u8s8 " << m << " x " << n << " x "
+            << k;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
 #else
 TEST(UpperState, EveryPathReturnsWithTheYmmUppersClean) { GTEST_SKIP() << "x86-64 only"; }
+TEST(UpperState, IntegerProductsReturnWithYmmUppersCleanAndTilesReleased) {
+  GTEST_SKIP() << "x86-64 only";
+}
 #endif
 
 }  // namespace
