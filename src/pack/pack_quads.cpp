@@ -59,17 +59,26 @@ void pack_a_chunks(int64_t mc, int64_t kc, const Src* src, int64_t rs, int64_t c
   for (int64_t r0 = 0; r0 < mc; r0 += MR, dst += MR * kc) {
     const int64_t lanes = std::min<int64_t>(MR, mc - r0);
     const Src* s = src + r0 * rs;
-    for (int64_t t = 0; t < chunks; ++t) {
-      uint8_t* d = dst + t * kChunk * MR;
-      for (int64_t i = 0; i < lanes; ++i, d += kChunk) {
-        const Src* row = s + i * rs + t * kChunk * cs;
-        if (cs == 1) {
-          std::memcpy(d, row, kChunk);
-        } else {
-          for (int64_t h = 0; h < kChunk; ++h) d[h] = static_cast<uint8_t>(row[h * cs]);
+    if (cs == 1) {
+      // Chunk by chunk, its rows' 64 bytes each a copy. (Row by row, each row read as one
+      // sequential stream, measured level: 4096^3 on one thread.)
+      for (int64_t t = 0; t < chunks; ++t) {
+        uint8_t* d = dst + t * kChunk * MR;
+        for (int64_t i = 0; i < lanes; ++i)
+          std::memcpy(d + i * kChunk, s + i * rs + t * kChunk, kChunk);
+        std::memset(d + lanes * kChunk, 0, static_cast<std::size_t>((MR - lanes) * kChunk));
+      }
+    } else {
+      // Step by step, the rows of a step side by side in the source when A is stored transposed
+      // (rs == 1): each step's bytes are read once, written 64 bytes apart within the chunk.
+      for (int64_t t = 0; t < chunks; ++t) {
+        uint8_t* d = dst + t * kChunk * MR;
+        for (int64_t h = 0; h < kChunk; ++h) {
+          const Src* step = s + (t * kChunk + h) * cs;
+          for (int64_t i = 0; i < lanes; ++i) d[i * kChunk + h] = static_cast<uint8_t>(step[i * rs]);
+          for (int64_t i = lanes; i < MR; ++i) d[i * kChunk + h] = 0;
         }
       }
-      std::memset(d, 0, static_cast<std::size_t>((MR - lanes) * kChunk));
     }
     if (rem == 0) continue;
     constexpr bool kFlip = std::is_same_v<Src, int8_t>;
