@@ -645,8 +645,9 @@ const KernelSet* compiled_kernel_set(Isa isa) {
 
 std::vector<const KernelSet*> compiled_kernel_sets(Isa isa) {
 #if defined(INVAR_HAVE_AVX512)
-  // The AVX2 forms differ in their blocking only, so the AVX-512 path alone has two; three where
-  // the AMX kernels take the integer products, the VNNI ones remaining the other form's.
+  // The AVX2 forms differ in their blocking only, so the AVX-512 path alone has two. Where the
+  // AMX kernels take this CPU's integer products, a third: the same form with the VNNI kernels,
+  // so that those are still held to the chain here.
   if (isa == Isa::kAvx512) {
     std::vector<const KernelSet*> sets = {avx512_set_for(amd_form()), avx512_set_for(!amd_form())};
 #if defined(INVAR_HAVE_AVX512_AMX)

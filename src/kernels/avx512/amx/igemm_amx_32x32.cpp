@@ -35,6 +35,7 @@
 #include <cstring>
 
 #include "kernels/avx512/avx512.h"
+#include "kernels/avx512/vnni/quads.h"
 
 namespace invar::kernels::avx512 {
 namespace {
@@ -88,19 +89,6 @@ inline __attribute__((always_inline)) void chunk_products(int64_t chunks, const 
     a += kChunk * MR;
     b += kChunk * NR;
   }
-}
-
-inline __attribute__((always_inline)) __m512i quad(const uint8_t* a) {
-  int32_t v;
-  std::memcpy(&v, a, sizeof v);
-  return _mm512_set1_epi32(v);
-}
-
-// Sixteen bytes, each zero-extended to its own int32 lane: a tail step's B row as quads {b, 0, 0,
-// 0} (the masked form: see the VNNI kernel).
-inline __attribute__((always_inline)) __m512i bytes_to_lanes(const int8_t* b) {
-  return _mm512_maskz_cvtepu8_epi32(__mmask16{0xFFFF},
-                                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)));
 }
 
 // sums[i][j] (row stride NR) <- the sums of the remainder's rem steps (1..63) for all 32 rows:
@@ -211,7 +199,7 @@ void igemm_amx(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_
   _tile_stored(2, sums + 16 * NR, NR * 4);
   _tile_stored(3, sums + 16 * NR + 16, NR * 4);
 
-  // C row <- init + alpha * sums (alpha == 1 skips the multiply), modulo 2^32.
+  // C row <- init + alpha * sums, modulo 2^32, under masks.
   const auto lanes = [](int64_t n) {
     return static_cast<__mmask16>(n >= 16 ? 0xFFFFu : n <= 0 ? 0u : (1u << n) - 1);
   };
@@ -219,22 +207,8 @@ void igemm_amx(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_
   const __m512i valpha = _mm512_set1_epi32(alpha);
   const __m512i vbeta = _mm512_set1_epi32(beta);
   for (int64_t i = 0; i < rows; ++i) {
-    __m512i lo = _mm512_load_si512(sums + i * NR);
-    __m512i hi = _mm512_load_si512(sums + i * NR + 16);
-    if (alpha != 1) {
-      lo = _mm512_mullo_epi32(lo, valpha);
-      hi = _mm512_mullo_epi32(hi, valpha);
-    }
-    int32_t* row = c + i * ldc;
-    if (init == AccInit::kLoad) {
-      lo = _mm512_add_epi32(lo, _mm512_maskz_loadu_epi32(m0, row));
-      hi = _mm512_add_epi32(hi, _mm512_maskz_loadu_epi32(m1, row + 16));
-    } else if (init == AccInit::kScale) {
-      lo = _mm512_add_epi32(lo, _mm512_mullo_epi32(vbeta, _mm512_maskz_loadu_epi32(m0, row)));
-      hi = _mm512_add_epi32(hi, _mm512_mullo_epi32(vbeta, _mm512_maskz_loadu_epi32(m1, row + 16)));
-    }
-    _mm512_mask_storeu_epi32(row, m0, lo);
-    _mm512_mask_storeu_epi32(row + 16, m1, hi);
+    update_row<true>(c + i * ldc, _mm512_load_si512(sums + i * NR),
+                     _mm512_load_si512(sums + i * NR + 16), init, alpha, valpha, vbeta, m0, m1);
   }
   _mm256_zeroupper();
 }

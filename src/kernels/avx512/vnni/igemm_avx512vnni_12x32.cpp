@@ -28,6 +28,7 @@
 #include <utility>
 
 #include "kernels/avx512/avx512.h"
+#include "kernels/avx512/vnni/quads.h"
 
 namespace invar::kernels::avx512 {
 namespace {
@@ -35,20 +36,6 @@ namespace {
 constexpr int MR = kIgemmMr;
 constexpr int NR = kIgemmNr;
 static_assert(MR == 12 && NR == 32, "two zmm vectors of int32 per row");
-
-inline __attribute__((always_inline)) __m512i quad(const uint8_t* a) {
-  int32_t v;
-  std::memcpy(&v, a, sizeof v);
-  return _mm512_set1_epi32(v);
-}
-
-// Sixteen bytes, each zero-extended to its own int32 lane: a tail step's B row as quads {b, 0, 0,
-// 0}. (The masked form with every lane selected is the same instruction; the unmasked intrinsic
-// trips GCC 12's -Wmaybe-uninitialized inside its own header.)
-inline __attribute__((always_inline)) __m512i bytes_to_lanes(const int8_t* b) {
-  return _mm512_maskz_cvtepu8_epi32(__mmask16{0xFFFF},
-                                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)));
-}
 
 // M rows (1..12) of the panels; kMasked: C's two vectors of each row are read and written under
 // m0 and m1 (the columns the block holds; masked-off lanes are neither read nor written), else
@@ -105,12 +92,9 @@ void igemm_quads(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int3
     b += 4 * NR;
   }
 
-  // C row <- init + alpha * sums (alpha == 1 skips the multiply), modulo 2^32.
+  // C row <- init + alpha * sums, modulo 2^32.
   const __m512i valpha = _mm512_set1_epi32(alpha);
   const __m512i vbeta = _mm512_set1_epi32(beta);
-  auto load = [](const int32_t* p, __mmask16 m) {
-    return kMasked ? _mm512_maskz_loadu_epi32(m, p) : _mm512_loadu_si512(p);
-  };
 #pragma GCC unroll 12
   for (int i = 0; i < M; ++i) {
     __m512i lo = acc[i][0], hi = acc[i][1];
@@ -118,25 +102,7 @@ void igemm_quads(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int3
       lo = _mm512_sub_epi32(lo, corr0);
       hi = _mm512_sub_epi32(hi, corr1);
     }
-    if (alpha != 1) {
-      lo = _mm512_mullo_epi32(lo, valpha);
-      hi = _mm512_mullo_epi32(hi, valpha);
-    }
-    int32_t* row = c + i * ldc;
-    if (init == AccInit::kLoad) {
-      lo = _mm512_add_epi32(lo, load(row, m0));
-      hi = _mm512_add_epi32(hi, load(row + 16, m1));
-    } else if (init == AccInit::kScale) {
-      lo = _mm512_add_epi32(lo, _mm512_mullo_epi32(vbeta, load(row, m0)));
-      hi = _mm512_add_epi32(hi, _mm512_mullo_epi32(vbeta, load(row + 16, m1)));
-    }
-    if constexpr (kMasked) {
-      _mm512_mask_storeu_epi32(row, m0, lo);
-      _mm512_mask_storeu_epi32(row + 16, m1, hi);
-    } else {
-      _mm512_storeu_si512(row, lo);
-      _mm512_storeu_si512(row + 16, hi);
-    }
+    update_row<kMasked>(c + i * ldc, lo, hi, init, alpha, valpha, vbeta, m0, m1);
   }
 }
 
