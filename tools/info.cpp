@@ -83,8 +83,9 @@ int run_info(const InfoOptions& o) {
         topo, driver::tile_shape(*k), {k->a_packed_bytes, k->b_packed_bytes}, o.m, o.n, o.k,
         impl.overrides);
     std::printf("%s MC %lld, KC %lld, NC %lld for %lld x %lld x %lld%s\n",
-                k == &sgemm ? "blocking:   f32:" : "            u8s8s32:", static_cast<long long>(b.mc),
-                static_cast<long long>(b.kc), static_cast<long long>(b.nc),
+                k == &sgemm ? "blocking:   f32:" : "            u8s8s32:",
+                static_cast<long long>(b.mc), static_cast<long long>(b.kc),
+                static_cast<long long>(b.nc),
                 static_cast<long long>(o.m), static_cast<long long>(o.n),
                 static_cast<long long>(o.k),
                 impl.overrides.mc || impl.overrides.kc || impl.overrides.nc

@@ -4,7 +4,8 @@
 // they need (a CPU with AVX-512 under an OS that does not save ZMM and opmask registers cannot
 // use it). AMX tile data is larger than the signal frame Linux set out with, so a process uses it
 // only after asking for it (arch_prctl ARCH_REQ_XCOMP_PERM); the detection asks, once per
-// process, when the CPU and the OS have the tiles. aarch64: getauxval(AT_HWCAP). Nothing here knows about GEMM.
+// process, when the CPU and the OS have the tiles. aarch64: getauxval(AT_HWCAP). Nothing here
+// knows about GEMM.
 #ifndef INVAR_ARCH_CPU_FEATURES_H_
 #define INVAR_ARCH_CPU_FEATURES_H_
 

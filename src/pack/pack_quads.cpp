@@ -75,7 +75,8 @@ void pack_a_chunks(int64_t mc, int64_t kc, const Src* src, int64_t rs, int64_t c
         uint8_t* d = dst + t * kChunk * MR;
         for (int64_t h = 0; h < kChunk; ++h) {
           const Src* step = s + (t * kChunk + h) * cs;
-          for (int64_t i = 0; i < lanes; ++i) d[i * kChunk + h] = static_cast<uint8_t>(step[i * rs]);
+          for (int64_t i = 0; i < lanes; ++i)
+            d[i * kChunk + h] = static_cast<uint8_t>(step[i * rs]);
           for (int64_t i = lanes; i < MR; ++i) d[i * kChunk + h] = 0;
         }
       }
