@@ -32,7 +32,6 @@
 #include <immintrin.h>
 
 #include <cstdint>
-#include <cstring>
 
 #include "kernels/avx512/avx512.h"
 #include "kernels/avx512/vnni/quads.h"
@@ -43,7 +42,7 @@ namespace {
 constexpr int MR = kIgemmAmxMr;
 constexpr int NR = kIgemmAmxNr;
 constexpr int kChunk = 64;  // k steps per tile product: 64 bytes of an A tile row
-static_assert(MR == 32 && NR == 32, "two by two tiles of 16 x 16 int32");
+static_assert(MR == 32 && NR == kQuadNr, "two by two tiles of 16 x 16 int32");
 
 // LDTILECFG's 64-byte operand, palette 1: eight tiles of 16 rows x 64 bytes.
 struct alignas(64) TileConfig {
@@ -91,60 +90,36 @@ inline __attribute__((always_inline)) void chunk_products(int64_t chunks, const 
   }
 }
 
-// sums[i][j] (row stride NR) <- the sums of the remainder's rem steps (1..63) for all 32 rows:
-// quads q < rem / 4 of a (MR = 32) and b (NR = 32) as the VNNI kernel reads them, then the last
-// rem % 4 steps one by one; an s8 A's correction subtracted.
+// sums[i0 + i][j] (row stride NR) <- rows i0 .. i0 + 7 of the remainder's sums, the VNNI
+// kernels' chains over its quads and tail steps (vnni/quads.h); kCorr: this group also sums the
+// s8 A's correction into corr, which every group subtracts.
+template <bool kCorr, bool kSignedA>
+void remainder_rows(int i0, int quads, int tail, const uint8_t* a, const int8_t* b,
+                    __m512i& corr0, __m512i& corr1, int32_t* sums) {
+  constexpr int kRows = 8;  // 16 accumulators
+  __m512i acc[kRows][2];
+#pragma GCC unroll 8
+  for (int i = 0; i < kRows; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_si512();
+  add_quads<kCorr, kRows, MR>(quads, a + 4 * i0, b, acc, corr0, corr1);
+  add_tail<kCorr, kRows, MR>(tail, a + 4 * quads * MR + i0, b + 4 * quads * NR, acc, corr0,
+                             corr1);
+  const __m512i c0 = kSignedA ? corr0 : _mm512_setzero_si512();
+  const __m512i c1 = kSignedA ? corr1 : _mm512_setzero_si512();
+#pragma GCC unroll 8
+  for (int i = 0; i < kRows; ++i) {
+    _mm512_store_si512(sums + (i0 + i) * NR, _mm512_sub_epi32(acc[i][0], c0));
+    _mm512_store_si512(sums + (i0 + i) * NR + 16, _mm512_sub_epi32(acc[i][1], c1));
+  }
+}
+
+// sums (32 x 32, row stride NR) <- the sums of the remainder's rem steps (1..63) for all rows,
+// eight rows at a time, the first group taking the correction for all.
 template <bool kSignedA>
 void remainder_sums(int rem, const uint8_t* a, const int8_t* b, int32_t* sums) {
-  const int quads = rem / 4;
-  const int tail = rem % 4;
-  const uint8_t* at = a + 4 * quads * MR;
-  const int8_t* bt = b + 4 * quads * NR;
   __m512i corr0 = _mm512_setzero_si512(), corr1 = _mm512_setzero_si512();
-  if constexpr (kSignedA) {
-    const __m512i all128 = _mm512_set1_epi8(static_cast<char>(0x80));
-    for (int q = 0; q < quads; ++q) {
-      corr0 = _mm512_dpbusd_epi32(corr0, all128, _mm512_loadu_si512(b + 4 * q * NR));
-      corr1 = _mm512_dpbusd_epi32(corr1, all128, _mm512_loadu_si512(b + 4 * q * NR + 16 * 4));
-    }
-    const __m512i one128 = _mm512_set1_epi32(0x80);
-    for (int h = 0; h < tail; ++h) {
-      corr0 = _mm512_dpbusd_epi32(corr0, one128, bytes_to_lanes(bt + NR * h));
-      corr1 = _mm512_dpbusd_epi32(corr1, one128, bytes_to_lanes(bt + NR * h + 16));
-    }
-  }
-  // Eight rows at a time: 16 accumulators.
-  constexpr int kRows = 8;
-  for (int i0 = 0; i0 < MR; i0 += kRows) {
-    __m512i acc[kRows][2];
-#pragma GCC unroll 8
-    for (int i = 0; i < kRows; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_si512();
-    for (int q = 0; q < quads; ++q) {
-      const __m512i b0 = _mm512_loadu_si512(b + 4 * q * NR);
-      const __m512i b1 = _mm512_loadu_si512(b + 4 * q * NR + 64);
-#pragma GCC unroll 8
-      for (int i = 0; i < kRows; ++i) {
-        const __m512i ai = quad(a + 4 * q * MR + 4 * (i0 + i));
-        acc[i][0] = _mm512_dpbusd_epi32(acc[i][0], ai, b0);
-        acc[i][1] = _mm512_dpbusd_epi32(acc[i][1], ai, b1);
-      }
-    }
-    for (int h = 0; h < tail; ++h) {
-      const __m512i b0 = bytes_to_lanes(bt + NR * h);
-      const __m512i b1 = bytes_to_lanes(bt + NR * h + 16);
-#pragma GCC unroll 8
-      for (int i = 0; i < kRows; ++i) {
-        const __m512i ai = _mm512_set1_epi32(at[MR * h + i0 + i]);
-        acc[i][0] = _mm512_dpbusd_epi32(acc[i][0], ai, b0);
-        acc[i][1] = _mm512_dpbusd_epi32(acc[i][1], ai, b1);
-      }
-    }
-#pragma GCC unroll 8
-    for (int i = 0; i < kRows; ++i) {
-      _mm512_store_si512(sums + (i0 + i) * NR, _mm512_sub_epi32(acc[i][0], corr0));
-      _mm512_store_si512(sums + (i0 + i) * NR + 16, _mm512_sub_epi32(acc[i][1], corr1));
-    }
-  }
+  remainder_rows<kSignedA, kSignedA>(0, rem / 4, rem % 4, a, b, corr0, corr1, sums);
+  for (int i0 = 8; i0 < MR; i0 += 8)
+    remainder_rows<false, kSignedA>(i0, rem / 4, rem % 4, a, b, corr0, corr1, sums);
 }
 
 // rows x cols of the tile (1..32 x 1..32): the sums of all 32 x 32 in the tiles, then C's rows

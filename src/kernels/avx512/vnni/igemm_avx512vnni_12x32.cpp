@@ -24,7 +24,6 @@
 #include <immintrin.h>
 
 #include <array>
-#include <cstring>
 #include <utility>
 
 #include "kernels/avx512/avx512.h"
@@ -35,7 +34,7 @@ namespace {
 
 constexpr int MR = kIgemmMr;
 constexpr int NR = kIgemmNr;
-static_assert(MR == 12 && NR == 32, "two zmm vectors of int32 per row");
+static_assert(MR == 12 && NR == kQuadNr, "two zmm vectors of int32 per row");
 
 // M rows (1..12) of the panels; kMasked: C's two vectors of each row are read and written under
 // m0 and m1 (the columns the block holds; masked-off lanes are neither read nor written), else
@@ -51,46 +50,11 @@ void igemm_quads(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int3
   const int64_t quads = kc / 4;
   const int tail = static_cast<int>(kc % 4);
 
-  if (tail != 0) {
-    const uint8_t* at = a_panel + 4 * quads * MR;
-    const int8_t* bt = b_panel + 4 * quads * NR;
-    const __m512i one128 = _mm512_set1_epi32(0x80);
-    for (int h = 0; h < tail; ++h) {
-      const __m512i b0 = bytes_to_lanes(bt + NR * h);
-      const __m512i b1 = bytes_to_lanes(bt + NR * h + 16);
-#pragma GCC unroll 12
-      for (int i = 0; i < M; ++i) {
-        const __m512i ai = _mm512_set1_epi32(at[MR * h + i]);
-        acc[i][0] = _mm512_dpbusd_epi32(acc[i][0], ai, b0);
-        acc[i][1] = _mm512_dpbusd_epi32(acc[i][1], ai, b1);
-      }
-      if constexpr (kSignedA) {
-        corr0 = _mm512_dpbusd_epi32(corr0, one128, b0);
-        corr1 = _mm512_dpbusd_epi32(corr1, one128, b1);
-      }
-    }
-  }
-
-  const __m512i all128 = _mm512_set1_epi8(static_cast<char>(0x80));
-  const uint8_t* a = a_panel;
-  const int8_t* b = b_panel;
-#pragma GCC unroll 2
-  for (int64_t q = 0; q < quads; ++q) {
-    const __m512i b0 = _mm512_loadu_si512(b);
-    const __m512i b1 = _mm512_loadu_si512(b + 64);
-#pragma GCC unroll 12
-    for (int i = 0; i < M; ++i) {
-      const __m512i ai = quad(a + 4 * i);
-      acc[i][0] = _mm512_dpbusd_epi32(acc[i][0], ai, b0);
-      acc[i][1] = _mm512_dpbusd_epi32(acc[i][1], ai, b1);
-    }
-    if constexpr (kSignedA) {
-      corr0 = _mm512_dpbusd_epi32(corr0, all128, b0);
-      corr1 = _mm512_dpbusd_epi32(corr1, all128, b1);
-    }
-    a += 4 * MR;
-    b += 4 * NR;
-  }
+  // Sums modulo 2^32 do not depend on order: the tail first.
+  if (tail != 0)
+    add_tail<kSignedA, M, MR>(tail, a_panel + 4 * quads * MR, b_panel + 4 * quads * NR, acc,
+                              corr0, corr1);
+  add_quads<kSignedA, M, MR>(quads, a_panel, b_panel, acc, corr0, corr1);
 
   // C row <- init + alpha * sums, modulo 2^32.
   const __m512i valpha = _mm512_set1_epi32(alpha);
