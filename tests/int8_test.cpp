@@ -5,11 +5,17 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#if defined(__linux__) && defined(__x86_64__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "api/context_impl.h"
 #include "api/gemm_call.h"
@@ -180,7 +186,7 @@ std::vector<const kernels::GemmKernel*> runnable_kernels() {
 
 // Whether this build has the AMX kernels and this CPU (and its OS) lets them run.
 bool amx_runs() {
-  return INVAR_TEST_HAVE_AMX && arch::cpu_features().amx_int8;
+  return INVAR_TEST_HAVE_AMX && arch::cpu_features().amx_int8 && arch::request_tile_data();
 }
 
 // The AMX kernels ran when the CPU runs them (a lost path fails here, not silently).
@@ -610,6 +616,64 @@ TEST(Int8Errors, NoEpilogueOnIntegerCalls) {
   call.activation = 1;
   EXPECT_EQ(api::validate(call), "f: integer products take no bias or activation");
 }
+
+#if defined(__linux__) && defined(__x86_64__)
+// Whether Linux has granted this process AMX tile data (state component 18) so far; -1 where the
+// kernel does not answer (before Linux 5.16).
+int tile_data_granted() {
+  constexpr long kArchGetXcompPerm = 0x1022;
+  uint64_t features = 0;
+  if (syscall(SYS_arch_prctl, kArchGetXcompPerm, &features) != 0) return -1;
+  return static_cast<int>((features >> 18) & 1);
+}
+
+// The grant enlarges every later signal frame of the process, so only an integer product that
+// runs the AMX kernels asks for it: not the detection, not float products, not an empty integer
+// call. A fresh process ("threadsafe" death tests re-execute the test binary) runs f32 and f64
+// products on one and two threads, then integer ones; exit code 0 when the grant came exactly
+// with the first integer product that runs tiles.
+TEST(Int8TilePermission, AskedAtTheFirstIntegerProductOnly) {
+  if (tile_data_granted() < 0) GTEST_SKIP() << "Linux does not report its AMX grants";
+  // Whether the default context's integer products would ask (the child runs these lines too, so
+  // nothing here may ask).
+  const bool asks = Context::default_context().impl().kernels->u8gemm.permitted != nullptr;
+  const std::string style = GTEST_FLAG_GET(death_test_style);
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        int code = 0;
+        if (tile_data_granted() != 0) code |= 1;
+        const std::vector<float> af(300 * 300, 0.5f);
+        std::vector<float> cf(300 * 300);
+        const std::vector<double> ad(64 * 64, 0.25);
+        std::vector<double> cd(64 * 64);
+        for (int threads : {1, 2}) {
+          invar_set_num_threads(threads);
+          invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 300, 300, 300, 1.0f, af.data(), 300,
+                      af.data(), 300, 0.0f, cf.data(), 300);
+          invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 64, 64, 64, 1.0, ad.data(), 64, ad.data(),
+                      64, 0.0, cd.data(), 64);
+        }
+        int32_t c0 = 0;
+        invar_gemm_u8s8s32(INVAR_NO_TRANS, INVAR_NO_TRANS, 0, 0, 0, 1, nullptr, 1, nullptr, 1, 0,
+                           &c0, 1);
+        if (tile_data_granted() != 0) code |= 2;
+        const std::vector<uint8_t> a(64 * 64, 3);
+        const std::vector<int8_t> b(64 * 64, -2);
+        std::vector<int32_t> c(64 * 64);
+        invar_gemm_u8s8s32(INVAR_NO_TRANS, INVAR_NO_TRANS, 64, 64, 64, 1, a.data(), 64, b.data(),
+                           64, 0, c.data(), 64);
+        // The grant as it stands, against the answer the product got (memoized; were the
+        // question not asked yet, asking now would grant it too late for `granted`).
+        const int granted = tile_data_granted();
+        if (granted != static_cast<int>(asks && arch::request_tile_data())) code |= 4;
+        if (c[0] != -384 || c[64 * 64 - 1] != -384) code |= 8;
+        std::exit(code);
+      },
+      ::testing::ExitedWithCode(0), "");
+  GTEST_FLAG_SET(death_test_style, style);
+}
+#endif
 
 }  // namespace
 }  // namespace invar::test

@@ -41,11 +41,10 @@ int run_info(const InfoOptions& o) {
   if (cpu.x86) {
     std::printf(
         "features:   avx2+fma+f16c %s, avx512f %s, avx512bw+vnni %s, amx-int8 %s (OS saves ymm: "
-        "%s, zmm: %s, tiles: %s; tile data permitted: %s)\n",
+        "%s, zmm: %s, tiles: %s)\n",
         cpu.avx2_fma ? "yes" : "no", cpu.avx512f ? "yes" : "no", cpu.avx512_vnni ? "yes" : "no",
         cpu.amx_int8 ? "yes" : "no", cpu.os_saves_ymm ? "yes" : "no",
-        cpu.os_saves_zmm ? "yes" : "no", cpu.os_saves_tiles ? "yes" : "no",
-        cpu.tiles_permitted ? "yes" : "no");
+        cpu.os_saves_zmm ? "yes" : "no", cpu.os_saves_tiles ? "yes" : "no");
   } else if (cpu.aarch64) {
     std::printf("features:   neon %s\n", cpu.neon ? "yes" : "no");
   }
@@ -61,9 +60,16 @@ int run_info(const InfoOptions& o) {
   std::printf("sgemm:      %s (tile %d x %d)\n", sgemm.name, sgemm.mr, sgemm.nr);
   const kernels::GemmKernel& dgemm = impl.kernels->dgemm;
   std::printf("dgemm:      %s (tile %d x %d)\n", dgemm.name, dgemm.mr, dgemm.nr);
-  for (const kernels::GemmKernel* k : {&impl.kernels->s8gemm, &impl.kernels->u8gemm})
-    std::printf("%s %s (tile %d x %d)\n", k == &impl.kernels->s8gemm ? "s8s8s32:   " : "u8s8s32:   ",
-                k->name, k->mr, k->nr);
+  // The integer kernels that products will run: where those are AMX kernels, kernel_for asks
+  // the OS for tile data here, as the first integer product would.
+  const kernels::GemmKernel& s8gemm = kernels::kernel_for<int8_t>(*impl.kernels);
+  const kernels::GemmKernel& u8gemm = kernels::kernel_for<uint8_t>(*impl.kernels);
+  for (const kernels::GemmKernel* k : {&s8gemm, &u8gemm})
+    std::printf("%s %s (tile %d x %d)\n", k == &s8gemm ? "s8s8s32:   " : "u8s8s32:   ", k->name,
+                k->mr, k->nr);
+  if (cpu.amx_int8)
+    std::printf("            AMX tile data %s by the OS\n",
+                arch::request_tile_data() ? "granted" : "refused");
   const arch::CacheTopology& topo = caches.topology;
   print_cache("caches:     L1d", topo.l1d, 0);
   print_cache("            L2 ", topo.l2, 0);
@@ -78,7 +84,7 @@ int run_info(const InfoOptions& o) {
               static_cast<long long>(blocking::l2_mc(topo.l2, tile, packed, kc_max)),
               static_cast<long long>(blocking::nc_limit(topo, tile, packed, kc_max)),
               tile.b_block_in_l2 ? "L2" : topo.l3.present() ? "L3" : "no L3");
-  for (const kernels::GemmKernel* k : {&sgemm, &impl.kernels->u8gemm}) {
+  for (const kernels::GemmKernel* k : {&sgemm, &u8gemm}) {
     const blocking::BlockSizes b = blocking::choose_block_sizes(
         topo, driver::tile_shape(*k), {k->a_packed_bytes, k->b_packed_bytes}, o.m, o.n, o.k,
         impl.overrides);

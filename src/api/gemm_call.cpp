@@ -181,6 +181,10 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
   using Acc = typename GemmCall<In, Out>::Acc;
   const arch::EffectiveCacheTopology& caches = arch::cache_topology();
   if (!caches.error.empty()) throw InvalidArgument(caches.error);  // a bad INVAR_L1D/L2/L3
+  // An empty call runs no kernel, and so asks nothing of the OS (kernel_for may: the AMX tiles'
+  // permission); packed operands are still checked against this context's kernel.
+  const bool empty = call.m == 0 || call.n == 0;
+  if (empty && call.packed_a == nullptr && call.packed_b == nullptr) return;
   const kernels::GemmKernel& kernel = kernels::kernel_for<In>(*context.kernels);
   if (call.packed_b != nullptr && call.packed_b->kernel != &kernel)
     throw InvalidArgument(std::string(call.function) + ": b was packed for " +
@@ -188,7 +192,7 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
   if (call.packed_a != nullptr && call.packed_a->kernel != &kernel)
     throw InvalidArgument(std::string(call.function) + ": a was packed for " +
                           call.packed_a->kernel->name + ", but this context runs " + kernel.name);
-  if (call.m == 0 || call.n == 0) return;
+  if (empty) return;
   // The whole call runs in invar's mode, so that not even the bookkeeping below (thread and
   // block counts in double) raises a flag in the caller's environment. Pool workers enter the
   // mode again in the driver; on the calling thread that second guard finds it already set.

@@ -100,9 +100,7 @@ CpuFeatures detect() {
   f.avx2_fma = avx && avx2 && fma && f16c && f.os_saves_ymm;
   f.avx512f = f.avx2_fma && avx512f && f.os_saves_zmm;
   f.avx512_vnni = f.avx512f && avx512bw && avx512vnni;
-  if (f.avx512_vnni && amx_tile && amx_int8 && f.os_saves_tiles)
-    f.tiles_permitted = request_tile_permission();
-  f.amx_int8 = f.avx512_vnni && amx_tile && amx_int8 && f.os_saves_tiles && f.tiles_permitted;
+  f.amx_int8 = f.avx512_vnni && amx_tile && amx_int8 && f.os_saves_tiles;
   return f;
 }
 
@@ -131,6 +129,15 @@ CpuFeatures detect() { return CpuFeatures{}; }
 const CpuFeatures& cpu_features() {
   static const CpuFeatures features = detect();
   return features;
+}
+
+bool request_tile_data() {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool granted = cpu_features().amx_int8 && request_tile_permission();
+  return granted;
+#else
+  return false;
+#endif
 }
 
 bool amd_or_hygon(std::string_view vendor) {

@@ -3,9 +3,10 @@
 // x86: CPUID for the instruction sets, XGETBV for whether the operating system saves the state
 // they need (a CPU with AVX-512 under an OS that does not save ZMM and opmask registers cannot
 // use it). AMX tile data is larger than the signal frame Linux set out with, so a process uses it
-// only after asking for it (arch_prctl ARCH_REQ_XCOMP_PERM); the detection asks, once per
-// process, when the CPU and the OS have the tiles. aarch64: getauxval(AT_HWCAP). Nothing here
-// knows about GEMM.
+// only after asking for it (arch_prctl ARCH_REQ_XCOMP_PERM); the detection does not ask, since
+// the grant enlarges every later signal frame of the process: request_tile_data() asks, once,
+// when a product is about to use the tiles. aarch64: getauxval(AT_HWCAP). Nothing here knows
+// about GEMM.
 #ifndef INVAR_ARCH_CPU_FEATURES_H_
 #define INVAR_ARCH_CPU_FEATURES_H_
 
@@ -26,8 +27,8 @@ struct CpuFeatures {
   // x86: AVX-512 BW and VNNI (vpdpbusd) on top of avx512f: the int8 kernels' dot products.
   bool avx512_vnni = false;
   // x86: AMX tiles with their int8 dot products (tdpbusd, tdpbssd) on top of avx512_vnni, with
-  // tile state enabled by the OS and, on Linux, this process's permission to use it (granted on
-  // request, once, by the detection).
+  // tile state enabled by the OS. On Linux a process also needs the permission that
+  // request_tile_data() asks for.
   bool amx_int8 = false;
   // aarch64: Advanced SIMD.
   bool neon = false;
@@ -35,11 +36,17 @@ struct CpuFeatures {
   bool os_saves_ymm = false;
   bool os_saves_zmm = false;
   bool os_saves_tiles = false;  // XCR0's XTILECFG and XTILEDATA
-  bool tiles_permitted = false;  // Linux: arch_prctl(ARCH_REQ_XCOMP_PERM) granted tile data
 };
 
 // Detected on first call, then memoized; thread-safe.
 const CpuFeatures& cpu_features();
+
+// Whether this process may use AMX tile data: false where CpuFeatures::amx_int8 is; on Linux
+// the answer to arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA), asked on the first call
+// and memoized (thread-safe; the grant covers the process's threads and later children).
+// Linux refuses it when an alternate signal stack already set up is too small for the frames
+// with tile data; after the grant, a sigaltstack smaller than the new minimum fails.
+bool request_tile_data();
 
 // Whether a CPUID vendor string is AMD's or Hygon's (Zen-derived): the cores whose cache leaves
 // and tuning differ from Intel's.

@@ -579,6 +579,7 @@ constexpr GemmKernel amx_kernel(const char* name) {
   k.k_unit = 64;
   k.ukernel_edge = &erased_igemm_quads_edge<Edge>;
   k.release = &avx512::amx_release_tiles;
+  k.permitted = &arch::request_tile_data;  // asked at the first integer product, not before
   k.panels_from_l2 = true;  // blocking/block_sizes.h has the measurements
   return with_pack_b(with_pack_a(k, &pack_a_chunks<ASrc>), &pack_b_quads_vnni);
 }
@@ -588,6 +589,7 @@ constexpr KernelSet with_amx(KernelSet set) {
       "s8s8s32_amx_32x32");
   set.u8gemm = amx_kernel<uint8_t, &avx512::u8s8s32_amx_32x32, &avx512::u8s8s32_amx_32x32_edge>(
       "u8s8s32_amx_32x32");
+  set.fallback = &kAvx512VnniSet;  // where the OS refuses the tile data
   return set;
 }
 const KernelSet kAvx512AmxSet = with_b_block_in_l2(with_amx(kAvx512VnniSet));

@@ -69,6 +69,11 @@ struct GemmKernel {
   // last tile of a product, to give back per-thread state the tiles keep from one to the next
   // (the AMX kernels' tile configuration).
   void (*release)() = nullptr;
+  // Optional (nullptr: always): whether this process may run the kernel, asked before each
+  // product that would (the callee memoizes its answer; the AMX kernels': the OS's permission
+  // for tile data, requested on the first call). Where it says no, kernel_for gives the set's
+  // `fallback` set's kernel instead.
+  bool (*permitted)() = nullptr;
   // Optional (nullptr: not offered): the small kernel (ukernel.h): any m x n block over k steps
   // from a row-major A in place (alpha 1) and a B in NR-column groups, gs elements apart, rows
   // ldb apart (a row-major B in place, or packed panels).
@@ -118,21 +123,28 @@ struct KernelSet {
   // (ukernel.h says why that is the contract). No direct path: every product packs.
   GemmKernel s8gemm;
   GemmKernel u8gemm;
+  // The set whose kernels run the products of a kernel here that is not permitted (its
+  // `permitted` says no); needed only where some kernel has `permitted`.
+  const KernelSet* fallback = nullptr;
 };
 
 // The kernel of `set` for callers' A elements of type In (float, double, bf16, f16, int8_t,
-// uint8_t); the one place that maps element types to kernels.
+// uint8_t); the one place that maps element types to kernels. A kernel the process may not run
+// (GemmKernel::permitted) gives way to the fallback set's.
 template <class In>
 const GemmKernel& kernel_for(const KernelSet& set) {
-  if constexpr (std::is_same_v<In, float>) return set.sgemm;
-  else if constexpr (std::is_same_v<In, double>) return set.dgemm;
-  else if constexpr (std::is_same_v<In, bf16>) return set.sbgemm;
-  else if constexpr (std::is_same_v<In, f16>) return set.shgemm;
-  else if constexpr (std::is_same_v<In, int8_t>) return set.s8gemm;
+  const GemmKernel* k = nullptr;
+  if constexpr (std::is_same_v<In, float>) k = &set.sgemm;
+  else if constexpr (std::is_same_v<In, double>) k = &set.dgemm;
+  else if constexpr (std::is_same_v<In, bf16>) k = &set.sbgemm;
+  else if constexpr (std::is_same_v<In, f16>) k = &set.shgemm;
+  else if constexpr (std::is_same_v<In, int8_t>) k = &set.s8gemm;
   else {
     static_assert(std::is_same_v<In, uint8_t>, "no kernel for this element type");
-    return set.u8gemm;
+    k = &set.u8gemm;
   }
+  if (k->permitted != nullptr && !k->permitted()) return kernel_for<In>(*set.fallback);
+  return *k;
 }
 
 // The set for `isa`, or nullptr when that path was not compiled into this build. Where a path
