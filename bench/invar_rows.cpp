@@ -3,7 +3,7 @@
 // With the ladder on, the portable and best SIMD rows are marked as ladder steps (see rows.h).
 // Every row offers all kinds of product (f32, x * W^T, f64, bf16 inputs, uint8 x int8 -> int32);
 // the best SIMD path also gets a -packed row per thread count: x * W^T over W packed once
-// (pack_b), the decode step.
+// (pack_b), the decode step, and uint8 x int8 over the int8 B packed once (pack_b_u8s8s32).
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -20,43 +20,68 @@ namespace {
 // The ladder steps after the plain loops of ladder_rows.cpp.
 constexpr int kStepGeneric = 4, kStepSimd = 5, kStepThreaded = 6;
 
-// x * W^T over W packed once, on the row's context: the first call on a weight packs it
+// Products over a weight packed once, on the row's context: the first call on a weight packs it
 // (untimed: a shape's first call is its check), later calls on the same weight reuse the handle
 // until the shape is done (GemmRow::release).
-// Only x * W^T is offered; the checks hold its bits to the unpacked rows'.
+// Offered: x * W^T (f32, pack_b) and uint8 x int8 with the int8 B (pack_b_u8s8s32); the checks
+// hold their bits to the unpacked rows'.
+struct Pack {
+  std::mutex mutex;
+  const void* w = nullptr;
+  int64_t n = 0, k = 0;
+  std::unique_ptr<invar::PackedB> packed;
+  // The handle for the weight at `weight` (n x k or k x n), packed by `make` on first use.
+  template <class Make>
+  const invar::PackedB& get(const void* weight, int64_t wn, int64_t wk, const Make& make) {
+    if (packed == nullptr || w != weight || n != wn || k != wk) {
+      packed.reset();
+      packed = std::make_unique<invar::PackedB>(make());
+      w = weight, n = wn, k = wk;
+    }
+    return *packed;
+  }
+};
+
 void make_packed_row(const std::shared_ptr<invar::Context>& context, GemmRow* row) {
-  struct Pack {
-    std::mutex mutex;
-    const float* w = nullptr;
-    int64_t n = 0, k = 0;
-    std::unique_ptr<invar::PackedB> packed;
-  };
   auto pack = std::make_shared<Pack>();
   row->name += "-packed";
-  row->kernel += ", W packed once (pack_b)";
+  row->kernel += ", W packed once (pack_b; u8s8: pack_b_u8s8s32, " +
+                 std::string(invar::kernels::kernel_for<uint8_t>(*context->impl().kernels).name) +
+                 ")";
   row->sgemm = nullptr;
   row->dgemm = nullptr;
   row->gemm_bf16 = nullptr;
-  row->gemm_u8s8 = nullptr;
   row->release = [pack] {
     std::lock_guard<std::mutex> lock(pack->mutex);
     pack->packed.reset();
     pack->w = nullptr;
   };
+  using invar::MatrixView;
+  using invar::Op;
   row->sgemm_bt = [context, pack](int64_t m, int64_t n, int64_t k, const float* a, const float* w,
                                   float* c, std::string* error) {
-    using invar::MatrixView;
-    using invar::Op;
     try {
       std::lock_guard<std::mutex> lock(pack->mutex);
-      if (pack->packed == nullptr || pack->w != w || pack->n != n || pack->k != k) {
-        pack->packed.reset();
-        pack->packed = std::make_unique<invar::PackedB>(
-            invar::pack_b(Op::kTrans, MatrixView<const float>(w, n, k), *context));
-        pack->w = w, pack->n = n, pack->k = k;
-      }
-      invar::gemm(1.0f, Op::kNoTrans, MatrixView<const float>(a, m, k), *pack->packed, 0.0f,
+      const invar::PackedB& packed = pack->get(w, n, k, [&] {
+        return invar::pack_b(Op::kTrans, MatrixView<const float>(w, n, k), *context);
+      });
+      invar::gemm(1.0f, Op::kNoTrans, MatrixView<const float>(a, m, k), packed, 0.0f,
                   MatrixView<float>(c, m, n), *context);
+      return true;
+    } catch (const invar::Error& e) {
+      *error = e.what();
+      return false;
+    }
+  };
+  row->gemm_u8s8 = [context, pack](int64_t m, int64_t n, int64_t k, const uint8_t* a,
+                                   const int8_t* b, int32_t* c, std::string* error) {
+    try {
+      std::lock_guard<std::mutex> lock(pack->mutex);
+      const invar::PackedB& packed = pack->get(b, n, k, [&] {
+        return invar::pack_b_u8s8s32(Op::kNoTrans, MatrixView<const int8_t>(b, k, n), *context);
+      });
+      invar::gemm(1, Op::kNoTrans, MatrixView<const uint8_t>(a, m, k), packed, 0,
+                  MatrixView<int32_t>(c, m, n), *context);
       return true;
     } catch (const invar::Error& e) {
       *error = e.what();
@@ -82,8 +107,10 @@ bool make_invar_row(const std::string& name, const invar::ContextOptions& option
   row->library = std::string("invar ") + invar::version();
   row->kernel = std::string(kernel.name) + " (" + std::to_string(kernel.mr) + "x" +
                 std::to_string(kernel.nr) + ")";
-  // The int8 products run on a kernel of their own (a VNNI one where the CPU has VNNI).
-  if (!packed) row->kernel += std::string("; u8s8: ") + context->impl().kernels->u8gemm.name;
+  // The int8 products run on a kernel of their own (a VNNI or AMX one where the CPU has them).
+  if (!packed)
+    row->kernel += std::string("; u8s8: ") +
+                   invar::kernels::kernel_for<uint8_t>(*context->impl().kernels).name;
   row->threads = context->num_threads();
   row->is_invar = true;
   const Isa isa = context->isa();

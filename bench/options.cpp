@@ -31,7 +31,8 @@ next to the core's measured FMA peak and memory read bandwidth.
                         row-major 4096 x 4096 and 4096 x 16384), tall (64x64x65536,
                         4096x4096x64, 4096x32x1024 in f32 and f64), f64 (squares 512, 1024,
                         2048), bf16 (bf16 A and B, f32 C: squares 1024, 2048), int8 (uint8 A,
-                        int8 B, int32 C, in GOP/s: squares 1024, 2048); default all
+                        int8 B, int32 C, in GOP/s: squares 1024, 2048, and M = 1 and 64 over
+                        a 4096 x 4096 B, invar also over B prepacked); default all
   --small-sizes LIST    small squares reported in calls per second, at the first thread count
                         only (default 4,8,16,32,64); many calls per timed sample
   --seconds S           time spent per row, shape and thread count (default 1, quick 0.5)
@@ -303,10 +304,15 @@ Options parse_options(int argc, char** argv) {
     if (group("bf16"))
       for (int64_t n : o.quick ? std::vector<int64_t>{2048} : std::vector<int64_t>{1024, 2048})
         shapes.push_back(Shape{n, n, n, false, Kind::kBf16});
-    // uint8 x int8 -> int32 at the same sizes (the int8 table sets them beside f32 too).
-    if (group("int8"))
+    // uint8 x int8 -> int32 at the same sizes (the int8 table sets them beside f32 too), and
+    // a quantized layer's decode step and a batch of 64 rows over a 4096 x 4096 int8 weight
+    // (invar also over the weight prepacked).
+    if (group("int8")) {
       for (int64_t n : o.quick ? std::vector<int64_t>{2048} : std::vector<int64_t>{1024, 2048})
         shapes.push_back(Shape{n, n, n, false, Kind::kU8S8});
+      for (int64_t m : o.quick ? std::vector<int64_t>{1} : std::vector<int64_t>{1, 64})
+        shapes.push_back(Shape{m, 4096, 4096, false, Kind::kU8S8});
+    }
   }
   o.shapes = small;
   o.shapes.insert(o.shapes.end(), sizes.begin(), sizes.end());

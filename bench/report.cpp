@@ -634,7 +634,7 @@ std::string summary_markdown(const Run& run) {
                 r.name.compare(r.name.size() - 7, 7, "-packed") == 0;
        })) {
     for (const Shape& shape : shapes_in_order(run)) {
-      if (shape.kind != Kind::kF32Bt) continue;
+      if (shape.kind != Kind::kF32Bt && shape.kind != Kind::kU8S8) continue;
       const Measurement* any = nullptr;
       std::ostringstream cells;
       for (int t : counts) {

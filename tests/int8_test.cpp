@@ -81,13 +81,14 @@ struct Case {
   uint64_t seed = 1;
   Fill fill = Fill::kUniform;
   bool c_api = false;  // through invar_gemm_*s8s32 (default context) instead of invar::gemm
+  bool prepacked_b = false;  // B packed ahead of time (invar_gemm_*s8s32_pack_b, pack_b_*s8s32)
 
   std::string describe() const {
     std::ostringstream os;
     os << (ta ? "T" : "N") << (tb ? "T" : "N") << " m=" << m << " n=" << n << " k=" << k
        << " alpha=" << alpha << " beta=" << beta << " pads=" << pad_a << "," << pad_b << ","
        << pad_c << " seed=" << seed << (fill == Fill::kExtremes ? " extremes" : "")
-       << (c_api ? " C API" : "");
+       << (c_api ? " C API" : "") << (prepacked_b ? " prepacked B" : "");
     return os.str();
   }
 };
@@ -112,11 +113,38 @@ std::string check(const Case& g, Context& context) {
   reference(g.ta, g.tb, g.m, g.n, g.k, g.alpha, a.data(), lda, b.data(), ldb, g.beta,
             expected.data(), ldc);
 
-  if (g.c_api) {
+  constexpr bool kSigned = std::is_same_v<ASrc, int8_t>;
+  if (g.c_api && g.prepacked_b) {
+    const invar_trans ta = g.ta ? INVAR_TRANS : INVAR_NO_TRANS;
+    const invar_trans tb = g.tb ? INVAR_TRANS : INVAR_NO_TRANS;
+    invar_packed* packed = nullptr;
+    invar_status s = kSigned ? invar_gemm_s8s8s32_pack_b(tb, g.k, g.n, b.data(), ldb, &packed)
+                             : invar_gemm_u8s8s32_pack_b(tb, g.k, g.n, b.data(), ldb, &packed);
+    if (s != INVAR_OK)
+      return g.describe() + ": packing, status " + std::to_string(s) + ", " + invar_last_error();
+    if constexpr (kSigned)
+      s = invar_gemm_s8s8s32_packed(ta, g.m, g.alpha, a.data(), lda, packed, g.beta, c.data(),
+                                    ldc);
+    else
+      s = invar_gemm_u8s8s32_packed(ta, g.m, g.alpha, a.data(), lda, packed, g.beta, c.data(),
+                                    ldc);
+    invar_packed_free(packed);
+    if (s != INVAR_OK)
+      return g.describe() + ": status " + std::to_string(s) + ", " + invar_last_error();
+  } else if (g.prepacked_b) {
+    const MatrixView<const int8_t> b_view(b.data(), b_rows, b_cols, ldb);
+    const Op op_b = g.tb ? Op::kTrans : Op::kNoTrans;
+    const PackedB packed =
+        kSigned ? pack_b_s8s8s32(op_b, b_view, context) : pack_b_u8s8s32(op_b, b_view, context);
+    if (packed.k() != g.k || packed.n() != g.n) return g.describe() + ": packed B shape";
+    gemm(g.alpha, g.ta ? Op::kTrans : Op::kNoTrans,
+         MatrixView<const ASrc>(a.data(), a_rows, a_cols, lda), packed, g.beta,
+         MatrixView<int32_t>(c.data(), g.m, g.n, ldc), context);
+  } else if (g.c_api) {
     const invar_trans ta = g.ta ? INVAR_TRANS : INVAR_NO_TRANS;
     const invar_trans tb = g.tb ? INVAR_TRANS : INVAR_NO_TRANS;
     invar_status s;
-    if constexpr (std::is_same_v<ASrc, int8_t>)
+    if constexpr (kSigned)
       s = invar_gemm_s8s8s32(ta, tb, g.m, g.n, g.k, g.alpha, a.data(), lda, b.data(), ldb, g.beta,
                              c.data(), ldc);
     else
@@ -154,13 +182,13 @@ class Int8 : public ::testing::Test {};
 using ATypes = ::testing::Types<int8_t, uint8_t>;
 TYPED_TEST_SUITE(Int8, ATypes);
 
-// The three panel layouts of ukernel.h: int16 pairs (k_unit 1), byte quads (k_unit 4), and the
+// The three panel layouts of ukernel.h: int16 pairs (k_unit 2), byte quads (k_unit 4), and the
 // AMX kernels' 64-step chunks of A over B's byte quads (k_unit 64).
 bool is_quads(const kernels::GemmKernel& kern) { return kern.k_unit == 4; }
 bool is_chunks(const kernels::GemmKernel& kern) { return kern.k_unit == 64; }
 
 ::testing::AssertionResult known_layout(const kernels::GemmKernel& kern) {
-  const bool pairs = kern.k_unit == 1 && kern.a_packed_bytes == 2 && kern.b_packed_bytes == 2;
+  const bool pairs = kern.k_unit == 2 && kern.a_packed_bytes == 2 && kern.b_packed_bytes == 2;
   const bool bytes = kern.a_packed_bytes == 1 && kern.b_packed_bytes == 1;
   if (pairs || (bytes && (is_quads(kern) || is_chunks(kern))))
     return ::testing::AssertionSuccess();
@@ -507,6 +535,114 @@ TYPED_TEST(Int8, ThreadsAndBlockingsThroughBothApis) {
   const std::string error = check<ASrc>(g, Context::default_context());
   invar_set_num_threads(0);
   ASSERT_TRUE(error.empty()) << error;
+}
+
+// Over a prepacked B, every shape gives the unpacked call's bits: one row (the decode step) and
+// more, K across the kernels' k units (pairs, quads, the AMX 64-step chunks) and past the AMX
+// k-block (2048), several k-blocks and column blocks over the panels (small blocks), 1 to 3
+// threads, both APIs.
+TYPED_TEST(Int8, PrepackedBGivesTheUnpackedBits) {
+  using ASrc = TypeParam;
+  uint64_t seed = 500;
+  for (int threads : {1, 2, 3}) {
+    for (bool small_blocks : {false, true}) {
+      ContextOptions o;
+      o.num_threads = threads;
+      if (small_blocks) {
+        o.mc = 18;
+        o.kc = 9;
+        o.nc = 48;
+      }
+      Context context(o);
+      for (int64_t m : {1, 2, 13, 45}) {
+        for (int64_t k : {1, 3, 4, 5, 63, 64, 65, 131}) {
+          Case g;
+          g.ta = seed % 2;
+          g.tb = seed % 3 == 0;
+          g.m = m;
+          g.n = 1 + static_cast<int64_t>(seed % 97);
+          g.k = k;
+          g.alpha = seed % 5 == 0 ? kMin : 1 + static_cast<int32_t>(seed % 3);
+          g.beta = seed % 4 == 0 ? 0 : -static_cast<int32_t>(seed % 4);
+          g.pad_a = 1;
+          g.pad_b = 2;
+          g.pad_c = 3;
+          g.fill = seed % 2 ? Fill::kExtremes : Fill::kUniform;
+          g.prepacked_b = true;
+          g.seed = seed++;
+          const std::string error = check<ASrc>(g, context);
+          ASSERT_TRUE(error.empty()) << threads << " threads: " << error;
+        }
+      }
+    }
+  }
+  Case g;
+  g.m = 37;
+  g.n = 70;
+  g.k = 2100;  // past the AMX kernels' 2048-step k-block
+  g.alpha = -5;
+  g.beta = 7;
+  g.prepacked_b = true;
+  g.c_api = true;
+  for (int threads : {1, 2}) {
+    invar_set_num_threads(threads);
+    g.ta = threads == 2;
+    g.tb = threads == 2;
+    ++g.seed;
+    const std::string error = check<ASrc>(g, Context::default_context());
+    ASSERT_TRUE(error.empty()) << threads << " threads: " << error;
+  }
+  invar_set_num_threads(0);
+}
+
+// A packed int8 B belongs to the kernel of the A type it was packed for, and is no f32 B: any
+// other use is refused with a message, C untouched; so is a null handle.
+TEST(Int8Errors, PackedBOfAnotherKindIsRefused) {
+  const std::vector<int8_t> b(6 * 5, 1), a8(4 * 6, 2);
+  const std::vector<uint8_t> au(4 * 6, 3);
+  const std::vector<float> af(4 * 6, 1.0f);
+  invar_packed *for_u8 = nullptr, *for_s8 = nullptr, *for_f32 = nullptr;
+  ASSERT_EQ(invar_gemm_u8s8s32_pack_b(INVAR_NO_TRANS, 6, 5, b.data(), 5, &for_u8), INVAR_OK);
+  ASSERT_EQ(invar_gemm_s8s8s32_pack_b(INVAR_NO_TRANS, 6, 5, b.data(), 5, &for_s8), INVAR_OK);
+  ASSERT_EQ(invar_sgemm_pack_b(INVAR_NO_TRANS, 6, 5, af.data(), 5, &for_f32), INVAR_OK);
+  std::vector<int32_t> c(4 * 5, 9);
+  std::vector<float> cf(4 * 5, 9.0f);
+  EXPECT_EQ(invar_gemm_s8s8s32_packed(INVAR_NO_TRANS, 4, 1, a8.data(), 6, for_u8, 0, c.data(), 5),
+            INVAR_EINVAL);
+  EXPECT_NE(std::string(invar_last_error()).find("invar_gemm_s8s8s32_packed: b was packed for"),
+            std::string::npos)
+      << invar_last_error();
+  EXPECT_EQ(invar_gemm_u8s8s32_packed(INVAR_NO_TRANS, 4, 1, au.data(), 6, for_s8, 0, c.data(), 5),
+            INVAR_EINVAL);
+  EXPECT_EQ(invar_gemm_u8s8s32_packed(INVAR_NO_TRANS, 4, 1, au.data(), 6, for_f32, 0, c.data(), 5),
+            INVAR_EINVAL);
+  EXPECT_NE(std::string(invar_last_error()).find("b was packed in"), std::string::npos)
+      << invar_last_error();
+  EXPECT_EQ(invar_sgemm_packed(INVAR_NO_TRANS, 4, 1.0f, af.data(), 6, for_u8, 0.0f, cf.data(), 5),
+            INVAR_EINVAL);
+  EXPECT_EQ(invar_gemm_u8s8s32_packed(INVAR_NO_TRANS, 4, 1, au.data(), 6, nullptr, 0, c.data(), 5),
+            INVAR_EINVAL);
+  EXPECT_EQ(std::string(invar_last_error()), "invar_gemm_u8s8s32_packed: b is NULL");
+  EXPECT_EQ(invar_gemm_u8s8s32_packed(INVAR_NO_TRANS, 4, 1, au.data(), 5, for_u8, 0, c.data(), 5),
+            INVAR_EINVAL);  // lda < k
+  EXPECT_EQ(c, std::vector<int32_t>(4 * 5, 9));
+  EXPECT_EQ(cf, std::vector<float>(4 * 5, 9.0f));
+  EXPECT_THROW(gemm(1, Op::kNoTrans, MatrixView<const int8_t>(a8.data(), 4, 6),
+                    pack_b_u8s8s32(Op::kNoTrans, MatrixView<const int8_t>(b.data(), 6, 5)), 0,
+                    MatrixView<int32_t>(c.data(), 4, 5)),
+               InvalidArgument);
+  EXPECT_THROW(gemm(1, Op::kNoTrans, MatrixView<const uint8_t>(au.data(), 4, 5),
+                    pack_b_u8s8s32(Op::kNoTrans, MatrixView<const int8_t>(b.data(), 6, 5)), 0,
+                    MatrixView<int32_t>(c.data(), 4, 5)),
+               InvalidArgument);  // op(A) is 4 x 5, the packed B 6 x 5
+  EXPECT_EQ(c, std::vector<int32_t>(4 * 5, 9));
+  // The right kind works.
+  ASSERT_EQ(invar_gemm_u8s8s32_packed(INVAR_NO_TRANS, 4, 1, au.data(), 6, for_u8, 0, c.data(), 5),
+            INVAR_OK);
+  EXPECT_EQ(c, std::vector<int32_t>(4 * 5, 6 * 3 * 1));
+  invar_packed_free(for_u8);
+  invar_packed_free(for_s8);
+  invar_packed_free(for_f32);
 }
 
 // alpha == 0 and K == 0 give beta * C without reading A or B (null here); beta == 0 writes 0 over

@@ -289,6 +289,26 @@ INVAR_API invar_status invar_dgemm_packed_epilogue(invar_trans ta, int64_t m, do
                                                    int64_t ldc, invar_bias bias,
                                                    const double *bias_values,
                                                    invar_activation activation);
+/*
+ * Prepacked int8 B for the 8-bit integer products: invar_gemm_s8s8s32_pack_b and
+ * invar_gemm_u8s8s32_pack_b pack op(B) for the products of an int8 A and of a uint8 A (their
+ * kernels differ); invar_gemm_s8s8s32_packed and invar_gemm_u8s8s32_packed then compute
+ * C <- alpha * (op(A) . op(B)) + beta * C for any M with exactly the bits of the unpacked call.
+ * The rules of prepacked B apply; a handle packed for the other A type, or for a floating-point
+ * call, is refused with INVAR_EINVAL.
+ */
+INVAR_API invar_status invar_gemm_s8s8s32_pack_b(invar_trans tb, int64_t k, int64_t n,
+                                                 const int8_t *b, int64_t ldb, invar_packed **out);
+INVAR_API invar_status invar_gemm_u8s8s32_pack_b(invar_trans tb, int64_t k, int64_t n,
+                                                 const int8_t *b, int64_t ldb, invar_packed **out);
+INVAR_API invar_status invar_gemm_s8s8s32_packed(invar_trans ta, int64_t m, int32_t alpha,
+                                                 const int8_t *a, int64_t lda,
+                                                 const invar_packed *b, int32_t beta, int32_t *c,
+                                                 int64_t ldc);
+INVAR_API invar_status invar_gemm_u8s8s32_packed(invar_trans ta, int64_t m, int32_t alpha,
+                                                 const uint8_t *a, int64_t lda,
+                                                 const invar_packed *b, int32_t beta, int32_t *c,
+                                                 int64_t ldc);
 /* Bytes held by the packed panels (0 for NULL). */
 INVAR_API size_t invar_packed_bytes(const invar_packed *p);
 /* Frees a handle; NULL is ignored. */

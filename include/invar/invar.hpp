@@ -370,6 +370,31 @@ inline void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, Op op_b,
   gemm(alpha, op_a, a, op_b, b, beta, c, Context::default_context());
 }
 
+// Prepacked int8 B (see invar_gemm_s8s8s32_pack_b in invar.h): packed for the products of an
+// int8 A (pack_b_s8s8s32) or of a uint8 A (pack_b_u8s8s32), whose kernels differ; the products
+// over it have the bits of the unpacked call. The rules of PackedB apply; a handle packed for
+// the other A type, or for a floating-point call, throws InvalidArgument.
+INVAR_API PackedB pack_b_s8s8s32(Op op_b, MatrixView<const int8_t> b, Context& context);
+INVAR_API PackedB pack_b_u8s8s32(Op op_b, MatrixView<const int8_t> b, Context& context);
+inline PackedB pack_b_s8s8s32(Op op_b, MatrixView<const int8_t> b) {
+  return pack_b_s8s8s32(op_b, b, Context::default_context());
+}
+inline PackedB pack_b_u8s8s32(Op op_b, MatrixView<const int8_t> b) {
+  return pack_b_u8s8s32(op_b, b, Context::default_context());
+}
+INVAR_API void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, const PackedB& b,
+                    int32_t beta, MatrixView<int32_t> c, Context& context);
+INVAR_API void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, const PackedB& b,
+                    int32_t beta, MatrixView<int32_t> c, Context& context);
+inline void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, const PackedB& b,
+                 int32_t beta, MatrixView<int32_t> c) {
+  gemm(alpha, op_a, a, b, beta, c, Context::default_context());
+}
+inline void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, const PackedB& b,
+                 int32_t beta, MatrixView<int32_t> c) {
+  gemm(alpha, op_a, a, b, beta, c, Context::default_context());
+}
+
 // ---- batches of 16-bit and 8-bit products ----------------------------------------------------
 
 // gemm_batch over the types of the 16-bit and 8-bit gemm overloads above, with their scalars: the

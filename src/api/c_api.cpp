@@ -98,7 +98,8 @@ invar_status gemm_entry(const char* function, invar_trans ta, invar_trans tb, in
   });
 }
 
-template <class T>
+// AIn: the A element type whose kernel the panels are for (T itself but for the int8 B).
+template <class T, class AIn = T>
 invar_status pack_b_entry(const char* function, invar_trans tb, int64_t k, int64_t n, const T* b,
                           int64_t ldb, invar_packed** out) {
   invar::api::clear_last_error();
@@ -108,8 +109,8 @@ invar_status pack_b_entry(const char* function, invar_trans tb, int64_t k, int64
       invar::api::set_last_error(std::string(function) + ": out is NULL");
       return INVAR_EINVAL;
     }
-    auto impl = invar::api::pack_b(invar::Context::default_context().impl(), function, trans_b, k,
-                                   n, b, ldb);
+    auto impl = invar::api::pack_b<T, AIn>(invar::Context::default_context().impl(), function,
+                                           trans_b, k, n, b, ldb);
     *out = new invar_packed{std::move(impl)};
     return INVAR_OK;
   });
@@ -149,6 +150,20 @@ invar_status packed_a_entry(const char* function, const invar_packed* a, invar_t
   return gemm_entry(function, INVAR_NO_TRANS, tb, pa.m, n, pa.k, alpha,
                     static_cast<const T*>(nullptr), 0, b, ldb, beta, c, ldc, b_packed, 0,
                     static_cast<const T*>(nullptr), 0, a);
+}
+
+// The 8-bit integer products over a prepacked int8 B.
+template <class In>
+invar_status int_packed_entry(const char* function, invar_trans ta, int64_t m, int32_t alpha,
+                              const In* a, int64_t lda, const invar_packed* b, int32_t beta,
+                              int32_t* c, int64_t ldc) {
+  if (b == nullptr) {
+    invar::api::clear_last_error();
+    invar::api::set_last_error(std::string(function) + ": b is NULL");
+    return INVAR_EINVAL;
+  }
+  return gemm_entry(function, ta, INVAR_NO_TRANS, m, b->impl->n, b->impl->k, alpha, a, lda,
+                    static_cast<const int8_t*>(nullptr), 0, beta, c, ldc, b);
 }
 
 template <class T>
@@ -527,6 +542,28 @@ invar_status invar_dgemm_packed_epilogue(invar_trans ta, int64_t m, double alpha
                                          const double* bias_values, invar_activation activation) {
   return packed_entry("invar_dgemm_packed_epilogue", ta, m, alpha, a, lda, b, beta, c, ldc,
                       raw_enum(bias), bias_values, raw_enum(activation));
+}
+
+invar_status invar_gemm_s8s8s32_pack_b(invar_trans tb, int64_t k, int64_t n, const int8_t* b,
+                                       int64_t ldb, invar_packed** out) {
+  return pack_b_entry<int8_t, int8_t>("invar_gemm_s8s8s32_pack_b", tb, k, n, b, ldb, out);
+}
+
+invar_status invar_gemm_u8s8s32_pack_b(invar_trans tb, int64_t k, int64_t n, const int8_t* b,
+                                       int64_t ldb, invar_packed** out) {
+  return pack_b_entry<int8_t, uint8_t>("invar_gemm_u8s8s32_pack_b", tb, k, n, b, ldb, out);
+}
+
+invar_status invar_gemm_s8s8s32_packed(invar_trans ta, int64_t m, int32_t alpha, const int8_t* a,
+                                       int64_t lda, const invar_packed* b, int32_t beta,
+                                       int32_t* c, int64_t ldc) {
+  return int_packed_entry("invar_gemm_s8s8s32_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
+}
+
+invar_status invar_gemm_u8s8s32_packed(invar_trans ta, int64_t m, int32_t alpha, const uint8_t* a,
+                                       int64_t lda, const invar_packed* b, int32_t beta,
+                                       int32_t* c, int64_t ldc) {
+  return int_packed_entry("invar_gemm_u8s8s32_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
 }
 
 size_t invar_packed_bytes(const invar_packed* p) { return p == nullptr ? 0 : p->impl->bytes; }

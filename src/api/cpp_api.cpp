@@ -125,15 +125,44 @@ void gemm_packed_impl(T alpha, Op op_a, MatrixView<const T> a, const PackedB& b,
   run(call, context);
 }
 
-template <class T>
-PackedB pack_b_impl(Op op_b, MatrixView<const T> b, Context& context) {
+// The 8-bit integer products over a prepacked int8 B.
+template <class In>
+void gemm_int_packed_impl(int32_t alpha, Op op_a, MatrixView<const In> a, const PackedB& b,
+                          int32_t beta, MatrixView<int32_t> c, Context& context) {
+  const bool ta = op_a == Op::kTrans;
+  if (op_a != Op::kNoTrans && !ta) throw InvalidArgument("invar::gemm: invalid Op value");
+  const int64_t m = ta ? a.cols() : a.rows();
+  const int64_t k = ta ? a.rows() : a.cols();
+  if (k != b.k() || c.rows() != m || c.cols() != b.n())
+    throw InvalidArgument("invar::gemm: op(A) is " + dims(m, k) + ", the packed B is " +
+                          dims(b.k(), b.n()) + " and C is " + dims(c.rows(), c.cols()));
+  api::GemmCall<In> call;
+  call.function = "invar::gemm";
+  call.trans_a = ta;
+  call.m = m;
+  call.n = b.n();
+  call.k = k;
+  call.alpha = alpha;
+  call.a = a.data();
+  call.lda = a.ld();
+  call.beta = beta;
+  call.c = c.data();
+  call.ldc = c.ld();
+  call.packed_b = &b.impl();
+  run(call, context);
+}
+
+// AIn: the A element type whose kernel the panels are for (T itself but for the int8 B).
+template <class T, class AIn = T>
+PackedB pack_b_impl(const char* function, Op op_b, MatrixView<const T> b, Context& context) {
   const bool tb = op_b == Op::kTrans;
-  if (op_b != Op::kNoTrans && !tb) throw InvalidArgument("invar::pack_b: invalid Op value");
+  if (op_b != Op::kNoTrans && !tb)
+    throw InvalidArgument(std::string(function) + ": invalid Op value");
   try {
-    return PackedB(api::pack_b(context.impl(), "invar::pack_b", tb, tb ? b.cols() : b.rows(),
-                               tb ? b.rows() : b.cols(), b.data(), b.ld()));
+    return PackedB(api::pack_b<T, AIn>(context.impl(), function, tb, tb ? b.cols() : b.rows(),
+                                       tb ? b.rows() : b.cols(), b.data(), b.ld()));
   } catch (const std::bad_alloc&) {
-    throw OutOfMemory("invar::pack_b: out of memory");
+    throw OutOfMemory(std::string(function) + ": out of memory");
   }
 }
 
@@ -222,11 +251,11 @@ void gemm(double alpha, Op op_a, MatrixView<const double> a, Op op_b, MatrixView
 }
 
 PackedB pack_b(Op op_b, MatrixView<const float> b, Context& context) {
-  return pack_b_impl(op_b, b, context);
+  return pack_b_impl("invar::pack_b", op_b, b, context);
 }
 
 PackedB pack_b(Op op_b, MatrixView<const double> b, Context& context) {
-  return pack_b_impl(op_b, b, context);
+  return pack_b_impl("invar::pack_b", op_b, b, context);
 }
 
 void gemm(float alpha, Op op_a, MatrixView<const float> a, const PackedB& b, float beta,
@@ -339,6 +368,24 @@ void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, Op op_b, MatrixVie
 void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, Op op_b,
           MatrixView<const int8_t> b, int32_t beta, MatrixView<int32_t> c, Context& context) {
   gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
+}
+
+PackedB pack_b_s8s8s32(Op op_b, MatrixView<const int8_t> b, Context& context) {
+  return pack_b_impl<int8_t, int8_t>("invar::pack_b_s8s8s32", op_b, b, context);
+}
+
+PackedB pack_b_u8s8s32(Op op_b, MatrixView<const int8_t> b, Context& context) {
+  return pack_b_impl<int8_t, uint8_t>("invar::pack_b_u8s8s32", op_b, b, context);
+}
+
+void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, const PackedB& b, int32_t beta,
+          MatrixView<int32_t> c, Context& context) {
+  gemm_int_packed_impl(alpha, op_a, a, b, beta, c, context);
+}
+
+void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, const PackedB& b, int32_t beta,
+          MatrixView<int32_t> c, Context& context) {
+  gemm_int_packed_impl(alpha, op_a, a, b, beta, c, context);
 }
 
 const char* version() { return INVAR_VERSION_STRING; }

@@ -39,7 +39,7 @@ namespace {
 
 // Checks the arguments of either operand and makes its handle, with the panels allocated (not yet
 // filled) when there are any. A is m x k, B is k x n; the other dimension is unused.
-template <class T>
+template <class T, class AIn>
 std::unique_ptr<detail::PackedOperand> new_operand(Context::Impl& context, const char* function,
                                                    detail::PackedOperand::Side side, int trans,
                                                    int64_t m, int64_t k, int64_t n, const T* src,
@@ -52,7 +52,7 @@ std::unique_ptr<detail::PackedOperand> new_operand(Context::Impl& context, const
   if (is_a && m < 0) fail(function, "m = " + std::to_string(m) + " is negative");
   if (k < 0) fail(function, "k = " + std::to_string(k) + " is negative");
   if (!is_a && n < 0) fail(function, "n = " + std::to_string(n) + " is negative");
-  const kernels::GemmKernel& kernel = kernels::kernel_for<T>(*context.kernels);
+  const kernels::GemmKernel& kernel = kernels::kernel_for<AIn>(*context.kernels);
   auto packed = std::make_unique<detail::PackedOperand>();
   packed->side = side;
   packed->elem_bytes = sizeof(T);
@@ -90,12 +90,12 @@ std::unique_ptr<detail::PackedOperand> new_operand(Context::Impl& context, const
 
 }  // namespace
 
-template <class T>
+template <class T, class AIn>
 std::unique_ptr<detail::PackedOperand> pack_b(Context::Impl& context, const char* function,
                                               int trans_b, int64_t k, int64_t n, const T* b,
                                               int64_t ldb) {
-  auto packed = new_operand<T>(context, function, detail::PackedOperand::Side::kB, trans_b, 0, k,
-                               n, b, ldb);
+  auto packed = new_operand<T, AIn>(context, function, detail::PackedOperand::Side::kB, trans_b,
+                                    0, k, n, b, ldb);
   if (packed->data != nullptr)
     driver::pack_b_whole(*packed->kernel, k, n, b, trans_b ? 1 : ldb, trans_b ? ldb : 1,
                          packed->data.get());
@@ -106,8 +106,8 @@ template <class T>
 std::unique_ptr<detail::PackedOperand> pack_a(Context::Impl& context, const char* function,
                                               int trans_a, int64_t m, int64_t k, T alpha,
                                               const T* a, int64_t lda) {
-  auto packed = new_operand<T>(context, function, detail::PackedOperand::Side::kA, trans_a, m, k,
-                               0, a, lda);
+  auto packed = new_operand<T, T>(context, function, detail::PackedOperand::Side::kA, trans_a, m,
+                                  k, 0, a, lda);
   packed->alpha = alpha;
   if (packed->data != nullptr) {
     runtime::FpModeGuard fp_mode;  // alpha * a is rounded as in every call
@@ -117,16 +117,22 @@ std::unique_ptr<detail::PackedOperand> pack_a(Context::Impl& context, const char
   return packed;
 }
 
-#define INVAR_PACK(T)                                                                          \
-  template std::unique_ptr<detail::PackedOperand> pack_b<T>(Context::Impl&, const char*, int,  \
-                                                            int64_t, int64_t, const T*,        \
-                                                            int64_t);                          \
+#define INVAR_PACK_B(T, AIn)                                                                   \
+  template std::unique_ptr<detail::PackedOperand> pack_b<T, AIn>(                              \
+      Context::Impl&, const char*, int, int64_t, int64_t, const T*, int64_t);
+INVAR_PACK_B(float, float)
+INVAR_PACK_B(double, double)
+INVAR_PACK_B(int8_t, int8_t)
+INVAR_PACK_B(int8_t, uint8_t)
+#undef INVAR_PACK_B
+
+#define INVAR_PACK_A(T)                                                                        \
   template std::unique_ptr<detail::PackedOperand> pack_a<T>(Context::Impl&, const char*, int,  \
                                                             int64_t, int64_t, T, const T*,     \
                                                             int64_t);
-INVAR_PACK(float)
-INVAR_PACK(double)
-#undef INVAR_PACK
+INVAR_PACK_A(float)
+INVAR_PACK_A(double)
+#undef INVAR_PACK_A
 
 }  // namespace api
 }  // namespace invar

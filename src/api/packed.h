@@ -27,7 +27,7 @@ struct detail::PackedOperand {
 
   uint32_t format_version = kFormatVersion;
   Side side = Side::kB;
-  int elem_bytes = 0;                          // 4: f32, 8: f64
+  int elem_bytes = 0;                          // 4: f32, 8: f64, 1: int8 (B)
   const kernels::GemmKernel* kernel = nullptr;  // the kernel whose layout this is
   int64_t m = 0, k = 0, n = 0;                  // op(A) is m x k; op(B) is k x n
   double alpha = 1;                             // a packed A's alpha, exact in double
@@ -37,9 +37,11 @@ struct detail::PackedOperand {
 
 namespace api {
 
-// Packs op(B) (k x n; B stored n x k when trans_b) for the context's kernel of element type T.
-// Throws InvalidArgument (message naming `function`) or OutOfMemory.
-template <class T>
+// Packs op(B) (k x n; B stored n x k when trans_b), of element type T, for the context's kernel
+// of A elements of type AIn: T itself for the floating-point types, int8_t or uint8_t for the
+// int8 B of the integer products. Throws InvalidArgument (message naming `function`) or
+// OutOfMemory.
+template <class T, class AIn = T>
 std::unique_ptr<detail::PackedOperand> pack_b(Context::Impl& context, const char* function,
                                               int trans_b, int64_t k, int64_t n, const T* b,
                                               int64_t ldb);

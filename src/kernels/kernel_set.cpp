@@ -134,6 +134,7 @@ constexpr GemmKernel make_int_kernel(const char* name) {
   k.b_in_bytes = sizeof(int8_t);
   k.a_packed_bytes = k.b_packed_bytes = sizeof(int16_t);
   k.c_bytes = sizeof(int32_t);
+  k.k_unit = 2;  // the pairs: rows pc.. of a prepacked B are a block's panel for even pc only
   k.pack_a = &erased_pack_a_pairs<ASrc, MR>;
   k.pack_b = &erased_pack_b_pairs<NR>;
   k.ukernel = &erased_igemm<F>;

@@ -27,8 +27,9 @@ struct GemmKernel {
   int a_packed_bytes = 0;  // element size of a packed A panel
   int b_packed_bytes = 0;  // element size of a packed B panel
   int c_bytes = 0;         // element size of C (and of the accumulators)
-  // Panels group k steps by this many (the byte quads of the VNNI kernels: 4, ukernel.h); every
-  // k-block but a product's last is a multiple of it deep. 1 for every other kernel.
+  // Panels group k steps by this many (the int16 pairs of the integer kernels: 2, the byte quads
+  // of the VNNI kernels: 4, the AMX chunks: 64; ukernel.h); every k-block but a product's last
+  // is a multiple of it deep. 1 for the floating-point kernels.
   int k_unit = 1;
   // Whether the micro-kernel keeps its pace with B micro-panels streaming from L2/L3, so that
   // KC is sized for a deeper k-loop rather than for both micro-panels in L1

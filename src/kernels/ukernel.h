@@ -88,7 +88,8 @@ using DgemmDirectFn = void (*)(int64_t m, int64_t n, int64_t k, double alpha, co
 //            [2q * NR + 2j + 1]; the odd last step at b_panel[(kc-1) * NR + j].
 //
 // So a panel holds exactly kc * MR (kc * NR) int16 values and step p starts at element p * MR
-// (p * NR) for every even p, the layout's only difference from the float panels. B micro-panels
+// (p * NR) for every even p, the layout's only difference from the float panels: these kernels
+// have k_unit = 2, so that rows pc.. of a prepacked B are a k-block's panel. B micro-panels
 // are aligned as f32 panels of the same NR would be, halved: 32 bytes for NR = 16.
 //
 // Arithmetic is modulo 2^32 (in uint32_t, so no signed overflow), where addition and
