@@ -491,19 +491,25 @@ TYPED_TEST(Int8, LongSumsWrap) {
   EXPECT_NE(static_cast<int64_t>(c), static_cast<int64_t>(a[0]) * -128 * g.k);
 }
 
+// A context of `threads` threads, with small blocks (several row, column and k-blocks; kc is
+// rounded up to the kernel's k unit) or the model's.
+Context test_context(int threads, bool small_blocks) {
+  ContextOptions o;
+  o.num_threads = threads;
+  if (small_blocks) {
+    o.mc = 18;
+    o.kc = 9;
+    o.nc = 48;
+  }
+  return Context(o);
+}
+
 // 1, 2 and 3 threads, default and small blocks, through both APIs: the same bits.
 TYPED_TEST(Int8, ThreadsAndBlockingsThroughBothApis) {
   using ASrc = TypeParam;
   for (int threads : {1, 2, 3}) {
     for (bool small_blocks : {false, true}) {
-      ContextOptions o;
-      o.num_threads = threads;
-      if (small_blocks) {
-        o.mc = 18;
-        o.kc = 9;
-        o.nc = 48;
-      }
-      Context context(o);
+      Context context = test_context(threads, small_blocks);
       ASSERT_EQ(context.num_threads(), threads);
       Case g;
       for (int t = 0; t < 4; ++t) {
@@ -546,14 +552,7 @@ TYPED_TEST(Int8, PrepackedBGivesTheUnpackedBits) {
   uint64_t seed = 500;
   for (int threads : {1, 2, 3}) {
     for (bool small_blocks : {false, true}) {
-      ContextOptions o;
-      o.num_threads = threads;
-      if (small_blocks) {
-        o.mc = 18;
-        o.kc = 9;
-        o.nc = 48;
-      }
-      Context context(o);
+      Context context = test_context(threads, small_blocks);
       for (int64_t m : {1, 2, 13, 45}) {
         for (int64_t k : {1, 3, 4, 5, 63, 64, 65, 131}) {
           Case g;

@@ -152,31 +152,21 @@ invar_status packed_a_entry(const char* function, const invar_packed* a, invar_t
                     static_cast<const T*>(nullptr), 0, a);
 }
 
-// The 8-bit integer products over a prepacked int8 B.
-template <class In>
-invar_status int_packed_entry(const char* function, invar_trans ta, int64_t m, int32_t alpha,
-                              const In* a, int64_t lda, const invar_packed* b, int32_t beta,
-                              int32_t* c, int64_t ldc) {
+// op(A) times a prepacked B. Acc: the element type of alpha, beta and C; the B the handle was
+// packed from is int8 for the integer products, else In.
+template <class In, class Acc>
+invar_status packed_entry(const char* function, invar_trans ta, int64_t m, Acc alpha,
+                          const In* a, int64_t lda, const invar_packed* b, Acc beta, Acc* c,
+                          int64_t ldc, int bias = 0, const Acc* bias_values = nullptr,
+                          int activation = 0) {
+  using InB = std::conditional_t<std::is_integral_v<In>, int8_t, In>;
   if (b == nullptr) {
     invar::api::clear_last_error();
     invar::api::set_last_error(std::string(function) + ": b is NULL");
     return INVAR_EINVAL;
   }
   return gemm_entry(function, ta, INVAR_NO_TRANS, m, b->impl->n, b->impl->k, alpha, a, lda,
-                    static_cast<const int8_t*>(nullptr), 0, beta, c, ldc, b);
-}
-
-template <class T>
-invar_status packed_entry(const char* function, invar_trans ta, int64_t m, T alpha, const T* a,
-                          int64_t lda, const invar_packed* b, T beta, T* c, int64_t ldc,
-                          int bias = 0, const T* bias_values = nullptr, int activation = 0) {
-  if (b == nullptr) {
-    invar::api::clear_last_error();
-    invar::api::set_last_error(std::string(function) + ": b is NULL");
-    return INVAR_EINVAL;
-  }
-  return gemm_entry(function, ta, INVAR_NO_TRANS, m, b->impl->n, b->impl->k, alpha, a, lda,
-                    static_cast<const T*>(nullptr), 0, beta, c, ldc, b, bias, bias_values,
+                    static_cast<const InB*>(nullptr), 0, beta, c, ldc, b, bias, bias_values,
                     activation);
 }
 
@@ -557,13 +547,13 @@ invar_status invar_gemm_u8s8s32_pack_b(invar_trans tb, int64_t k, int64_t n, con
 invar_status invar_gemm_s8s8s32_packed(invar_trans ta, int64_t m, int32_t alpha, const int8_t* a,
                                        int64_t lda, const invar_packed* b, int32_t beta,
                                        int32_t* c, int64_t ldc) {
-  return int_packed_entry("invar_gemm_s8s8s32_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
+  return packed_entry("invar_gemm_s8s8s32_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
 }
 
 invar_status invar_gemm_u8s8s32_packed(invar_trans ta, int64_t m, int32_t alpha, const uint8_t* a,
                                        int64_t lda, const invar_packed* b, int32_t beta,
                                        int32_t* c, int64_t ldc) {
-  return int_packed_entry("invar_gemm_u8s8s32_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
+  return packed_entry("invar_gemm_u8s8s32_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
 }
 
 size_t invar_packed_bytes(const invar_packed* p) { return p == nullptr ? 0 : p->impl->bytes; }

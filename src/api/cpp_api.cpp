@@ -98,37 +98,11 @@ void set_epilogue(api::GemmCall<T>& call, const Epilogue<T>& e) {
   call.activation = static_cast<int>(e.activation);
 }
 
-template <class T>
-void gemm_packed_impl(T alpha, Op op_a, MatrixView<const T> a, const PackedB& b, T beta,
-                      MatrixView<T> c, Context& context, const Epilogue<T>& epilogue = {}) {
-  const bool ta = op_a == Op::kTrans;
-  if (op_a != Op::kNoTrans && !ta) throw InvalidArgument("invar::gemm: invalid Op value");
-  const int64_t m = ta ? a.cols() : a.rows();
-  const int64_t k = ta ? a.rows() : a.cols();
-  if (k != b.k() || c.rows() != m || c.cols() != b.n())
-    throw InvalidArgument("invar::gemm: op(A) is " + dims(m, k) + ", the packed B is " +
-                          dims(b.k(), b.n()) + " and C is " + dims(c.rows(), c.cols()));
-  api::GemmCall<T> call;
-  call.function = "invar::gemm";
-  call.trans_a = ta;
-  call.m = m;
-  call.n = b.n();
-  call.k = k;
-  call.alpha = alpha;
-  call.a = a.data();
-  call.lda = a.ld();
-  call.beta = beta;
-  call.c = c.data();
-  call.ldc = c.ld();
-  call.packed_b = &b.impl();
-  set_epilogue(call, epilogue);
-  run(call, context);
-}
-
-// The 8-bit integer products over a prepacked int8 B.
-template <class In>
-void gemm_int_packed_impl(int32_t alpha, Op op_a, MatrixView<const In> a, const PackedB& b,
-                          int32_t beta, MatrixView<int32_t> c, Context& context) {
+// op(A) times a prepacked B: the call, checked against the handle's dimensions. Acc is the
+// element type of alpha, beta and C (T for the floating-point types, int32_t for int8).
+template <class In, class Acc = typename api::GemmCall<In>::Acc>
+api::GemmCall<In> packed_b_call(Acc alpha, Op op_a, MatrixView<const In> a, const PackedB& b,
+                                Acc beta, MatrixView<Acc> c) {
   const bool ta = op_a == Op::kTrans;
   if (op_a != Op::kNoTrans && !ta) throw InvalidArgument("invar::gemm: invalid Op value");
   const int64_t m = ta ? a.cols() : a.rows();
@@ -149,6 +123,14 @@ void gemm_int_packed_impl(int32_t alpha, Op op_a, MatrixView<const In> a, const 
   call.c = c.data();
   call.ldc = c.ld();
   call.packed_b = &b.impl();
+  return call;
+}
+
+template <class T>
+void gemm_packed_impl(T alpha, Op op_a, MatrixView<const T> a, const PackedB& b, T beta,
+                      MatrixView<T> c, Context& context, const Epilogue<T>& epilogue = {}) {
+  api::GemmCall<T> call = packed_b_call(alpha, op_a, a, b, beta, c);
+  set_epilogue(call, epilogue);
   run(call, context);
 }
 
@@ -380,12 +362,12 @@ PackedB pack_b_u8s8s32(Op op_b, MatrixView<const int8_t> b, Context& context) {
 
 void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, const PackedB& b, int32_t beta,
           MatrixView<int32_t> c, Context& context) {
-  gemm_int_packed_impl(alpha, op_a, a, b, beta, c, context);
+  run(packed_b_call(alpha, op_a, a, b, beta, c), context);
 }
 
 void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, const PackedB& b, int32_t beta,
           MatrixView<int32_t> c, Context& context) {
-  gemm_int_packed_impl(alpha, op_a, a, b, beta, c, context);
+  run(packed_b_call(alpha, op_a, a, b, beta, c), context);
 }
 
 const char* version() { return INVAR_VERSION_STRING; }
