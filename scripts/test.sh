@@ -67,7 +67,8 @@ rm -rf build/prefix build/examples
 cmake --install build/release --prefix build/prefix >/dev/null
 if cmake -S examples -B build/examples -G Ninja -DCMAKE_PREFIX_PATH="$root/build/prefix" >/dev/null &&
    cmake --build build/examples &&
-   build/examples/hello_c && build/examples/decode_equals_prefill && build/examples/blas_drop_in &&
+   build/examples/hello_c && build/examples/decode_equals_prefill &&
+   build/examples/quantized_layer && build/examples/blas_drop_in &&
    build/prefix/bin/invar fingerprint; then
   passed=$((passed + 1))
 else
