@@ -599,11 +599,11 @@ TYPED_TEST(Int8, PrepackedBGivesTheUnpackedBits) {
 TEST(Int8Errors, PackedBOfAnotherKindIsRefused) {
   const std::vector<int8_t> b(6 * 5, 1), a8(4 * 6, 2);
   const std::vector<uint8_t> au(4 * 6, 3);
-  const std::vector<float> af(4 * 6, 1.0f);
+  const std::vector<float> af(4 * 6, 1.0f), bf(6 * 5, 1.0f);
   invar_packed *for_u8 = nullptr, *for_s8 = nullptr, *for_f32 = nullptr;
   ASSERT_EQ(invar_gemm_u8s8s32_pack_b(INVAR_NO_TRANS, 6, 5, b.data(), 5, &for_u8), INVAR_OK);
   ASSERT_EQ(invar_gemm_s8s8s32_pack_b(INVAR_NO_TRANS, 6, 5, b.data(), 5, &for_s8), INVAR_OK);
-  ASSERT_EQ(invar_sgemm_pack_b(INVAR_NO_TRANS, 6, 5, af.data(), 5, &for_f32), INVAR_OK);
+  ASSERT_EQ(invar_sgemm_pack_b(INVAR_NO_TRANS, 6, 5, bf.data(), 5, &for_f32), INVAR_OK);
   std::vector<int32_t> c(4 * 5, 9);
   std::vector<float> cf(4 * 5, 9.0f);
   EXPECT_EQ(invar_gemm_s8s8s32_packed(INVAR_NO_TRANS, 4, 1, a8.data(), 6, for_u8, 0, c.data(), 5),
