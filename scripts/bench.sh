@@ -8,7 +8,8 @@
 #                               decode step over row-major 4096 x 4096 and 4096 x 16384 weights,
 #                               tall-skinny 64x64x65536, 4096x4096x64 and 4096x32x1024 (f32 and
 #                               f64), f64 squares 512..2048, bf16 inputs at 1024 and 2048,
-#                               u8 x s8 -> s32 at 1024 and 2048 (about 16 min on 2 cores)
+#                               u8 x s8 -> s32 at 1024 and 2048 and over a 4096 x 4096 int8 B at
+#                               M = 1 and 64 (also prepacked) (about 16 min on 2 cores)
 #   scripts/bench.sh --quick    fewer shapes, shorter measurements (about 2 min once built)
 #   scripts/bench.sh --sweep    only the cache-blocking sweep: the model's blocks against a grid of
 #                               fixed ones, 1024^3..4096^3 (about 3 min; with --quick, no 4096)
