@@ -41,7 +41,7 @@ struct CpuFeatures {
 // Detected on first call, then memoized; thread-safe.
 const CpuFeatures& cpu_features();
 
-// Whether this process may use AMX tile data: false where CpuFeatures::amx_int8 is; on Linux
+// Whether this process may use AMX tile data: false without CpuFeatures::amx_int8; on Linux
 // the answer to arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA), asked on the first call
 // and memoized (thread-safe; the grant covers the process's threads and later children).
 // Linux refuses it when an alternate signal stack already set up is too small for the frames
