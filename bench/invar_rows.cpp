@@ -25,6 +25,18 @@ constexpr int kStepGeneric = 4, kStepSimd = 5, kStepThreaded = 6;
 // until the shape is done (GemmRow::release).
 // Offered: x * W^T (f32, pack_b) and uint8 x int8 with the int8 B (pack_b_u8s8s32); the checks
 // hold their bits to the unpacked rows'.
+// Runs one invar call, turning its exception into the row's error.
+template <class Call>
+bool guarded(const Call& call, std::string* error) {
+  try {
+    call();
+    return true;
+  } catch (const invar::Error& e) {
+    *error = e.what();
+    return false;
+  }
+}
+
 struct Pack {
   std::mutex mutex;
   const void* w = nullptr;
@@ -60,33 +72,30 @@ void make_packed_row(const std::shared_ptr<invar::Context>& context, GemmRow* ro
   using invar::Op;
   row->sgemm_bt = [context, pack](int64_t m, int64_t n, int64_t k, const float* a, const float* w,
                                   float* c, std::string* error) {
-    try {
-      std::lock_guard<std::mutex> lock(pack->mutex);
-      const invar::PackedB& packed = pack->get(w, n, k, [&] {
-        return invar::pack_b(Op::kTrans, MatrixView<const float>(w, n, k), *context);
-      });
-      invar::gemm(1.0f, Op::kNoTrans, MatrixView<const float>(a, m, k), packed, 0.0f,
-                  MatrixView<float>(c, m, n), *context);
-      return true;
-    } catch (const invar::Error& e) {
-      *error = e.what();
-      return false;
-    }
+    std::lock_guard<std::mutex> lock(pack->mutex);
+    return guarded(
+        [&] {
+          const invar::PackedB& packed = pack->get(w, n, k, [&] {
+            return invar::pack_b(Op::kTrans, MatrixView<const float>(w, n, k), *context);
+          });
+          invar::gemm(1.0f, Op::kNoTrans, MatrixView<const float>(a, m, k), packed, 0.0f,
+                      MatrixView<float>(c, m, n), *context);
+        },
+        error);
   };
   row->gemm_u8s8 = [context, pack](int64_t m, int64_t n, int64_t k, const uint8_t* a,
                                    const int8_t* b, int32_t* c, std::string* error) {
-    try {
-      std::lock_guard<std::mutex> lock(pack->mutex);
-      const invar::PackedB& packed = pack->get(b, n, k, [&] {
-        return invar::pack_b_u8s8s32(Op::kNoTrans, MatrixView<const int8_t>(b, k, n), *context);
-      });
-      invar::gemm(1, Op::kNoTrans, MatrixView<const uint8_t>(a, m, k), packed, 0,
-                  MatrixView<int32_t>(c, m, n), *context);
-      return true;
-    } catch (const invar::Error& e) {
-      *error = e.what();
-      return false;
-    }
+    std::lock_guard<std::mutex> lock(pack->mutex);
+    return guarded(
+        [&] {
+          const invar::PackedB& packed = pack->get(b, n, k, [&] {
+            return invar::pack_b_u8s8s32(Op::kNoTrans, MatrixView<const int8_t>(b, k, n),
+                                         *context);
+          });
+          invar::gemm(1, Op::kNoTrans, MatrixView<const uint8_t>(a, m, k), packed, 0,
+                      MatrixView<int32_t>(c, m, n), *context);
+        },
+        error);
   };
 }
 
@@ -120,16 +129,7 @@ bool make_invar_row(const std::string& name, const invar::ContextOptions& option
   using invar::MatrixView;
   using invar::Op;
   // Runs one invar call, turning its exception into the row's error.
-  auto guarded = [](auto&& call, std::string* error) {
-    try {
-      call();
-      return true;
-    } catch (const invar::Error& e) {
-      *error = e.what();
-      return false;
-    }
-  };
-  row->sgemm = [context, guarded](int64_t m, int64_t n, int64_t k, const float* a, const float* b,
+  row->sgemm = [context](int64_t m, int64_t n, int64_t k, const float* a, const float* b,
                                   float* c, std::string* error) {
     return guarded(
         [&] {
@@ -138,7 +138,7 @@ bool make_invar_row(const std::string& name, const invar::ContextOptions& option
         },
         error);
   };
-  row->sgemm_bt = [context, guarded](int64_t m, int64_t n, int64_t k, const float* a,
+  row->sgemm_bt = [context](int64_t m, int64_t n, int64_t k, const float* a,
                                      const float* w, float* c, std::string* error) {
     return guarded(
         [&] {
@@ -147,7 +147,7 @@ bool make_invar_row(const std::string& name, const invar::ContextOptions& option
         },
         error);
   };
-  row->dgemm = [context, guarded](int64_t m, int64_t n, int64_t k, const double* a, const double* b,
+  row->dgemm = [context](int64_t m, int64_t n, int64_t k, const double* a, const double* b,
                                   double* c, std::string* error) {
     return guarded(
         [&] {
@@ -157,7 +157,7 @@ bool make_invar_row(const std::string& name, const invar::ContextOptions& option
         },
         error);
   };
-  row->gemm_bf16 = [context, guarded](int64_t m, int64_t n, int64_t k, const uint16_t* a,
+  row->gemm_bf16 = [context](int64_t m, int64_t n, int64_t k, const uint16_t* a,
                                       const uint16_t* b, float* c, std::string* error) {
     const auto* a16 = reinterpret_cast<const invar::bf16*>(a);
     const auto* b16 = reinterpret_cast<const invar::bf16*>(b);
@@ -169,7 +169,7 @@ bool make_invar_row(const std::string& name, const invar::ContextOptions& option
         },
         error);
   };
-  row->gemm_u8s8 = [context, guarded](int64_t m, int64_t n, int64_t k, const uint8_t* a,
+  row->gemm_u8s8 = [context](int64_t m, int64_t n, int64_t k, const uint8_t* a,
                                       const int8_t* b, int32_t* c, std::string* error) {
     return guarded(
         [&] {

@@ -588,6 +588,14 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
     char* const b_packed = slots + static_cast<std::size_t>(me) * slot_bytes;
     char* const a_packed = b_packed + b_bytes;
     char* const scratch = a_packed + a_bytes;
+    // The kernel's per-thread state is given back when this member has run its last tile,
+    // whichever loop order ran (GemmKernel::release).
+    struct Release {
+      void (*fn)();
+      ~Release() {
+        if (fn != nullptr) fn();
+      }
+    } const release{kern.release};
     if (a_per_k_block) {
       // k-blocks outer: each one's A once, then every column block's B against it. Each C
       // element still gets its k-blocks in order, so its chain is the same.
@@ -614,7 +622,6 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
           }
         }
       }
-      if (kern.release != nullptr) kern.release();
       return;
     }
     // In a rows split, whether each member packs a B block of its own (see Partition). Never for
@@ -733,7 +740,6 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
         if (shared_b && !(pc + kc == p.k && jc + nc == p.n)) barrier();
       }
     }
-    if (kern.release != nullptr) kern.release();
   };
   if (threads == 1) {
     member(0, 1, [] {});
