@@ -125,14 +125,17 @@ void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc, co
 // order lost 12-26 % at M = 24..48: C's rows, a page apart, then pass through L1 once per panel.
 constexpr int64_t kBOuterPanels = 6;
 
-// Up to this many bytes of packed A, one thread over B blocks sized for L2 packs the whole
-// k-block of A (all M rows) once and runs every column block against it (run_gemm): A is then
-// read from the caller's memory once per k-block instead of once per column block, and its
-// micro-panels come back from L3 in packed order. On the Intel Xeon of block_sizes.h, one
-// thread, alternating runs against the column-block-outer order (median GFLOP/s, GOP/s for
-// u8 x s8): f32 1536^3 158.1 -> 162.9, 2048^3 161.6 -> 164.0, 4096^3 156.4 -> 158.7; u8 x s8
-// 2048^3 1998 -> 2167, 4096^3 1755 -> 1905; f64 2048^3 73.3 -> 76.0 (every one of the nine f32
-// pairs faster). Teams keep their order (not measured).
+// Up to this many bytes of packed A per member, a product over B blocks sized for L2 runs its
+// k-blocks outer: each member packs the A of its rows for a whole k-block once and runs every
+// column block against it (run_gemm). A is then read from the caller's memory once per k-block
+// instead of once per column block, and its micro-panels come back from L3 in packed order. On
+// the Intel Xeon of block_sizes.h, alternating runs against the column-block-outer order
+// (median GFLOP/s, GOP/s for u8 x s8). One thread: f32 1536^3 158.1 -> 162.9, 2048^3
+// 161.6 -> 164.0, 4096^3 156.4 -> 158.7; u8 x s8 2048^3 1998 -> 2167, 4096^3 1755 -> 1905; f64
+// 2048^3 73.3 -> 76.0 (every one of the nine f32 pairs faster). Two threads (rows split, one
+// shared B block): f32 2048^3 305.5-306.1 -> 311.2-313.1, 3000^3 311-313 -> 317-321, 4096^3
+// level (300-309 against 298-316); u8 x s8 2048^3 3786-3923 -> 4082-4227, 4096^3 3296-3364 ->
+// 3735-3838; f64 2048^3 146-147 -> 148-153.
 constexpr std::size_t kWholeKBlockABytes = std::size_t{8} << 20;
 
 // How the members of a team share one product: by rows (each member a contiguous run of rows,
@@ -172,6 +175,17 @@ struct Partition {
   int64_t row_unit = 1;  // the rows split's boundaries are multiples of it (member_rows)
 };
 
+// The most rows any of `members` gets from member_rows.
+int64_t widest_rows(int64_t m, int64_t unit, int members) {
+  int64_t widest = 0;
+  for (int i = 0; i < members; ++i) {
+    int64_t lo = 0, hi = 0;
+    member_rows(m, unit, i, members, &lo, &hi);
+    widest = std::max(widest, hi - lo);
+  }
+  return widest;
+}
+
 // The busiest member's share (per_member of `items`) as a multiple of an even share.
 double imbalance(int64_t items, int64_t per_member, int members) {
   return static_cast<double>(per_member) * members / static_cast<double>(items);
@@ -196,12 +210,7 @@ Partition partition(int64_t m, int64_t n, int64_t panels, int64_t mr, int member
   if (members == 1 || row_tiles < 2 * members) return part;
   // A prepacked B streams from memory; split by rows, each member would stream all of it.
   if (prepacked_b && row_tiles <= members * kBOuterPanels) return part;
-  int64_t busiest = 0;
-  for (int i = 0; i < members; ++i) {
-    int64_t lo = 0, hi = 0;
-    member_rows(m, part.row_unit, i, members, &lo, &hi);
-    busiest = std::max(busiest, hi - lo);
-  }
+  const int64_t busiest = widest_rows(m, part.row_unit, members);
   // Per member and element of B (of A), the rows' (columns') split does m / members
   // (n / members) multiply-adds; it packs (members - 1) / members of an element more into its
   // own copy, or 1 / members of one at the contended rate.
@@ -564,18 +573,27 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
   const int64_t nc_max = (blocks.nc + nr - 1) / nr * nr;
   const int64_t kc_max = blocks.kc;
 
+  // k-blocks outer (see kWholeKBlockABytes): each member packs the A of its rows for a whole
+  // k-block once, and every column block runs against it. Over B blocks sized for L2 only (the
+  // column blocks are then narrow, and A would be read N / NC times), and only when there are
+  // several column blocks.
+  const bool k_outer = kern.b_block_in_l2 && !prepacked && !prepacked_a && p.n > nc_max;
+  // A member's packed A for rows [lo, hi) of one k-block.
+  const auto whole_a_bytes = [&](int64_t rows) {
+    return static_cast<std::size_t>((rows + mr - 1) / mr * mr * kc_max) * kern.a_packed_bytes;
+  };
+  // The largest member's rows when a team of `threads` splits the rows (member_rows, runs
+  // starting anywhere: a packed A).
+  const int64_t widest = widest_rows(p.m, 1, threads);
+  const bool room_for_whole_a = k_outer && whole_a_bytes(widest) <= kWholeKBlockABytes;
+
   // Workspace: one slot per member (sized for the largest team this call may get): a packed B
-  // block, a packed A block and a scratch tile (one thread's layout as it has always been).
-  // One thread over B blocks sized for L2 and several column blocks: the A of a whole k-block
-  // at once (kWholeKBlockABytes), in k-block-outer order.
-  const std::size_t whole_k_block_a =
-      static_cast<std::size_t>((p.m + mr - 1) / mr * mr * kc_max) * kern.a_packed_bytes;
-  const bool a_per_k_block = threads == 1 && kern.b_block_in_l2 && !prepacked && !prepacked_a &&
-                             p.n > nc_max && whole_k_block_a <= kWholeKBlockABytes;
+  // block, a packed A block (or a member's rows of a whole k-block) and a scratch tile.
   const std::size_t a_bytes =
-      prepacked_a      ? 0
-      : a_per_k_block ? align_up(whole_k_block_a)
-                      : align_up(static_cast<std::size_t>(mc_max * kc_max) * kern.a_packed_bytes);
+      prepacked_a ? 0
+                  : align_up(std::max(static_cast<std::size_t>(mc_max * kc_max) *
+                                          kern.a_packed_bytes,
+                                      room_for_whole_a ? whole_a_bytes(widest) : 0));
   const std::size_t b_bytes =
       prepacked ? 0 : align_up(static_cast<std::size_t>(nc_max * kc_max) * kern.b_packed_bytes);
   const std::size_t tile_bytes = align_up(static_cast<std::size_t>(mr * nr) * kern.c_bytes);
@@ -588,42 +606,14 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
     char* const b_packed = slots + static_cast<std::size_t>(me) * slot_bytes;
     char* const a_packed = b_packed + b_bytes;
     char* const scratch = a_packed + a_bytes;
-    // The kernel's per-thread state is given back when this member has run its last tile,
-    // whichever loop order ran (GemmKernel::release).
+    // The kernel's per-thread state is given back when this member has run its last tile, on
+    // every exit (GemmKernel::release).
     struct Release {
       void (*fn)();
       ~Release() {
         if (fn != nullptr) fn();
       }
     } const release{kern.release};
-    if (a_per_k_block) {
-      // k-blocks outer: each one's A once, then every column block's B against it. Each C
-      // element still gets its k-blocks in order, so its chain is the same.
-      const int64_t mc_step = blocking::balanced_block(p.m, mc_max, mr);
-      for (int64_t pc = 0; pc < p.k; pc += kc_max) {
-        const int64_t kc = std::min(kc_max, p.k - pc);
-        const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
-        const int64_t a_panel_bytes = kc * mr * kern.a_packed_bytes;
-        const int64_t b_panel_bytes = kc * nr * kern.b_packed_bytes;
-        kern.pack_a(p.m, kc, at(p.a, pc * p.a_cs, kern.a_in_bytes), p.a_rs, p.a_cs, p.alpha,
-                    a_packed);
-        for (int64_t jc = 0; jc < p.n; jc += nc_max) {
-          const int64_t nc = std::min(nc_max, p.n - jc);
-          kern.pack_b(kc, nc, at(p.b, pc * p.b_rs + jc * p.b_cs, kern.b_in_bytes), p.b_rs,
-                      p.b_cs, b_packed);
-          for (int64_t ic = 0; ic < p.m; ic += mc_step) {
-            const int64_t mc = std::min(mc_step, p.m - ic);
-            char* const c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc) * kern.c_bytes;
-            macro_kernel(kern, mc, nc, kc, a_packed + (ic / mr) * a_panel_bytes, a_panel_bytes,
-                         b_packed, b_panel_bytes, c_block, p.ldc, init, p.alpha, p.beta, scratch,
-                         blocks.prefetch_c, false);
-            if (pc + kc == p.k)
-              numeric::apply_epilogue(p.epilogue, c_block, p.ldc, mc, nc, ic, jc);
-          }
-        }
-      }
-      return;
-    }
     // In a rows split, whether each member packs a B block of its own (see Partition). Never for
     // a B block sized for L2 (GemmKernel::b_block_in_l2): each member then packs half of one
     // block from memory and reads the other half once from the other member's L2. Two threads
@@ -651,94 +641,114 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
     // use. Two threads, Zen 4, against each member packing all of A (alternating runs): 1024^3
     // +1.0 %, 2048^3 -0.3 %, 4096^3 +0.9 %.
     const bool shared_a = part.tm == 1 && members > 1 && !prepacked_a;
+    // The k-blocks outer with this member's rows of each packed once. The whole team takes the
+    // same order (the shared B blocks come in the same sequence for all): a smaller team than
+    // the workspace was sized for, whose widest rows outgrow a slot, takes the usual one.
+    const bool whole_a = room_for_whole_a && !shared_a &&
+                         whole_a_bytes(widest_rows(p.m, part.row_unit, members)) <= a_bytes;
     // A member's own B block of a row-major B is packed by its first row of tiles when the kernel
     // can (GemmKernel::ukernel_packing_b) and that row is whole (the first block has MR rows).
     const bool packs_b_on_first_tiles = kern.ukernel_packing_b != nullptr && !prepacked &&
                                         !shared_b && p.b_cs == 1 && row_hi - row_lo >= mr;
     int64_t a_turn = 0;
 
-    for (int64_t jc = 0; jc < p.n; jc += nc_max) {
+    // Column block jc against k-block pc: this member's B panels, then its row blocks. In
+    // either order each C element gets its k-blocks in increasing order: the same chains.
+    const auto block = [&](int64_t jc, int64_t pc) {
       const int64_t nc = std::min(nc_max, p.n - jc);
       const int64_t panels = (nc + nr - 1) / nr;
       int64_t col_lo = 0, col_hi = panels;
       if (part.tn > 1) share(panels, me, members, &col_lo, &col_hi);
       const int64_t c0 = col_lo * nr;
       const int64_t ncols = std::min(nc, col_hi * nr) - c0;
-      for (int64_t pc = 0; pc < p.k; pc += kc_max) {
-        const int64_t kc = std::min(kc_max, p.k - pc);
-        const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
-        // This member's B micro-panels, kc * NR apart: packed here into its own block, or by
-        // the whole team into a shared one; or rows pc.. of the prepacked panels, k * NR apart.
-        const char* my_panels = b_packed;
-        int64_t b_panel_bytes = kc * nr * kern.b_packed_bytes;
-        BSource b_source;
-        if (prepacked) {
-          b_panel_bytes = p.k * nr * kern.b_packed_bytes;
-          my_panels = static_cast<const char*>(p.b_panels) + (jc / nr + col_lo) * b_panel_bytes +
-                      pc * nr * kern.b_packed_bytes;
-        } else if (shared_b) {
-          char* const block = slots;  // member 0's B block
-          int64_t lo = 0, hi = 0;
-          share(panels, me, members, &lo, &hi);
-          if (hi > lo) {
-            kern.pack_b(kc, std::min(nc, hi * nr) - lo * nr,
-                        at(p.b, pc * p.b_rs + (jc + lo * nr) * p.b_cs, kern.b_in_bytes), p.b_rs,
-                        p.b_cs, block + lo * b_panel_bytes);
-          }
-          barrier();  // the whole B block is packed
-          my_panels = block;
-        } else if (ncols > 0 && packs_b_on_first_tiles) {
-          // The first row of tiles packs the whole panels; a partial one is packed here.
-          const int64_t whole = ncols / nr * nr;
-          b_source = {at(p.b, pc * p.b_rs + jc + c0, kern.b_in_bytes), p.b_rs, b_packed};
-          if (whole < ncols) {
-            kern.pack_b(kc, ncols - whole, at(p.b, pc * p.b_rs + jc + c0 + whole, kern.b_in_bytes),
-                        p.b_rs, p.b_cs, b_packed + whole / nr * b_panel_bytes);
-          }
-        } else if (ncols > 0) {
-          kern.pack_b(kc, ncols, at(p.b, pc * p.b_rs + (jc + c0) * p.b_cs, kern.b_in_bytes),
-                      p.b_rs, p.b_cs, b_packed);
+      const int64_t kc = std::min(kc_max, p.k - pc);
+      const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
+      // This member's B micro-panels, kc * NR apart: packed here into its own block, or by the
+      // whole team into a shared one; or rows pc.. of the prepacked panels, k * NR apart.
+      const char* my_panels = b_packed;
+      int64_t b_panel_bytes = kc * nr * kern.b_packed_bytes;
+      BSource b_source;
+      if (prepacked) {
+        b_panel_bytes = p.k * nr * kern.b_packed_bytes;
+        my_panels = static_cast<const char*>(p.b_panels) + (jc / nr + col_lo) * b_panel_bytes +
+                    pc * nr * kern.b_packed_bytes;
+      } else if (shared_b) {
+        char* const shared = slots;  // member 0's B block
+        int64_t lo = 0, hi = 0;
+        share(panels, me, members, &lo, &hi);
+        if (hi > lo) {
+          kern.pack_b(kc, std::min(nc, hi * nr) - lo * nr,
+                      at(p.b, pc * p.b_rs + (jc + lo * nr) * p.b_cs, kern.b_in_bytes), p.b_rs,
+                      p.b_cs, shared + lo * b_panel_bytes);
         }
-
-        for (int64_t ic = row_lo; (shared_a || ncols > 0) && ic < row_hi; ic += mc_step) {
-          const int64_t mc = std::min(mc_step, row_hi - ic);
-          // The A block's micro-panels: packed here, kc * MR apart, or rows pc.. of the
-          // prepacked panels (ic is a multiple of MR), k * MR apart.
-          const char* a_block = a_packed;
-          int64_t a_panel_bytes = kc * mr * kern.a_packed_bytes;
-          if (prepacked_a) {
-            a_panel_bytes = p.k * mr * kern.a_packed_bytes;
-            a_block = static_cast<const char*>(p.a_panels) + (ic / mr) * a_panel_bytes +
-                      pc * mr * kern.a_packed_bytes;
-          } else if (shared_a) {
-            char* const buffer = slots + (a_turn++ % 2) * slot_bytes + b_bytes;
-            int64_t lo = 0, hi = 0;
-            share((mc + mr - 1) / mr, me, members, &lo, &hi);
-            if (hi > lo) {
-              kern.pack_a(std::min(mc, hi * mr) - lo * mr, kc,
-                          at(p.a, (ic + lo * mr) * p.a_rs + pc * p.a_cs, kern.a_in_bytes),
-                          p.a_rs, p.a_cs, p.alpha, buffer + lo * a_panel_bytes);
-            }
-            barrier();  // the whole A block is packed
-            a_block = buffer;
-          } else {
-            kern.pack_a(mc, kc, at(p.a, ic * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs,
-                        p.a_cs, p.alpha, a_packed);
-          }
-          if (ncols <= 0) continue;  // a member without columns only helps pack A
-          char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc + c0) * kern.c_bytes;
-          macro_kernel(kern, mc, ncols, kc, a_block, a_panel_bytes, my_panels, b_panel_bytes,
-                       c_block, p.ldc, init, p.alpha, p.beta, scratch, blocks.prefetch_c,
-                       prepacked && mc <= kBOuterPanels * mr, b_source);
-          b_source = {};  // the block is packed
-          // The block's chains end with the last k-block: its epilogue runs while it is in cache.
-          if (pc + kc == p.k)
-            numeric::apply_epilogue(p.epilogue, c_block, p.ldc, mc, ncols, ic, jc + c0);
+        barrier();  // the whole B block is packed
+        my_panels = shared;
+      } else if (ncols > 0 && packs_b_on_first_tiles) {
+        // The first row of tiles packs the whole panels; a partial one is packed here.
+        const int64_t whole = ncols / nr * nr;
+        b_source = {at(p.b, pc * p.b_rs + jc + c0, kern.b_in_bytes), p.b_rs, b_packed};
+        if (whole < ncols) {
+          kern.pack_b(kc, ncols - whole, at(p.b, pc * p.b_rs + jc + c0 + whole, kern.b_in_bytes),
+                      p.b_rs, p.b_cs, b_packed + whole / nr * b_panel_bytes);
         }
-        // A shared block is packed again only once nobody reads it (after the last one, the
-        // pool's run() waits for everyone). Own blocks and the A buffers need no meeting here.
-        if (shared_b && !(pc + kc == p.k && jc + nc == p.n)) barrier();
+      } else if (ncols > 0) {
+        kern.pack_b(kc, ncols, at(p.b, pc * p.b_rs + (jc + c0) * p.b_cs, kern.b_in_bytes),
+                    p.b_rs, p.b_cs, b_packed);
       }
+
+      for (int64_t ic = row_lo; (shared_a || ncols > 0) && ic < row_hi; ic += mc_step) {
+        const int64_t mc = std::min(mc_step, row_hi - ic);
+        // The A block's micro-panels, kc * MR apart: packed here, or by the team, or part of
+        // this member's whole k-block; or rows pc.. of the prepacked panels (ic is a multiple
+        // of MR), k * MR apart.
+        const char* a_block = a_packed;
+        int64_t a_panel_bytes = kc * mr * kern.a_packed_bytes;
+        if (prepacked_a) {
+          a_panel_bytes = p.k * mr * kern.a_packed_bytes;
+          a_block = static_cast<const char*>(p.a_panels) + (ic / mr) * a_panel_bytes +
+                    pc * mr * kern.a_packed_bytes;
+        } else if (whole_a) {
+          a_block = a_packed + (ic - row_lo) / mr * a_panel_bytes;
+        } else if (shared_a) {
+          char* const buffer = slots + (a_turn++ % 2) * slot_bytes + b_bytes;
+          int64_t lo = 0, hi = 0;
+          share((mc + mr - 1) / mr, me, members, &lo, &hi);
+          if (hi > lo) {
+            kern.pack_a(std::min(mc, hi * mr) - lo * mr, kc,
+                        at(p.a, (ic + lo * mr) * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs,
+                        p.a_cs, p.alpha, buffer + lo * a_panel_bytes);
+          }
+          barrier();  // the whole A block is packed
+          a_block = buffer;
+        } else {
+          kern.pack_a(mc, kc, at(p.a, ic * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs,
+                      p.a_cs, p.alpha, a_packed);
+        }
+        if (ncols <= 0) continue;  // a member without columns only helps pack A
+        char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc + c0) * kern.c_bytes;
+        macro_kernel(kern, mc, ncols, kc, a_block, a_panel_bytes, my_panels, b_panel_bytes,
+                     c_block, p.ldc, init, p.alpha, p.beta, scratch, blocks.prefetch_c,
+                     prepacked && mc <= kBOuterPanels * mr, b_source);
+        b_source = {};  // the block is packed
+        // The block's chains end with the last k-block: its epilogue runs while it is in cache.
+        if (pc + kc == p.k)
+          numeric::apply_epilogue(p.epilogue, c_block, p.ldc, mc, ncols, ic, jc + c0);
+      }
+      // A shared block is packed again only once nobody reads it (after the last one, the
+      // pool's run() waits for everyone). Own blocks and the A buffers need no meeting here.
+      if (shared_b && !(pc + kc == p.k && jc + nc == p.n)) barrier();
+    };
+
+    if (whole_a) {
+      for (int64_t pc = 0; pc < p.k; pc += kc_max) {
+        kern.pack_a(row_hi - row_lo, std::min(kc_max, p.k - pc),
+                    at(p.a, row_lo * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs, p.a_cs,
+                    p.alpha, a_packed);
+        for (int64_t jc = 0; jc < p.n; jc += nc_max) block(jc, pc);
+      }
+    } else {
+      for (int64_t jc = 0; jc < p.n; jc += nc_max)
+        for (int64_t pc = 0; pc < p.k; pc += kc_max) block(jc, pc);
     }
   };
   if (threads == 1) {
