@@ -355,6 +355,23 @@ void run_small(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPool
   run_members(pool, threads, member);
 }
 
+// What packing A and B would add to a product's multiply-adds (kPackAElementFmas per element of
+// A, m k of them, and kPackBElementFmas per element of B, k n, against m n k).
+double packing_share(int64_t m, int64_t n) {
+  return kPackAElementFmas / static_cast<double>(n) + kPackBElementFmas / static_cast<double>(m);
+}
+
+// The small path saves packing, but its tiles run slower over operands in place (B's rows read
+// ldb apart) than over packed panels: beyond 64^3 multiply-adds it takes a product whose packing
+// would add at least this share. Measured on the Intel Xeon of block_sizes.h (invar bench,
+// alternating runs, small path against the loop nest, GFLOP/s, one thread / two): 256^3
+// (share 7 %) 166-172 / 305-323 against 161-166 / 236-238, 384^3 (4.7 %) level / 299-306
+// against 276-278, 1024 x 256 x 512 (5.3 %) 161-168 against 153-154; 448^3 to 500^3
+// (3.6-4 %) level; 512^3 (3.5 %) 151-161 / 269-288 against 161-164 / 298-301, 256 x 1024 x 128
+// (3.5 %) 149-151 against 156-162, 2000 x 500 x 256 (2.7 %) 155-163 / 301-304 against
+// 167-172 / 323-331, 1000 x 1000 x 64 (1.8 %) 156-157 against 166-167.
+constexpr double kSmallPackingShare = 0.04;
+
 // A few rows times a prepacked B (the decode step over prepacked weights): each K x NR panel is
 // itself a row-major matrix with NR columns, so the direct kernel streams it once, contiguously,
 // over all of K with its accumulators in registers. Members take contiguous runs of panels.
@@ -541,7 +558,7 @@ bool try_direct(const GemmKernel& kern, const GemmProblem& p, runtime::ThreadPoo
     return true;
   }
   if (kern.small != nullptr && p.small_fits && p.unit_alpha && p.a_cs == 1 && p.b_cs == 1 &&
-      p.m > kernels::kDirectMaxRows) {
+      p.m > kernels::kDirectMaxRows && (small || packing_share(p.m, p.n) >= kSmallPackingShare)) {
     run_small(kern, p, pool, threads);
     return true;
   }
