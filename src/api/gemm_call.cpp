@@ -230,7 +230,9 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
   p.beta = &call.beta;
   p.allow_direct = context.allow_direct;
   p.unit_alpha = call.alpha == Acc(1);
-  p.small_fits = blocking::small_kernel_fits(caches.topology, {kernel.mr, kernel.nr},
+  // Only the small path reads it, and only above kDirectMaxRows rows.
+  p.small_fits = call.m > kernels::kDirectMaxRows &&
+                 blocking::small_kernel_fits(caches.topology, {kernel.mr, kernel.nr},
                                              {kernel.a_packed_bytes, kernel.b_packed_bytes},
                                              call.n, call.k);
   p.first_init = call.beta == Acc(0)   ? kernels::AccInit::kZero

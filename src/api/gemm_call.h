@@ -52,27 +52,34 @@ template <class In, class Out = typename AccOf<In>::type>
 struct GemmCall {
   using Acc = typename AccOf<In>::type;
   using InB = typename BOf<In>::type;
-  const char* function = "";  // named in error messages
-  int trans_a = 0;            // 0 or 1; anything else is invalid
-  int trans_b = 0;
-  int64_t m = 0, n = 0, k = 0;
-  Acc alpha{};
-  const In* a = nullptr;
-  int64_t lda = 0;
-  const InB* b = nullptr;
-  int64_t ldb = 0;
-  Acc beta{};
-  Out* c = nullptr;
-  int64_t ldc = 0;
+  // Every member by name: g++ zeroes an object whose members have default initializers with
+  // rep stos before storing the caller's values over them, a start-up of tens of cycles and
+  // loads of those members that wait on it, about a tenth of a tiny product's time.
+  GemmCall() noexcept
+      : function(""), trans_a(0), trans_b(0), m(0), n(0), k(0), alpha(), a(nullptr), lda(0),
+        b(nullptr), ldb(0), beta(), c(nullptr), ldc(0), packed_b(nullptr), packed_a(nullptr),
+        bias(0), bias_values(nullptr), activation(0) {}
+  const char* function;  // named in error messages
+  int trans_a;           // 0 or 1; anything else is invalid
+  int trans_b;
+  int64_t m, n, k;
+  Acc alpha;
+  const In* a;
+  int64_t lda;
+  const InB* b;
+  int64_t ldb;
+  Acc beta;
+  Out* c;
+  int64_t ldc;
   // A prepacked op(B) instead of b, ldb and trans_b; k and n are then the handle's.
-  const detail::PackedOperand* packed_b = nullptr;
+  const detail::PackedOperand* packed_b;
   // A prepacked alpha * op(A) instead of a, lda and trans_a; m, k and alpha are the handle's.
-  const detail::PackedOperand* packed_a = nullptr;
+  const detail::PackedOperand* packed_a;
   // Bias and activation applied to each result (numeric/epilogue.h); bias values are of type
   // Acc. bias and activation hold the caller's raw enum values until validated.
-  int bias = 0;
-  const Acc* bias_values = nullptr;
-  int activation = 0;
+  int bias;
+  const Acc* bias_values;
+  int activation;
 };
 
 // "" when the call is valid, else a message naming the function and the argument.

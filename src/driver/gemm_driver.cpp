@@ -269,8 +269,8 @@ void member_rows(int64_t m, int64_t unit, int me, int members, int64_t* lo, int6
 int useful_threads(int64_t m, int64_t n, int64_t k, int threads) {
   const double flops =
       2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  if (threads <= 1 || flops < 2.0 * kMinFlopsPerThread) return 1;  // no division on the way
   const double limit = flops / kMinFlopsPerThread;
-  if (limit < 2.0) return 1;
   return limit < threads ? static_cast<int>(limit) : threads;
 }
 

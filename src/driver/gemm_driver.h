@@ -67,6 +67,7 @@ struct GemmProblem {
   bool unit_alpha = false;  // alpha is exactly 1 (the small kernels take only that)
   // The operands fit the small kernel's cache budget (blocking::small_kernel_fits): with
   // unit_alpha and row-major A and B, a kernel with a small form runs it instead of packing.
+  // Left false at kernels::kDirectMaxRows rows or fewer, where the small path is never taken.
   bool small_fits = false;
   // Whether the product may take a direct path (few rows, small, B alone packed) or must run
   // the loop nest; the bits are the same either way.
