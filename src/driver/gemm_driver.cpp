@@ -590,11 +590,27 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
   const int64_t nc_max = (blocks.nc + nr - 1) / nr * nr;
   const int64_t kc_max = blocks.kc;
 
+  // In a rows split of `members`, whether each member packs a B block of its own (see
+  // Partition). Never for a B block sized for L2 (GemmKernel::b_block_in_l2): each member then
+  // packs half of one block from memory and reads the other half once from the other member's
+  // L2. Two threads on the Intel Xeon of block_sizes.h, alternating runs, shared against own
+  // blocks: 1024^3 +2.3 %, 2048^3 +6.4 %, 4096^3 +4.0 %, 512^3 and 1000^3 level.
+  const auto own_b_for = [&](int members) {
+    return !kern.b_block_in_l2 &&
+           static_cast<int64_t>(members) * kc_max * nc_max * kern.b_packed_bytes <=
+               blocks.b_block_budget;
+  };
+  const auto partition_for = [&](int members) {
+    return partition(p.m, p.n, (std::min(p.n, nc_max) + nr - 1) / nr, mr, members, !prepacked_a,
+                     !prepacked, own_b_for(members), prepacked);
+  };
+
   // k-blocks outer (see kWholeKBlockABytes): each member packs the A of its rows for a whole
   // k-block once, and every column block runs against it. Over B blocks sized for L2 only (the
-  // column blocks are then narrow, and A would be read N / NC times), and only when there are
-  // several column blocks.
-  const bool k_outer = kern.b_block_in_l2 && !prepacked && !prepacked_a && p.n > nc_max;
+  // column blocks are then narrow, and A would be read N / NC times), when there are several
+  // column blocks, and for one thread or a rows split (each member its own rows).
+  const bool k_outer = kern.b_block_in_l2 && !prepacked && !prepacked_a && p.n > nc_max &&
+                       (threads == 1 || partition_for(threads).tm == threads);
   // A member's packed A for rows [lo, hi) of one k-block.
   const auto whole_a_bytes = [&](int64_t rows) {
     return static_cast<std::size_t>((rows + mr - 1) / mr * mr * kc_max) * kern.a_packed_bytes;
@@ -631,17 +647,8 @@ void run_gemm(const GemmKernel& kern, const GemmProblem& p, const blocking::Bloc
         if (fn != nullptr) fn();
       }
     } const release{kern.release};
-    // In a rows split, whether each member packs a B block of its own (see Partition). Never for
-    // a B block sized for L2 (GemmKernel::b_block_in_l2): each member then packs half of one
-    // block from memory and reads the other half once from the other member's L2. Two threads
-    // on the Intel Xeon of block_sizes.h, alternating runs, shared against own blocks: 1024^3
-    // +2.3 %, 2048^3 +6.4 %, 4096^3 +4.0 %, 512^3 and 1000^3 level.
-    const bool own_b =
-        !kern.b_block_in_l2 &&
-        static_cast<int64_t>(members) * kc_max * nc_max * kern.b_packed_bytes <=
-            blocks.b_block_budget;
-    const Partition part = partition(p.m, p.n, (std::min(p.n, nc_max) + nr - 1) / nr, mr,
-                                     members, !prepacked_a, !prepacked, own_b, prepacked);
+    const bool own_b = own_b_for(members);
+    const Partition part = partition_for(members);
     // This member's rows, cut into blocks of near-equal height in whole tiles (partial tiles
     // only at the end of the run); a prepacked A's runs start on a tile, its panels' origin.
     int64_t row_lo = 0, row_hi = p.m;
