@@ -410,13 +410,15 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime:
 // rows and one tile's), any other through direct_panels (direct_mr rows at most, alpha applied
 // to each A value).
 // Between k-blocks the accumulators go through C, which is exact.
-// The members pack their share of each block's panels (a prepacked B needs none) and meet, then
-// take their rows (or panels, when there are fewer row groups than members). Two buffers
-// alternate, so one meeting per k-block is enough: a member packing block t + 1 has passed the
-// meeting of block t, which everyone reached only after finishing block t - 1, the buffer's last
-// reader. Rows are split in near-equal contiguous runs, cut into near-equal groups: 64 rows
-// on two members are 32 + 32, each as 6 + 6 + 5 + 5 + 5 + 5, where six-row groups would leave a
-// four-row one (and one member 36 rows).
+// The members take runs of panels (each packs and reads only its own, and nobody meets) when
+// there are enough panels and A is at most kPanelsSplitRowsPerColumn times as tall as B is wide;
+// else runs of rows: they then pack their share of each block's panels (a prepacked B needs
+// none) and meet before reading the whole block. Two buffers alternate, so one meeting per
+// k-block is enough: a member packing block t + 1 has passed the meeting of block t, which
+// everyone reached only after finishing block t - 1, the buffer's last reader. Rows are split in
+// near-equal contiguous runs, cut into near-equal groups: 64 rows on two members are 32 + 32,
+// each as 6 + 6 + 5 + 5 + 5 + 5, where six-row groups would leave a four-row one (and one member
+// 36 rows).
 // try_direct also sends the decode step over prepacked weights here (at most kDirectMaxRows rows,
 // all of K in one block): the members then take runs of panels, each walked with several panels
 // in flight.
@@ -428,6 +430,17 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, runtime:
 // 4096x32x1024 +9 %; 512x32x512 -4 % (its A is in cache, where 8 rows are too few); two
 // threads 4096x32x1024 +17 %.
 constexpr int64_t kInPlaceTileRows = 8;
+
+// In the panels split each member reads all of A in place but only the panels it packed itself;
+// in the rows split half of A but all of each B block, half of it packed by (and read from the
+// cache of) the other member, after a meeting per block. Measured on the Intel Xeon of
+// block_sizes.h, two threads, alternating runs, panels against rows split (GFLOP/s): m / n = 1,
+// 64x64x65536 230-244 against 172-174, 128x128x16384 280-289 / 227-240; 64x128x32768 246-247 /
+// 186-188; 128x64x16384 287-296 / 233-235; 256x64x8192 315-325 / 278-285; 512x64x4096 353-355
+// / 314-320; 1024x128x1024 325-336 / 316-335; m / n = 16, 1024x64x2048 333-335 / 322-325; at 32
+// and beyond the rows split wins or ties: 2048x64x1024 333-337 / 352-354, 4096x128x1024 312-329
+// / 332-338, 4096x64x1024 328-330 / 344-347, 2048x64x4096 343-349 / 322-339, 8192x64x512 level.
+constexpr int64_t kPanelsSplitRowsPerColumn = 8;
 
 void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, int64_t depth,
                     runtime::Workspace* workspace, runtime::ThreadPool* pool, int threads) {
@@ -446,8 +459,10 @@ void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, int64_t depth,
 
   auto member = [&](int me, int members, auto&& barrier) {
     // This member's rows and panels.
+    const bool by_rows =
+        row_groups >= members && !(panels >= members && p.m <= kPanelsSplitRowsPerColumn * p.n);
     int64_t row_lo = 0, row_hi = p.m, lo = 0, hi = panels;
-    if (row_groups >= members) share(p.m, me, members, &row_lo, &row_hi);
+    if (by_rows) share(p.m, me, members, &row_lo, &row_hi);
     else share(panels, me, members, &lo, &hi);
     const int64_t groups = (row_hi - row_lo + height - 1) / height;
     const int64_t j = lo * nr;
@@ -456,26 +471,30 @@ void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, int64_t depth,
     share(panels, me, members, &pack_lo, &pack_hi);
     for (int64_t pc = 0, t = 0; pc < p.k; pc += kb, ++t) {
       const int64_t kc = std::min(kb, p.k - pc);
-      // Panel s of this block: rows pc.. of prepacked panel s (k * NR apart), or packed here
-      // (kc * NR apart).
-      const char* block = nullptr;
+      // This member's panels: rows pc.. of prepacked panels (k * NR apart), or packed here (kc *
+      // NR apart). In the rows split the block's panels lie side by side for all to read; in the
+      // panels split each member's run starts where a block of the full depth kb would put it,
+      // so that members on blocks of different depths (they do not meet) never share a byte.
+      const char* my_panels = nullptr;
       int64_t panel_stride = kc * nr;
       if (prepacked) {
         panel_stride = p.k * nr;
-        block = static_cast<const char*>(p.b_panels) + pc * nr * kern.b_packed_bytes;
+        my_panels = static_cast<const char*>(p.b_panels) +
+                    (lo * p.k * nr + pc * nr) * kern.b_packed_bytes;
       } else {
         char* const buffer = b_packed + (t % buffers) * block_bytes;
+        const int64_t pack_at = (by_rows ? kc : kb) * nr * pack_lo;
         if (pack_hi > pack_lo) {
           const int64_t pack_cols = std::min(p.n, pack_hi * nr) - pack_lo * nr;
           kern.pack_b(kc, pack_cols, at(p.b, pc * p.b_rs + pack_lo * nr * p.b_cs, kern.b_in_bytes),
-                      p.b_rs, p.b_cs, buffer + pack_lo * panel_stride * kern.b_packed_bytes);
+                      p.b_rs, p.b_cs, buffer + pack_at * kern.b_packed_bytes);
         }
-        barrier();  // the block is packed
-        block = buffer;
+        // The block is packed; in the panels split each member reads only what it packed.
+        if (by_rows) barrier();
+        my_panels = buffer + (by_rows ? lo * panel_stride : pack_at) * kern.b_packed_bytes;
       }
       if (cols <= 0) continue;
       const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
-      const char* const my_panels = block + lo * panel_stride * kern.b_packed_bytes;
       for (int64_t g = 0; g < groups; ++g) {
         int64_t i = 0, i_end = 0;
         share(row_hi - row_lo, static_cast<int>(g), static_cast<int>(groups), &i, &i_end);
