@@ -6,8 +6,9 @@
 set -euo pipefail
 
 # libblas-test and python3-numpy: the outside checks of libinvar_blas (scripts/check-blas.sh).
+# clang-14 and libclang-rt-14-dev: the libFuzzer targets (tests/fuzz, libFuzzer's runtime).
 packages=(cmake ninja-build g++ googletest libgtest-dev libcli11-dev libssl-dev libbenchmark-dev
-          libblas-test python3-numpy)
+          libblas-test python3-numpy clang-14 libclang-rt-14-dev)
 if [[ "${1:-}" == "--cross" ]]; then
   packages+=(g++-aarch64-linux-gnu qemu-user)
 fi

@@ -7,6 +7,8 @@
 #      reference BLAS testers and numpy with the installed libinvar_blas preloaded, one count
 #      per checker (scripts/check-blas.sh);
 #   4. the aarch64 cross build, whole suite under qemu-user, fingerprint equal to x86-64's;
+#   5. the libFuzzer targets (Clang, ASan+UBSan), each for a bounded time from its seed corpus,
+#      one count per target;
 # and ends with one line "tests: N passed, N failed" summing every CTest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -98,6 +100,33 @@ aarch64_rc=${PIPESTATUS[0]}
 set -e
 tally "$aarch64_log" "$aarch64_rc" "aarch64 (build, qemu suite or fingerprint)"
 rm -f "$aarch64_log"
+
+echo "== fuzzing"
+# Each target replays its checked-in corpus (tests/fuzz/corpus/<target>/), then mutates it for
+# the rest of its time; new inputs go to a scratch directory, a failing one to build/fuzz/.
+fuzz_seconds=${INVAR_FUZZ_SECONDS:-90}
+if CC=clang-14 CXX=clang++-14 cmake -S "$root" -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+     -DINVAR_BUILD_FUZZERS=ON -DINVAR_BUILD_TESTS=OFF -DINVAR_BUILD_TOOLS=OFF >/dev/null &&
+   cmake --build build/fuzz -j "$jobs" --target gemm_fuzz; then
+  for target in gemm_fuzz; do
+    scratch=$(mktemp -d)
+    # A request for more memory than exists must come back as INVAR_ENOMEM, not end the run.
+    if ASAN_OPTIONS=allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
+       build/fuzz/tests/fuzz/$target -max_total_time="$fuzz_seconds" -timeout=60 -rss_limit_mb=4096 \
+         -artifact_prefix="$root/build/fuzz/$target-" -print_final_stats=1 \
+         "$scratch" "tests/fuzz/corpus/$target"; then
+      echo "fuzz $target: passed"
+      passed=$((passed + 1))
+    else
+      echo "fuzz $target: FAILED (the input is in build/fuzz/$target-*)"
+      failed=$((failed + 1))
+    fi
+    rm -rf "$scratch"
+  done
+else
+  echo "fuzz targets: build FAILED"
+  failed=$((failed + 1))
+fi
 
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 [[ $failed -eq 0 ]]

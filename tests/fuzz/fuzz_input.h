@@ -103,7 +103,7 @@ class Reader {
   // tag < 0xB0: the stored row length plus (tag % 12) - 1 (so sometimes one too small).
   int64_t leading(int64_t row_length) {
     const uint8_t t = byte();
-    if (t < 0xB0) return row_length + (t % 12) - 1;
+    if (t < 0xB0) return add(row_length, (t % 12) - 1);
     if (t < 0xD0) return static_cast<int64_t>(bytes(2) % 320);
     return special_or_raw(t);
   }
@@ -113,8 +113,8 @@ class Reader {
     const uint8_t t = byte();
     if (t < 0xB0) {
       if (t % 8 == 0) return 0;
-      const int64_t s = span + (t % 8) - 2;
-      return (t & 0x80) ? -s : s;
+      const int64_t s = add(span, (t % 8) - 2);
+      return (t & 0x80) ? (s == kI64Min ? kI64Max : -s) : s;
     }
     if (t < 0xD0) return static_cast<int64_t>(bytes(2) % 320);
     return special_or_raw(t);
@@ -136,6 +136,11 @@ class Reader {
   }
 
  private:
+  static int64_t add(int64_t x, int64_t y) {  // saturating
+    int64_t r;
+    if (__builtin_add_overflow(x, y, &r)) return x > 0 ? kI64Max : kI64Min;
+    return r;
+  }
   int64_t special_or_raw(uint8_t t) {
     if (t < 0xF0) return kSpecial[t - 0xD0];
     return static_cast<int64_t>(bytes(8));
