@@ -37,11 +37,19 @@ struct Case {
   std::function<invar_status(unsigned char* c)> call;
 };
 
+// The message of a failed call, taken before a later call (invar_packed_free) clears it.
+std::string g_message;
+invar_status noted(invar_status s) {
+  if (s != INVAR_OK) g_message = invar_last_error();
+  return s;
+}
+
 // Runs `call` in each caller mode; "" when every state, status and C is as expected.
 std::string run_in_every_mode(const Case& k) {
   std::string out;
   for (const CallerMode& mode : caller_modes()) {
     std::vector<unsigned char> c = k.c0;
+    g_message.clear();
     write_fp_state(mode.state);
     const invar_status s = k.call(c.data());
     const FpState after = read_fp_state();
@@ -49,12 +57,13 @@ std::string run_in_every_mode(const Case& k) {
     const std::string where = k.name + " in mode " + mode.name + ": ";
     if (after != mode.state)
       out += where + "state " + mode.state.str() + " came back as " + after.str() + "\n";
+    const std::string msg = g_message.empty() ? invar_last_error() : g_message;
     if (s != k.expect)
       out += where + "status " + std::to_string(s) + ", expected " + std::to_string(k.expect) +
-             " (" + invar_last_error() + ")\n";
+             " (" + msg + ")\n";
     if (c != k.want) out += where + "C is not the reference's\n";
-    if (s != INVAR_OK && std::string(invar_last_error()).rfind(std::string(k.function) + ": ", 0) != 0)
-      out += where + "the message \"" + invar_last_error() + "\" does not start with the function\n";
+    if (s != INVAR_OK && msg.rfind(std::string(k.function) + ": ", 0) != 0)
+      out += where + "the message \"" + msg + "\" does not start with the function\n";
   }
   return out;
 }
@@ -253,11 +262,11 @@ void add_packed(std::vector<Case>& cases, const Scenario& sc, Shape shape, uint6
   cases.push_back({std::string(f_packed) + " " + tag, f_packed, expect, bytes_of(c0), bytes_of(want),
                    [=](unsigned char* c) {
                      invar_packed* h = nullptr;
-                     invar_status s = pack_b(&h);
+                     invar_status s = noted(pack_b(&h));
                      if (s != INVAR_OK) return s;
                      T* cc = reinterpret_cast<T*>(c);
-                     if constexpr (d) s = invar_dgemm_packed(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc);
-                     else s = invar_sgemm_packed(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc);
+                     if constexpr (d) s = noted(invar_dgemm_packed(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc));
+                     else s = noted(invar_sgemm_packed(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc));
                      invar_packed_free(h);
                      return s;
                    }});
@@ -265,15 +274,15 @@ void add_packed(std::vector<Case>& cases, const Scenario& sc, Shape shape, uint6
   cases.push_back({std::string(f_pepi) + " " + tag, f_pepi, expect, bytes_of(c0), bytes_of(want_epilogue),
                    [=](unsigned char* c) {
                      invar_packed* h = nullptr;
-                     invar_status s = pack_b(&h);
+                     invar_status s = noted(pack_b(&h));
                      if (s != INVAR_OK) return s;
                      T* cc = reinterpret_cast<T*>(c);
                      if constexpr (d)
-                       s = invar_dgemm_packed_epilogue(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc,
-                                                       INVAR_BIAS_ROW, bias->data(), INVAR_ACT_RELU);
+                       s = noted(invar_dgemm_packed_epilogue(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc,
+                                                       INVAR_BIAS_ROW, bias->data(), INVAR_ACT_RELU));
                      else
-                       s = invar_sgemm_packed_epilogue(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc,
-                                                       INVAR_BIAS_ROW, bias->data(), INVAR_ACT_RELU);
+                       s = noted(invar_sgemm_packed_epilogue(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc,
+                                                       INVAR_BIAS_ROW, bias->data(), INVAR_ACT_RELU));
                      invar_packed_free(h);
                      return s;
                    }});
@@ -283,11 +292,11 @@ void add_packed(std::vector<Case>& cases, const Scenario& sc, Shape shape, uint6
   cases.push_back({std::string(f_pa) + " " + tag, sc.invalid ? f_pack_a : f_pa, expect, bytes_of(c0),
                    bytes_of(want), [=](unsigned char* c) {
                      invar_packed* h = nullptr;
-                     invar_status s = pack_a(&h);
+                     invar_status s = noted(pack_a(&h));
                      if (s != INVAR_OK) return s;
                      T* cc = reinterpret_cast<T*>(c);
-                     if constexpr (d) s = invar_dgemm_packed_a(h, INVAR_TRANS, n, b->data(), ldb, beta, cc, ldc);
-                     else s = invar_sgemm_packed_a(h, INVAR_TRANS, n, b->data(), ldb, beta, cc, ldc);
+                     if constexpr (d) s = noted(invar_dgemm_packed_a(h, INVAR_TRANS, n, b->data(), ldb, beta, cc, ldc));
+                     else s = noted(invar_sgemm_packed_a(h, INVAR_TRANS, n, b->data(), ldb, beta, cc, ldc));
                      invar_packed_free(h);
                      return s;
                    }});
@@ -296,13 +305,13 @@ void add_packed(std::vector<Case>& cases, const Scenario& sc, Shape shape, uint6
                    bytes_of(want), [=](unsigned char* c) {
                      invar_packed* ha = nullptr;
                      invar_packed* hb = nullptr;
-                     invar_status s = pack_a(&ha);
+                     invar_status s = noted(pack_a(&ha));
                      if (s != INVAR_OK) return s;
-                     s = pack_b(&hb);
+                     s = noted(pack_b(&hb));
                      T* cc = reinterpret_cast<T*>(c);
                      if (s == INVAR_OK) {
-                       if constexpr (d) s = invar_dgemm_packed_ab(ha, hb, beta, cc, ldc);
-                       else s = invar_sgemm_packed_ab(ha, hb, beta, cc, ldc);
+                       if constexpr (d) s = noted(invar_dgemm_packed_ab(ha, hb, beta, cc, ldc));
+                       else s = noted(invar_sgemm_packed_ab(ha, hb, beta, cc, ldc));
                      }
                      invar_packed_free(ha);
                      invar_packed_free(hb);
@@ -337,8 +346,8 @@ void add_int8_packed(std::vector<Case>& cases, const Scenario& sc, Shape shape, 
                                          : invar_gemm_s8s8s32_pack_b(INVAR_NO_TRANS, k, n, b->data(), ldb, &h);
                      if (s != INVAR_OK) return s;
                      int32_t* cc = reinterpret_cast<int32_t*>(c);
-                     if constexpr (u8) s = invar_gemm_u8s8s32_packed(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc);
-                     else s = invar_gemm_s8s8s32_packed(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc);
+                     if constexpr (u8) s = noted(invar_gemm_u8s8s32_packed(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc));
+                     else s = noted(invar_gemm_s8s8s32_packed(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc));
                      invar_packed_free(h);
                      return s;
                    }});
@@ -387,7 +396,7 @@ TEST_P(FpEnv, EveryEntryPointGivesTheCallersStateBackOnTheDirectPath) {
 
 TEST_P(FpEnv, EveryEntryPointGivesTheCallersStateBackOnThePackedPath) {
   std::string failures;
-  for (const Case& k : every_entry_point({37, 70, 45})) failures += run_in_every_mode(k);
+  for (const Case& k : every_entry_point({29, 40, 33})) failures += run_in_every_mode(k);
   EXPECT_EQ(failures, "");
 }
 
@@ -402,7 +411,7 @@ TEST(FpEnvOther, TheOtherEntryPointsLeaveTheStateAlone) {
   for (const CallerMode& mode : caller_modes()) {
     write_fp_state(mode.state);
     invar_packed* h = nullptr;
-    const invar_status s = invar_sgemm_pack_b(INVAR_NO_TRANS, 2, 2, b, 2, &h);
+    const invar_status s = noted(invar_sgemm_pack_b(INVAR_NO_TRANS, 2, 2, b, 2, &h));
     const size_t bytes = invar_packed_bytes(h);
     invar_packed_free(h);
     invar_packed_free(nullptr);
@@ -476,8 +485,8 @@ TEST(FpEnvReported, NullOperandsWithASubnormalAlphaAreRefused) {
   double cd[4] = {1, 2, 3, 4};
   for (unsigned mode : {0x1F80u, kDaz, kFtzDaz}) {
     _mm_setcsr(mode);
-    const invar_status s = invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 0x1.4p-146f, nullptr, 2, nullptr, 2,
-                                       0.0f, c, 2);
+    const invar_status s = noted(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 0x1.4p-146f, nullptr, 2, nullptr, 2,
+                                       0.0f, c, 2));
     const invar_status sd = invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 0x1p-1070, nullptr, 2, nullptr, 2,
                                         0.0, cd, 2);
     const unsigned after = _mm_getcsr();
