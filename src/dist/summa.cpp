@@ -1,0 +1,358 @@
+// SUMMA with C stationary, giving every element of C the single-process chain.
+//
+// 1. Alignment. op(A) is redistributed (one MPI_Alltoallv) into A': its rows exactly where C's
+//    rows are (same processes, same local order), its k columns cut into panels of w that go round
+//    the process columns (panel p on column p mod npcol); op(B) likewise into B': k rows in panels
+//    of w round the process rows, columns where C's columns are. alpha is applied here, once per
+//    element of op(A), by the process that holds it: alpha * a rounded once, as invar's own chain
+//    forms it. Any descriptors, offsets and transposes end up in this one aligned form.
+//    A' is stored k-major (element (i, kk) of a panel at kk * mloc + i) and B' row-major
+//    (kk * nloc + j), so each panel is one contiguous run to broadcast.
+// 2. Panels, strictly in increasing k: panel p of A' is broadcast along each process row from
+//    column p mod npcol, panel p of B' along each process column from row p mod nprow; then
+//    C_local <- (p == 0 ? beta : 1) * C_local + A'_p * B'_p by invar on all of the rank's threads,
+//    with alpha already inside A'. invar's chain with beta == 1 starts from C unchanged and
+//    continues the fma chain over the panel's k in order, so after the last panel each element
+//    holds exactly acc = fma(alpha * a_ik, b_kj, acc) over k = 0 .. K-1 from beta * c (or +0).
+//    Broadcasts are non-blocking and double-buffered: panel p + 1 travels while panel p is
+//    multiplied, and the local product is cut into column chunks with an MPI_Testall between
+//    them so that the library makes progress on the broadcast.
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
+#include "dist/dist_engine.h"
+#include "invar/invar.h"
+
+namespace invar::dist {
+namespace {
+
+template <class T>
+MPI_Datatype mpi_type();
+template <>
+MPI_Datatype mpi_type<float>() {
+  return MPI_FLOAT;
+}
+template <>
+MPI_Datatype mpi_type<double>() {
+  return MPI_DOUBLE;
+}
+
+// The contract's floating-point mode for the alpha * a the redistribution forms: round to
+// nearest, subnormals kept (no FTZ/DAZ), whatever the caller's thread was set to.
+class RoundToNearest {
+ public:
+  RoundToNearest() {
+#if defined(__x86_64__) || defined(__i386__)
+    saved_ = _mm_getcsr();
+    _mm_setcsr(0x1F80);  // all exceptions masked, round to nearest, no FTZ, no DAZ
+#endif
+  }
+  ~RoundToNearest() {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_setcsr(saved_);
+#endif
+  }
+  RoundToNearest(const RoundToNearest &) = delete;
+  RoundToNearest &operator=(const RoundToNearest &) = delete;
+
+ private:
+  unsigned saved_ = 0;
+};
+
+// One dimension of a block-cyclic distribution: index g (from 0) lives on process
+// (src + g / nb) mod nprocs at local index (g / nb / nprocs) * nb + g mod nb.
+struct Axis {
+  int64_t nb;
+  int src;
+  int nprocs;
+  int owner(int64_t g) const { return static_cast<int>((src + g / nb) % nprocs); }
+  int64_t local(int64_t g) const { return (g / nb / nprocs) * nb + g % nb; }
+};
+
+// An index of op(X) along one of its dimensions, as the source holds it and as the target wants it.
+struct Index {
+  int64_t g;       // index in op(X)
+  int64_t src;     // local index in the stored X along the stored dimension it maps to
+  int64_t dst;     // position in the target's local storage along this dimension
+};
+
+// The indices [0, count) that this process holds in the source (src axis, shifted by offset) and
+// bucketed by the target's process along the target axis.
+std::vector<std::vector<Index>> send_buckets(int64_t count, const Axis &src, int64_t offset,
+                                             int my_src, const Axis &dst, int64_t dst_offset,
+                                             int dst_procs) {
+  std::vector<std::vector<Index>> b(dst_procs);
+  for (int64_t g = 0; g < count; ++g) {
+    if (src.owner(g + offset) != my_src) continue;
+    b[dst.owner(g + dst_offset)].push_back({g, src.local(g + offset), 0});
+  }
+  return b;
+}
+
+// The indices this process receives along one target dimension, bucketed by the source's process.
+// dst positions count from the first local index the target holds in [dst_offset, +count).
+std::vector<std::vector<Index>> recv_buckets(int64_t count, const Axis &src, int64_t offset,
+                                             int src_procs, const Axis &dst, int64_t dst_offset,
+                                             int my_dst) {
+  std::vector<std::vector<Index>> b(src_procs);
+  int64_t first = -1;
+  for (int64_t g = 0; g < count; ++g) {
+    if (dst.owner(g + dst_offset) != my_dst) continue;
+    const int64_t l = dst.local(g + dst_offset);
+    if (first < 0) first = l;
+    b[src.owner(g + offset)].push_back({g, 0, l - first});
+  }
+  return b;
+}
+
+// Where op(X) comes from: the stored matrix, its layout, its transpose and submatrix offset.
+template <class T>
+struct Source {
+  const T *x;
+  const Desc *d;
+  bool row_major;
+  bool trans;
+  int64_t i0, j0;  // submatrix offset in the stored X
+};
+
+// Redistributes op(X) (rows x cols) into `out` (local target storage, element (r, c) at
+// r * rstride + c * cstride). The target's rows are spread over process rows by `dst_rows`
+// (offset dst_roff), its columns over process columns by `dst_cols` (offset dst_coff). Each
+// element is multiplied by `scale` unless scale == 1. Returns "" or why it could not.
+template <class T>
+std::string redistribute(const Grid &g, const Source<T> &s, int64_t rows, int64_t cols, T scale,
+                         const Axis &dst_rows, int64_t dst_roff, const Axis &dst_cols,
+                         int64_t dst_coff, T *out, int64_t rstride, int64_t cstride) {
+  // op(X)'s rows run along the stored rows (process rows) unless transposed.
+  const Axis stored_rows{s.d->mb, s.d->rsrc, g.nprow}, stored_cols{s.d->nb, s.d->csrc, g.npcol};
+  const Axis &src_r = s.trans ? stored_cols : stored_rows;
+  const Axis &src_c = s.trans ? stored_rows : stored_cols;
+  const int64_t roff = s.trans ? s.j0 : s.i0, coff = s.trans ? s.i0 : s.j0;
+  const int my_src_r = s.trans ? g.mycol : g.myrow, my_src_c = s.trans ? g.myrow : g.mycol;
+  const int src_r_procs = s.trans ? g.npcol : g.nprow, src_c_procs = s.trans ? g.nprow : g.npcol;
+
+  auto send_r = send_buckets(rows, src_r, roff, my_src_r, dst_rows, dst_roff, g.nprow);
+  auto send_c = send_buckets(cols, src_c, coff, my_src_c, dst_cols, dst_coff, g.npcol);
+  auto recv_r = recv_buckets(rows, src_r, roff, src_r_procs, dst_rows, dst_roff, g.myrow);
+  auto recv_c = recv_buckets(cols, src_c, coff, src_c_procs, dst_cols, dst_coff, g.mycol);
+
+  const int size = g.nprow * g.npcol;
+  std::vector<int> scount(size), sdispl(size), rcount(size), rdispl(size);
+  int64_t stotal = 0, rtotal = 0;
+  int too_big = 0;
+  for (int dr = 0; dr < g.nprow; ++dr)
+    for (int dc = 0; dc < g.npcol; ++dc) {
+      const int64_t n = static_cast<int64_t>(send_r[dr].size()) * send_c[dc].size();
+      const int rank = dr * g.npcol + dc;
+      if (n > INT_MAX || stotal > INT_MAX) too_big = 1;
+      scount[rank] = static_cast<int>(n);
+      sdispl[rank] = static_cast<int>(stotal);
+      stotal += n;
+    }
+  for (int sr = 0; sr < src_r_procs; ++sr)
+    for (int sc = 0; sc < src_c_procs; ++sc) {
+      const int64_t n = static_cast<int64_t>(recv_r[sr].size()) * recv_c[sc].size();
+      const int rank = s.trans ? sc * g.npcol + sr : sr * g.npcol + sc;
+      if (n > INT_MAX || rtotal > INT_MAX) too_big = 1;
+      rcount[rank] = static_cast<int>(n);
+      rdispl[rank] = static_cast<int>(rtotal);
+      rtotal += n;
+    }
+  if (stotal > INT_MAX || rtotal > INT_MAX) too_big = 1;
+  std::vector<T> sendbuf, recvbuf;
+  int no_memory = 0;
+  try {
+    if (!too_big) {
+      sendbuf.resize(static_cast<size_t>(stotal));
+      recvbuf.resize(static_cast<size_t>(rtotal));
+    }
+  } catch (const std::bad_alloc &) {
+    no_memory = 1;
+  }
+  int flags[2] = {too_big, no_memory}, any[2] = {0, 0};
+  MPI_Allreduce(flags, any, 2, MPI_INT, MPI_MAX, g.all);
+  if (any[0]) return "a process's share of an operand exceeds 2^31 - 1 elements per message";
+  if (any[1]) return "out of memory for the redistribution buffers";
+
+  {
+    RoundToNearest mode;
+    const T *x = s.x;
+    const int64_t ld = s.d->ld;
+    T *o = sendbuf.data();
+    for (int dr = 0; dr < g.nprow; ++dr)
+      for (int dc = 0; dc < g.npcol; ++dc)
+        for (const Index &c : send_c[dc])
+          for (const Index &r : send_r[dr]) {
+            const int64_t lr = s.trans ? c.src : r.src, lc = s.trans ? r.src : c.src;
+            const T v = s.row_major ? x[lr * ld + lc] : x[lr + lc * ld];
+            *o++ = scale == T(1) ? v : scale * v;
+          }
+  }
+  MPI_Alltoallv(sendbuf.data(), scount.data(), sdispl.data(), mpi_type<T>(), recvbuf.data(),
+                rcount.data(), rdispl.data(), mpi_type<T>(), g.all);
+  std::vector<T>().swap(sendbuf);
+  const T *in = recvbuf.data();
+  for (int sr = 0; sr < src_r_procs; ++sr)
+    for (int sc = 0; sc < src_c_procs; ++sc) {
+      // The same order the source packed in: its rank order is not this one, so index by rank.
+      const int rank = s.trans ? sc * g.npcol + sr : sr * g.npcol + sc;
+      const T *p = in + rdispl[rank];
+      for (const Index &c : recv_c[sc])
+        for (const Index &r : recv_r[sr]) out[r.dst * rstride + c.dst * cstride] = *p++;
+    }
+  return {};
+}
+
+int64_t panel_width() {
+  static const int64_t w = [] {
+    const char *e = std::getenv("INVAR_DIST_PANEL");
+    const long v = e ? std::strtol(e, nullptr, 10) : 0;
+    return v >= 1 && v <= 1 << 20 ? static_cast<int64_t>(v) : int64_t{256};
+  }();
+  return w;
+}
+
+template <class T>
+invar_status local_gemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                        const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
+                        int64_t ldc) {
+  if constexpr (sizeof(T) == 4)
+    return invar_sgemm(ta, tb, m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
+  else
+    return invar_dgemm(ta, tb, m, n, k, 1.0, a, lda, b, ldb, beta, c, ldc);
+}
+
+}  // namespace
+
+template <class T>
+std::string run(const Grid &g, const Problem<T> &p) {
+  if (p.m == 0 || p.n == 0) return {};
+  const Desc &dc = p.dc;
+  // This process's part of C: rows [r0, r0 + mloc) and columns [c0, c0 + nloc) of local storage.
+  const int64_t r0 = numroc(p.ic, dc.mb, g.myrow, dc.rsrc, g.nprow);
+  const int64_t mloc = numroc(p.ic + p.m, dc.mb, g.myrow, dc.rsrc, g.nprow) - r0;
+  const int64_t c0 = numroc(p.jc, dc.nb, g.mycol, dc.csrc, g.npcol);
+  const int64_t nloc = numroc(p.jc + p.n, dc.nb, g.mycol, dc.csrc, g.npcol) - c0;
+  T *c = p.c ? p.c + (p.row_major ? r0 * dc.ld + c0 : r0 + c0 * dc.ld) : nullptr;
+  const int64_t ldc = dc.ld;
+  // Column-major local C is, read row-major, C^T: nloc x mloc.
+  auto update = [&](const T *ap, const T *bp, int64_t kw, T beta, int64_t j0, int64_t nj) {
+    if (mloc == 0 || nj == 0) return INVAR_OK;
+    if (p.row_major)
+      return local_gemm<T>(INVAR_TRANS, INVAR_NO_TRANS, mloc, nj, kw, ap, mloc, bp + j0, nloc, beta,
+                           c + j0, ldc);
+    return local_gemm<T>(INVAR_TRANS, INVAR_NO_TRANS, nj, mloc, kw, bp + j0, nloc, ap, mloc, beta,
+                         c + j0 * ldc, ldc);
+  };
+
+  if (p.k == 0 || p.alpha == T(0)) {
+    // C <- beta * C, A and B never read: invar's own k == 0 call on the local part.
+    if (mloc > 0 && nloc > 0) {
+      const invar_status s = p.row_major
+                                 ? local_gemm<T>(INVAR_NO_TRANS, INVAR_NO_TRANS, mloc, nloc, 0,
+                                                 c, ldc, c, ldc, p.beta, c, ldc)
+                                 : local_gemm<T>(INVAR_NO_TRANS, INVAR_NO_TRANS, nloc, mloc, 0,
+                                                 c, ldc, c, ldc, p.beta, c, ldc);
+      if (s != INVAR_OK) return std::string("local product: ") + invar_last_error();
+    }
+    return {};
+  }
+
+  const int64_t w = std::min(panel_width(), p.k);
+  const int64_t npanels = (p.k + w - 1) / w;
+  const Axis c_rows{dc.mb, dc.rsrc, g.nprow}, c_cols{dc.nb, dc.csrc, g.npcol};
+  const Axis k_over_cols{w, 0, g.npcol}, k_over_rows{w, 0, g.nprow};
+  const int64_t ka = numroc(p.k, w, g.mycol, 0, g.npcol);  // k columns of A' held here
+  const int64_t kb = numroc(p.k, w, g.myrow, 0, g.nprow);  // k rows of B' held here
+
+  std::vector<T> a_aligned, b_aligned, a_buf[2], b_buf[2];
+  int no_memory = 0;
+  try {
+    a_aligned.resize(static_cast<size_t>(ka * mloc));
+    b_aligned.resize(static_cast<size_t>(kb * nloc));
+    for (int s = 0; s < 2; ++s) {
+      a_buf[s].resize(static_cast<size_t>(w * mloc));
+      b_buf[s].resize(static_cast<size_t>(w * nloc));
+    }
+  } catch (const std::bad_alloc &) {
+    no_memory = 1;
+  }
+  int any = 0;
+  MPI_Allreduce(&no_memory, &any, 1, MPI_INT, MPI_MAX, g.all);
+  if (any) return "out of memory for the aligned panels";
+
+  const bool ta = p.ta != 'N' && p.ta != 'n', tb = p.tb != 'N' && p.tb != 'n';
+  // A': rows like C's rows, k over process columns; element (i, k) at kpos(k) * mloc + i.
+  std::string err = redistribute<T>(g, {p.a, &p.da, p.row_major, ta, p.ia, p.ja}, p.m, p.k,
+                                    p.alpha, c_rows, p.ic, k_over_cols, 0, a_aligned.data(), 1,
+                                    mloc);
+  if (!err.empty()) return err;
+  // B': k over process rows, columns like C's columns; element (k, j) at kpos(k) * nloc + j.
+  err = redistribute<T>(g, {p.b, &p.db, p.row_major, tb, p.ib, p.jb}, p.k, p.n, T(1),
+                        k_over_rows, 0, c_cols, p.jc, b_aligned.data(), nloc, 1);
+  if (!err.empty()) return err;
+
+  int row_size = 1, col_size = 1;
+  MPI_Comm_size(g.row, &row_size);
+  MPI_Comm_size(g.col, &col_size);
+  const T *a_panel[2] = {nullptr, nullptr}, *b_panel[2] = {nullptr, nullptr};
+  MPI_Request req[2][2] = {{MPI_REQUEST_NULL, MPI_REQUEST_NULL},
+                           {MPI_REQUEST_NULL, MPI_REQUEST_NULL}};
+  auto post = [&](int64_t q) {
+    const int s = static_cast<int>(q % 2);
+    const int64_t kw = std::min(w, p.k - q * w);
+    const int root_col = static_cast<int>(q % g.npcol), root_row = static_cast<int>(q % g.nprow);
+    T *a_dst = g.mycol == root_col ? a_aligned.data() + (q / g.npcol) * w * mloc : a_buf[s].data();
+    T *b_dst = g.myrow == root_row ? b_aligned.data() + (q / g.nprow) * w * nloc : b_buf[s].data();
+    a_panel[s] = a_dst;
+    b_panel[s] = b_dst;
+    req[s][0] = req[s][1] = MPI_REQUEST_NULL;
+    if (row_size > 1 && mloc > 0)
+      MPI_Ibcast(a_dst, static_cast<int>(kw * mloc), mpi_type<T>(), root_col, g.row, &req[s][0]);
+    if (col_size > 1 && nloc > 0)
+      MPI_Ibcast(b_dst, static_cast<int>(kw * nloc), mpi_type<T>(), root_row, g.col, &req[s][1]);
+  };
+  // Column chunks of the local update: wide enough that invar runs at speed, several of them so
+  // that a pending broadcast is progressed while the panel is multiplied.
+  const int64_t chunk = std::max<int64_t>(512, (nloc + 3) / 4);
+
+  post(0);
+  for (int64_t q = 0; q < npanels; ++q) {
+    const int s = static_cast<int>(q % 2);
+    MPI_Waitall(2, req[s], MPI_STATUSES_IGNORE);
+    const bool more = q + 1 < npanels;
+    if (more) post(q + 1);
+    const int64_t kw = std::min(w, p.k - q * w);
+    const T beta = q == 0 ? p.beta : T(1);
+    MPI_Request *next = req[1 - s];
+    const bool pending = more && (next[0] != MPI_REQUEST_NULL || next[1] != MPI_REQUEST_NULL);
+    const int64_t step = pending ? chunk : std::max<int64_t>(nloc, 1);
+    for (int64_t j0 = 0; j0 < nloc; j0 += step) {
+      const invar_status st = update(a_panel[s], b_panel[s], kw, beta, j0, std::min(step, nloc - j0));
+      // invar refuses nothing here (every argument was checked); a failure is an allocation one.
+      if (st != INVAR_OK) {
+        MPI_Waitall(2, next, MPI_STATUSES_IGNORE);
+        return std::string("local product: ") + invar_last_error();
+      }
+      if (pending) {
+        int done = 0;
+        MPI_Testall(2, next, &done, MPI_STATUSES_IGNORE);
+      }
+    }
+  }
+  return {};
+}
+
+template std::string run<float>(const Grid &, const Problem<float> &);
+template std::string run<double>(const Grid &, const Problem<double> &);
+
+}  // namespace invar::dist

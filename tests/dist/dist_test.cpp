@@ -1,0 +1,288 @@
+// invar_dist_sgemm / invar_dist_dgemm on every grid shape of the launch's process count: every
+// local element of C, and every element around it, bit-equal (memcmp) to invar_sgemm /
+// invar_dgemm of the whole matrices on one process; bad arguments refused on every process with C
+// untouched. Prints "ok <what>" or "FAILED <what>" per grid shape and check (rank 0), exits 1 on
+// any failure.
+//   mpirun -n P dist_test [cases per grid shape]
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "dist_common.h"
+#include "invar/invar.h"
+#include "invar/invar_dist.h"
+
+using namespace dist_test;
+
+namespace {
+
+int g_rank = 0, g_size = 1;
+
+struct Case {
+  bool row_major, ta, tb;
+  int64_t m, n, k, ia, ja, ib, jb, ic, jc;
+  Layout la, lb, lc;
+  double alpha, beta;
+};
+
+int64_t pick_block(Rng &r) {
+  static const int64_t blocks[] = {1, 5, 32, 64, 3, 7, 13};
+  return blocks[r.next() % 7];
+}
+
+Case make_case(uint64_t seed, int nprow, int npcol) {
+  Rng r(seed);
+  Case c{};
+  c.row_major = r.next() % 2;
+  c.ta = r.next() % 2;
+  c.tb = r.next() % 2;
+  const int big = r.next() % 6 == 0;
+  c.m = r.range(0, 9) == 0 ? 0 : r.range(1, big ? 70 : 37);
+  c.n = r.range(0, 9) == 0 ? 0 : r.range(1, big ? 70 : 37);
+  c.k = r.range(0, 14) == 0 ? 0 : r.range(1, big ? 140 : 45);
+  auto off = [&] { return r.next() % 3 == 0 ? 0 : r.range(0, 9); };
+  c.ia = off(), c.ja = off(), c.ib = off(), c.jb = off(), c.ic = off(), c.jc = off();
+  auto layout = [&](int64_t rows, int64_t cols) {
+    Layout l{};
+    l.m = rows + r.range(0, 4);
+    l.n = cols + r.range(0, 4);
+    if (l.m == 0) l.m = 1;
+    if (l.n == 0) l.n = 1;
+    l.mb = pick_block(r);
+    l.nb = r.next() % 2 ? l.mb : pick_block(r);
+    l.rsrc = static_cast<int>(r.next() % nprow);
+    l.csrc = static_cast<int>(r.next() % npcol);
+    l.row_major = c.row_major;
+    return l;
+  };
+  c.la = layout(c.ia + (c.ta ? c.k : c.m), c.ja + (c.ta ? c.m : c.k));
+  c.lb = layout(c.ib + (c.tb ? c.n : c.k), c.jb + (c.tb ? c.k : c.n));
+  c.lc = layout(c.ic + c.m, c.jc + c.n);
+  static const double alphas[] = {1, -1, 0, 3, 0.7};
+  static const double betas[] = {0, 1, -1, 2, 0.3};
+  const uint64_t ai = r.next() % 6, bi = r.next() % 6;
+  c.alpha = ai < 5 ? alphas[ai] : r.value();
+  c.beta = bi < 5 ? betas[bi] : r.value();
+  return c;
+}
+
+std::string describe(const Case &c, int nprow, int npcol) {
+  char buf[400];
+  std::snprintf(buf, sizeof buf,
+                "grid %dx%d %s %c%c m=%lld n=%lld k=%lld A(%lld,%lld) %lldx%lld blk %lldx%lld "
+                "src %d,%d  B(%lld,%lld) blk %lldx%lld  C(%lld,%lld) blk %lldx%lld src %d,%d "
+                "alpha=%g beta=%g",
+                nprow, npcol, c.row_major ? "row-major" : "col-major", c.ta ? 'T' : 'N',
+                c.tb ? 'T' : 'N', (long long)c.m, (long long)c.n, (long long)c.k,
+                (long long)c.ia, (long long)c.ja, (long long)c.la.m, (long long)c.la.n,
+                (long long)c.la.mb, (long long)c.la.nb, c.la.rsrc, c.la.csrc, (long long)c.ib,
+                (long long)c.jb, (long long)c.lb.mb, (long long)c.lb.nb, (long long)c.ic,
+                (long long)c.jc, (long long)c.lc.mb, (long long)c.lc.nb, c.lc.rsrc, c.lc.csrc,
+                c.alpha, c.beta);
+  return buf;
+}
+
+template <class T>
+invar_status ref_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, const T *a,
+                      int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc) {
+  const invar_trans xa = ta ? INVAR_TRANS : INVAR_NO_TRANS, xb = tb ? INVAR_TRANS : INVAR_NO_TRANS;
+  if constexpr (sizeof(T) == 4)
+    return invar_sgemm(xa, xb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  else
+    return invar_dgemm(xa, xb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+template <class T>
+invar_status dist_gemm(MPI_Comm comm, int nprow, int npcol, const Case &c, T alpha, const T *a,
+                       const invar_dist_desc &da, const T *b, const invar_dist_desc &db, T beta,
+                       T *cc, const invar_dist_desc &dc, int ta_override = -1) {
+  const invar_dist_layout lay = c.row_major ? INVAR_DIST_ROW_MAJOR : INVAR_DIST_COL_MAJOR;
+  const invar_trans ta = ta_override >= 0 ? static_cast<invar_trans>(ta_override)
+                                          : (c.ta ? INVAR_TRANS : INVAR_NO_TRANS);
+  const invar_trans tb = c.tb ? INVAR_TRANS : INVAR_NO_TRANS;
+  if constexpr (sizeof(T) == 4)
+    return invar_dist_sgemm(comm, nprow, npcol, lay, ta, tb, c.m, c.n, c.k, alpha, a, c.ia, c.ja,
+                            &da, b, c.ib, c.jb, &db, beta, cc, c.ic, c.jc, &dc);
+  else
+    return invar_dist_dgemm(comm, nprow, npcol, lay, ta, tb, c.m, c.n, c.k, alpha, a, c.ia, c.ja,
+                            &da, b, c.ib, c.jb, &db, beta, cc, c.ic, c.jc, &dc);
+}
+
+invar_dist_desc to_desc(const Layout &l) {
+  return {l.m, l.n, l.mb, l.nb, l.rsrc, l.csrc, l.ld};
+}
+
+// The operands of a case: global matrices, the reference result and this process's parts.
+template <class T>
+struct Operands {
+  std::vector<T> ag, bg, cg, cref, a, b, c, expect;
+  invar_dist_desc da, db, dc;
+};
+
+template <class T>
+bool build(Case &c, uint64_t seed, int nprow, int npcol, int myrow, int mycol, Operands<T> &o,
+           std::string &why) {
+  Rng r(seed ^ 0xABCDEF);
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  auto fill = [&](const Layout &l, bool poison) {
+    std::vector<T> g(static_cast<size_t>(l.m * l.n));
+    for (auto &v : g) v = poison && r.next() % 7 == 0 ? nan : static_cast<T>(r.value());
+    return g;
+  };
+  o.ag = fill(c.la, c.alpha == 0);  // alpha == 0: A must not be read
+  o.bg = fill(c.lb, c.alpha == 0);
+  o.cg = fill(c.lc, c.beta == 0);   // beta == 0: C must not be read
+  for (Layout *l : {&c.la, &c.lb, &c.lc}) l->ld = needed_ld(*l, myrow, mycol, nprow, npcol) + r.range(0, 3);
+  o.cref = o.cg;
+  const invar_status s = ref_gemm<T>(
+      c.ta, c.tb, c.m, c.n, c.k, static_cast<T>(c.alpha), o.ag.data() + c.ia * c.la.n + c.ja,
+      c.la.n, o.bg.data() + c.ib * c.lb.n + c.jb, c.lb.n, static_cast<T>(c.beta),
+      o.cref.data() + c.ic * c.lc.n + c.jc, c.lc.n);
+  if (s != INVAR_OK) {
+    why = std::string("reference call failed: ") + invar_last_error();
+    return false;
+  }
+  const T sentinel = static_cast<T>(-12345.0);
+  o.a = scatter(o.ag, c.la, myrow, mycol, nprow, npcol, sentinel);
+  o.b = scatter(o.bg, c.lb, myrow, mycol, nprow, npcol, sentinel);
+  o.c = scatter(o.cg, c.lc, myrow, mycol, nprow, npcol, sentinel);
+  o.expect = scatter(o.cref, c.lc, myrow, mycol, nprow, npcol, sentinel);
+  o.da = to_desc(c.la);
+  o.db = to_desc(c.lb);
+  o.dc = to_desc(c.lc);
+  return true;
+}
+
+// All of a grid shape's cases; returns the failures (agreed over the processes).
+template <class T>
+int run_grid(int nprow, int npcol, int cases, const char *type) {
+  const int myrow = g_rank / npcol, mycol = g_rank % npcol;
+  int failures = 0;
+  std::string first;
+  for (int i = 0; i < cases; ++i) {
+    const uint64_t seed = 1000003ull * (nprow * 16 + npcol) + i + (sizeof(T) == 8 ? 7777 : 0);
+    Case c = make_case(seed, nprow, npcol);
+    Operands<T> o;
+    std::string why;
+    bool ok = build(c, seed, nprow, npcol, myrow, mycol, o, why);
+    if (ok) {
+      const invar_status s = dist_gemm<T>(MPI_COMM_WORLD, nprow, npcol, c, static_cast<T>(c.alpha),
+                                          o.a.data(), o.da, o.b.data(), o.db,
+                                          static_cast<T>(c.beta), o.c.data(), o.dc);
+      if (s != INVAR_OK) {
+        ok = false;
+        why = std::string("status ") + std::to_string(s) + ": " + invar_dist_last_error();
+      } else if (std::memcmp(o.c.data(), o.expect.data(), o.c.size() * sizeof(T)) != 0) {
+        ok = false;
+        size_t at = 0;
+        while (std::memcmp(&o.c[at], &o.expect[at], sizeof(T)) == 0) ++at;
+        why = "local element " + std::to_string(at) + " differs: " + std::to_string(o.c[at]) +
+              " vs " + std::to_string(o.expect[at]);
+      }
+    }
+    int bad = ok ? 0 : 1, any = 0;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (any) {
+      ++failures;
+      if (!ok && first.empty())
+        first = "case " + std::to_string(i) + " (" + describe(c, nprow, npcol) + ") on rank " +
+                std::to_string(g_rank) + ": " + why;
+      if (!ok) std::fprintf(stderr, "rank %d: %s\n", g_rank, first.c_str());
+    }
+  }
+  if (g_rank == 0) {
+    if (failures)
+      std::printf("FAILED dist %s %d ranks grid %dx%d: %d of %d cases differ\n", type, g_size,
+                  nprow, npcol, failures, cases);
+    else
+      std::printf("ok dist %s %d ranks grid %dx%d: %d cases bit-equal to one process\n", type,
+                  g_size, nprow, npcol, cases);
+    std::fflush(stdout);
+  }
+  return failures;
+}
+
+// Bad arguments: refused on every process, C untouched, a message.
+template <class T>
+int run_bad(int nprow, int npcol, const char *type) {
+  const int myrow = g_rank / npcol, mycol = g_rank % npcol;
+  Case c = make_case(99, nprow, npcol);
+  c.m = 23, c.n = 19, c.k = 17, c.alpha = 1.5, c.beta = 0.5;
+  c.ia = c.ja = c.ib = c.jb = c.ic = c.jc = 1;
+  c.la = {24 + 1, 24 + 1, 5, 5, 0, 0, 0, c.row_major};
+  c.la.m = 1 + (c.ta ? c.k : c.m);
+  c.la.n = 1 + (c.ta ? c.m : c.k);
+  c.lb = {1 + (c.tb ? c.n : c.k), 1 + (c.tb ? c.k : c.n), 3, 3, 0, 0, 0, c.row_major};
+  c.lc = {1 + c.m, 1 + c.n, 2, 2, 0, 0, 0, c.row_major};
+  Operands<T> o;
+  std::string why;
+  if (!build(c, 99, nprow, npcol, myrow, mycol, o, why)) return 1;
+  struct Mutation {
+    const char *what;
+    int kind;
+  } const muts[] = {{"desca.mb = 0", 0},        {"descb.rsrc = nprow", 1},
+                    {"descc.csrc = -1", 2},     {"ia + m beyond desca.m", 3},
+                    {"descc.ld too small on the last process only", 4},
+                    {"grid larger than the communicator", 5},
+                    {"ta not a transpose value", 6}, {"k < 0", 7}};
+  int failures = 0;
+  for (const Mutation &mu : muts) {
+    invar_dist_desc da = o.da, db = o.db, dc = o.dc;
+    Case cc = c;
+    int pr = nprow, pc = npcol, ta = -1;
+    switch (mu.kind) {
+      case 0: da.mb = 0; break;
+      case 1: db.rsrc = nprow; break;
+      case 2: dc.csrc = -1; break;
+      case 3: cc.ia = da.m; break;
+      case 4:
+        if (g_rank == g_size - 1) dc.ld = needed_ld(c.lc, myrow, mycol, nprow, npcol) - 1;
+        break;
+      case 5: pr = nprow + 1; break;
+      case 6: ta = 7; break;
+      case 7: cc.k = -1; break;
+    }
+    std::vector<T> before = o.c;
+    const invar_status s = dist_gemm<T>(MPI_COMM_WORLD, pr, pc, cc, static_cast<T>(cc.alpha),
+                                        o.a.data(), da, o.b.data(), db, static_cast<T>(cc.beta),
+                                        o.c.data(), dc, ta);
+    const bool ok = s == INVAR_EINVAL && std::strlen(invar_dist_last_error()) > 0 &&
+                    std::memcmp(before.data(), o.c.data(), before.size() * sizeof(T)) == 0;
+    int bad = ok ? 0 : 1, any = 0;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (g_rank == 0) {
+      std::printf("%s dist %s %d ranks grid %dx%d refuses %s: %s\n", any ? "FAILED" : "ok", type,
+                  g_size, nprow, npcol, mu.what, invar_dist_last_error());
+      std::fflush(stdout);
+    }
+    failures += any ? 1 : 0;
+    o.c = before;
+  }
+  return failures;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  const int cases = argc > 1 ? std::atoi(argv[1]) : 40;
+  int failures = 0;
+  for (auto [r, c] : grids(g_size)) {
+    failures += run_grid<float>(r, c, cases, "sgemm");
+    failures += run_grid<double>(r, c, cases, "dgemm");
+  }
+  const auto shapes = grids(g_size);
+  const auto [br, bc] = shapes[shapes.size() / 2];
+  failures += run_bad<float>(br, bc, "sgemm");
+  failures += run_bad<double>(br, bc, "dgemm");
+  MPI_Finalize();
+  return failures ? 1 : 0;
+}
