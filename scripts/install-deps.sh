@@ -6,8 +6,11 @@
 set -euo pipefail
 
 # libblas-test and python3-numpy: the outside checks of libinvar_blas (scripts/check-blas.sh).
+# Open MPI, ScaLAPACK (its BLACS and the reference PxGEMM) and mpi4py: libinvar_scalapack and its
+# tests (scripts/test-dist.sh).
 packages=(cmake ninja-build g++ googletest libgtest-dev libcli11-dev libssl-dev libbenchmark-dev
-          libblas-test python3-numpy)
+          libblas-test python3-numpy libopenmpi-dev openmpi-bin libscalapack-openmpi-dev
+          python3-mpi4py)
 if [[ "${1:-}" == "--cross" ]]; then
   packages+=(g++-aarch64-linux-gnu qemu-user)
 fi

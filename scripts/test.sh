@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs every test of invar from a fresh clone:
 #   1. release build, whole suite once per instruction-set path (CTest);
+#   1b. the distributed product under MPI: oversubscribed launches of 1-6 processes
+#      (scripts/test-dist.sh), one count per check;
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, and under
 #      ThreadSanitizer (thread pool, parallel driver, concurrent callers);
 #   3. install into a prefix and build/run examples/ against the installed package; the
@@ -53,6 +55,20 @@ configure_build() {
 
 configure_build build/release -DCMAKE_BUILD_TYPE=Release
 run_ctest build/release "release"
+
+echo "== distributed product under MPI"
+dist_log=$(mktemp)
+set +e
+scripts/test-dist.sh build/release 2>&1 | tee "$dist_log"
+dist_rc=${PIPESTATUS[0]}
+set -e
+passed=$((passed + $(grep -c '^ok ' "$dist_log" || true)))
+failed=$((failed + $(grep -c '^FAILED ' "$dist_log" || true)))
+if [[ $dist_rc -ne 0 ]] && ! grep -q '^FAILED ' "$dist_log"; then
+  echo "scripts/test-dist.sh exited $dist_rc without a failed check: counted as a failure"
+  failed=$((failed + 1))
+fi
+rm -f "$dist_log"
 
 configure_build build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DINVAR_SANITIZE=address,undefined \
   -DINVAR_BUILD_TOOLS=OFF
