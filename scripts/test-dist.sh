@@ -50,4 +50,17 @@ else
   echo "FAILED dist: $bin/scalapack_test not built (libscalapack-openmpi-dev missing)"
   rc=1
 fi
+# The mpi4py example, with Debian's python3 (python3-numpy, python3-mpi4py).
+python=/usr/bin/python3
+[[ -x $python ]] || python=python3
+if "$python" -c "import mpi4py, numpy" 2>/dev/null; then
+  lib=$(realpath "$(ls "$build"/src/dist/libinvar_scalapack.so | head -1)")
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  for n in 3 4; do
+    launch "$n" INVAR_NUM_THREADS=1 -- "$python" "$root/examples/dist_mpi4py.py" "$lib"
+  done
+else
+  echo "FAILED dist: $python lacks mpi4py or numpy (scripts/install-deps.sh installs them)"
+  rc=1
+fi
 exit $rc
