@@ -21,6 +21,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -81,8 +82,10 @@ struct Axis {
 // An index of op(X) along one of its dimensions, as the source holds it and as the target wants it.
 struct Index {
   int64_t g;       // index in op(X)
-  int64_t src;     // local index in the stored X along the stored dimension it maps to
-  int64_t dst;     // position in the target's local storage along this dimension
+  int64_t src;     // local index in the stored X along the stored dimension it maps to (then
+                   // premultiplied by that dimension's step in the local storage)
+  int64_t dst;     // position in the target's local storage along this dimension (then
+                   // premultiplied by its stride)
 };
 
 // The indices [0, count) that this process holds in the source (src axis, shifted by offset) and
@@ -112,6 +115,25 @@ std::vector<std::vector<Index>> recv_buckets(int64_t count, const Axis &src, int
     b[src.owner(g + offset)].push_back({g, 0, l - first});
   }
   return b;
+}
+
+// Uninitialized storage (every element is written before it is read); false when out of memory.
+template <class T>
+bool allocate(std::unique_ptr<T[]> &p, int64_t n) {
+  p.reset(new (std::nothrow) T[static_cast<size_t>(n > 0 ? n : 1)]);
+  return p != nullptr;
+}
+
+// Visits (r, c) of an r_count x c_count product in tiles of 64 x 64, c outer, r inner.
+template <class F>
+void for_each_tiled(size_t r_count, size_t c_count, F &&f) {
+  constexpr size_t kTile = 64;
+  for (size_t c0 = 0; c0 < c_count; c0 += kTile)
+    for (size_t r0 = 0; r0 < r_count; r0 += kTile) {
+      const size_t c1 = std::min(c0 + kTile, c_count), r1 = std::min(r0 + kTile, r_count);
+      for (size_t c = c0; c < c1; ++c)
+        for (size_t r = r0; r < r1; ++r) f(r, c);
+    }
 }
 
 // Where op(X) comes from: the stored matrix, its layout, its transpose and submatrix offset.
@@ -145,7 +167,7 @@ std::string redistribute(const Grid &g, const Source<T> &s, int64_t rows, int64_
   auto recv_r = recv_buckets(rows, src_r, roff, src_r_procs, dst_rows, dst_roff, g.myrow);
   auto recv_c = recv_buckets(cols, src_c, coff, src_c_procs, dst_cols, dst_coff, g.mycol);
 
-  const int size = g.nprow * g.npcol;
+  const int size = g.nprow * g.npcol, me = g.myrow * g.npcol + g.mycol;
   std::vector<int> scount(size), sdispl(size), rcount(size), rdispl(size);
   int64_t stotal = 0, rtotal = 0;
   int too_big = 0;
@@ -153,6 +175,7 @@ std::string redistribute(const Grid &g, const Source<T> &s, int64_t rows, int64_
     for (int dc = 0; dc < g.npcol; ++dc) {
       const int64_t n = static_cast<int64_t>(send_r[dr].size()) * send_c[dc].size();
       const int rank = dr * g.npcol + dc;
+      if (rank == me) continue;  // this process's own share is copied directly
       if (n > INT_MAX || stotal > INT_MAX) too_big = 1;
       scount[rank] = static_cast<int>(n);
       sdispl[rank] = static_cast<int>(stotal);
@@ -162,52 +185,77 @@ std::string redistribute(const Grid &g, const Source<T> &s, int64_t rows, int64_
     for (int sc = 0; sc < src_c_procs; ++sc) {
       const int64_t n = static_cast<int64_t>(recv_r[sr].size()) * recv_c[sc].size();
       const int rank = s.trans ? sc * g.npcol + sr : sr * g.npcol + sc;
+      if (rank == me) continue;
       if (n > INT_MAX || rtotal > INT_MAX) too_big = 1;
       rcount[rank] = static_cast<int>(n);
       rdispl[rank] = static_cast<int>(rtotal);
       rtotal += n;
     }
   if (stotal > INT_MAX || rtotal > INT_MAX) too_big = 1;
-  std::vector<T> sendbuf, recvbuf;
+  std::unique_ptr<T[]> sendbuf, recvbuf;
   int no_memory = 0;
-  try {
-    if (!too_big) {
-      sendbuf.resize(static_cast<size_t>(stotal));
-      recvbuf.resize(static_cast<size_t>(rtotal));
-    }
-  } catch (const std::bad_alloc &) {
-    no_memory = 1;
-  }
+  if (!too_big) no_memory = !allocate(sendbuf, stotal) || !allocate(recvbuf, rtotal);
   int flags[2] = {too_big, no_memory}, any[2] = {0, 0};
   MPI_Allreduce(flags, any, 2, MPI_INT, MPI_MAX, g.all);
   if (any[0]) return "a process's share of an operand exceeds 2^31 - 1 elements per message";
   if (any[1]) return "out of memory for the redistribution buffers";
 
-  {
-    RoundToNearest mode;
-    const T *x = s.x;
-    const int64_t ld = s.d->ld;
-    T *o = sendbuf.data();
-    for (int dr = 0; dr < g.nprow; ++dr)
-      for (int dc = 0; dc < g.npcol; ++dc)
-        for (const Index &c : send_c[dc])
-          for (const Index &r : send_r[dr]) {
-            const int64_t lr = s.trans ? c.src : r.src, lc = s.trans ? r.src : c.src;
-            const T v = s.row_major ? x[lr * ld + lc] : x[lr + lc * ld];
-            *o++ = scale == T(1) ? v : scale * v;
-          }
-  }
-  MPI_Alltoallv(sendbuf.data(), scount.data(), sdispl.data(), mpi_type<T>(), recvbuf.data(),
+  // Offsets premultiplied: stored element (lr, lc) lives at lr * row_step + lc * col_step, and
+  // op(X)'s rows are the stored columns when transposed; the target's at r * rstride + c * cstride.
+  const int64_t ld = s.d->ld;
+  const int64_t row_step = s.row_major ? ld : 1, col_step = s.row_major ? 1 : ld;
+  const int64_t r_step = s.trans ? col_step : row_step, c_step = s.trans ? row_step : col_step;
+  for (auto &b : send_r)
+    for (Index &i : b) i.src *= r_step;
+  for (auto &b : send_c)
+    for (Index &i : b) i.src *= c_step;
+  for (auto &b : recv_r)
+    for (Index &i : b) i.dst *= rstride;
+  for (auto &b : recv_c)
+    for (Index &i : b) i.dst *= cstride;
+
+  // Messages are enumerated tile by tile (both sides use the same order), so that a transposing
+  // read or write stays within a few cache lines. alpha * a is formed in the contract's mode.
+  RoundToNearest mode;
+  const T *x = s.x;
+  T *o = sendbuf.get();
+  for (int dr = 0; dr < g.nprow; ++dr)
+    for (int dc = 0; dc < g.npcol; ++dc) {
+      if (dr * g.npcol + dc == me) continue;
+      const Index *rs = send_r[dr].data(), *cs = send_c[dc].data();
+      if (scale == T(1))
+        for_each_tiled(send_r[dr].size(), send_c[dc].size(),
+                       [&](size_t ri, size_t ci) { *o++ = x[rs[ri].src + cs[ci].src]; });
+      else
+        for_each_tiled(send_r[dr].size(), send_c[dc].size(),
+                       [&](size_t ri, size_t ci) { *o++ = scale * x[rs[ri].src + cs[ci].src]; });
+    }
+  MPI_Alltoallv(sendbuf.get(), scount.data(), sdispl.data(), mpi_type<T>(), recvbuf.get(),
                 rcount.data(), rdispl.data(), mpi_type<T>(), g.all);
-  std::vector<T>().swap(sendbuf);
-  const T *in = recvbuf.data();
+  sendbuf.reset();
+  // This process's own share: the send and receive lists name the same indices in the same order.
+  {
+    const Index *rs = send_r[g.myrow].data(), *cs = send_c[g.mycol].data();
+    const Index *rd = recv_r[my_src_r].data(), *cd = recv_c[my_src_c].data();
+    const size_t nr = send_r[g.myrow].size(), nc = send_c[g.mycol].size();
+    if (scale == T(1))
+      for_each_tiled(nr, nc, [&](size_t ri, size_t ci) {
+        out[rd[ri].dst + cd[ci].dst] = x[rs[ri].src + cs[ci].src];
+      });
+    else
+      for_each_tiled(nr, nc, [&](size_t ri, size_t ci) {
+        out[rd[ri].dst + cd[ci].dst] = scale * x[rs[ri].src + cs[ci].src];
+      });
+  }
   for (int sr = 0; sr < src_r_procs; ++sr)
     for (int sc = 0; sc < src_c_procs; ++sc) {
       // The same order the source packed in: its rank order is not this one, so index by rank.
       const int rank = s.trans ? sc * g.npcol + sr : sr * g.npcol + sc;
-      const T *p = in + rdispl[rank];
-      for (const Index &c : recv_c[sc])
-        for (const Index &r : recv_r[sr]) out[r.dst * rstride + c.dst * cstride] = *p++;
+      if (rank == me) continue;
+      const T *p = recvbuf.get() + rdispl[rank];
+      const Index *rd = recv_r[sr].data(), *cd = recv_c[sc].data();
+      for_each_tiled(recv_r[sr].size(), recv_c[sc].size(),
+                     [&](size_t ri, size_t ci) { out[rd[ri].dst + cd[ci].dst] = *p++; });
     }
   return {};
 }
@@ -274,18 +322,10 @@ std::string run(const Grid &g, const Problem<T> &p) {
   const int64_t ka = numroc(p.k, w, g.mycol, 0, g.npcol);  // k columns of A' held here
   const int64_t kb = numroc(p.k, w, g.myrow, 0, g.nprow);  // k rows of B' held here
 
-  std::vector<T> a_aligned, b_aligned, a_buf[2], b_buf[2];
-  int no_memory = 0;
-  try {
-    a_aligned.resize(static_cast<size_t>(ka * mloc));
-    b_aligned.resize(static_cast<size_t>(kb * nloc));
-    for (int s = 0; s < 2; ++s) {
-      a_buf[s].resize(static_cast<size_t>(w * mloc));
-      b_buf[s].resize(static_cast<size_t>(w * nloc));
-    }
-  } catch (const std::bad_alloc &) {
-    no_memory = 1;
-  }
+  std::unique_ptr<T[]> a_aligned, b_aligned, a_buf[2], b_buf[2];
+  int no_memory = !allocate(a_aligned, ka * mloc) || !allocate(b_aligned, kb * nloc);
+  for (int s = 0; s < 2; ++s)
+    no_memory |= !allocate(a_buf[s], w * mloc) || !allocate(b_buf[s], w * nloc);
   int any = 0;
   MPI_Allreduce(&no_memory, &any, 1, MPI_INT, MPI_MAX, g.all);
   if (any) return "out of memory for the aligned panels";
@@ -293,12 +333,12 @@ std::string run(const Grid &g, const Problem<T> &p) {
   const bool ta = p.ta != 'N' && p.ta != 'n', tb = p.tb != 'N' && p.tb != 'n';
   // A': rows like C's rows, k over process columns; element (i, k) at kpos(k) * mloc + i.
   std::string err = redistribute<T>(g, {p.a, &p.da, p.row_major, ta, p.ia, p.ja}, p.m, p.k,
-                                    p.alpha, c_rows, p.ic, k_over_cols, 0, a_aligned.data(), 1,
+                                    p.alpha, c_rows, p.ic, k_over_cols, 0, a_aligned.get(), 1,
                                     mloc);
   if (!err.empty()) return err;
   // B': k over process rows, columns like C's columns; element (k, j) at kpos(k) * nloc + j.
   err = redistribute<T>(g, {p.b, &p.db, p.row_major, tb, p.ib, p.jb}, p.k, p.n, T(1),
-                        k_over_rows, 0, c_cols, p.jc, b_aligned.data(), nloc, 1);
+                        k_over_rows, 0, c_cols, p.jc, b_aligned.get(), nloc, 1);
   if (!err.empty()) return err;
 
   int row_size = 1, col_size = 1;
@@ -311,8 +351,8 @@ std::string run(const Grid &g, const Problem<T> &p) {
     const int s = static_cast<int>(q % 2);
     const int64_t kw = std::min(w, p.k - q * w);
     const int root_col = static_cast<int>(q % g.npcol), root_row = static_cast<int>(q % g.nprow);
-    T *a_dst = g.mycol == root_col ? a_aligned.data() + (q / g.npcol) * w * mloc : a_buf[s].data();
-    T *b_dst = g.myrow == root_row ? b_aligned.data() + (q / g.nprow) * w * nloc : b_buf[s].data();
+    T *a_dst = g.mycol == root_col ? a_aligned.get() + (q / g.npcol) * w * mloc : a_buf[s].get();
+    T *b_dst = g.myrow == root_row ? b_aligned.get() + (q / g.nprow) * w * nloc : b_buf[s].get();
     a_panel[s] = a_dst;
     b_panel[s] = b_dst;
     req[s][0] = req[s][1] = MPI_REQUEST_NULL;
