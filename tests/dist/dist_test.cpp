@@ -15,6 +15,10 @@
 #include <vector>
 
 #include "dist_cases.h"
+
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
 #include "invar/invar.h"
 #include "invar/invar_dist.h"
 
@@ -148,6 +152,62 @@ int run_bad(int nprow, int npcol, const char *type) {
   return failures;
 }
 
+#if defined(__x86_64__)
+// The caller's thread flushes subnormals (MXCSR FTZ and DAZ) and the operands make subnormal
+// products: the result must still be the one computed in the default mode.
+template <class T>
+int run_ftz(int nprow, int npcol, const char *type) {
+  const int myrow = g_rank / npcol, mycol = g_rank % npcol;
+  const bool f32 = sizeof(T) == 4;
+  // A subnormal (alpha * a too), B normal: the library forms alpha * a itself.
+  const T sa = std::ldexp(T(1), f32 ? -128 : -1024), sb = 1;
+  const T sc = std::ldexp(T(1), f32 ? -130 : -1030);
+  int bad = 0, subnormals = 0, done = 0;
+  for (uint64_t seed = 31337; done < 6; ++seed) {
+    Case c = make_case(seed, nprow, npcol);
+    if (c.m == 0 || c.n == 0 || c.k == 0) continue;
+    ++done;
+    c.alpha = 0.7;
+    c.beta = 0.5;
+    Operands<T> o;
+    std::string why;
+    build(c, seed, false, nprow, npcol, myrow, mycol, o, why);
+    for (auto &v : o.ag) v *= sa;
+    for (auto &v : o.bg) v *= sb;
+    for (auto &v : o.cg) v *= sc;
+    o.cref = o.cg;
+    ref_gemm<T>(c.ta, c.tb, c.m, c.n, c.k, T(0.7), o.ag.data() + c.ia * c.la.n + c.ja, c.la.n,
+                o.bg.data() + c.ib * c.lb.n + c.jb, c.lb.n, T(0.5),
+                o.cref.data() + c.ic * c.lc.n + c.jc, c.lc.n);
+    const T sentinel = static_cast<T>(-12345.0);
+    o.a = scatter(o.ag, c.la, myrow, mycol, nprow, npcol, sentinel);
+    o.b = scatter(o.bg, c.lb, myrow, mycol, nprow, npcol, sentinel);
+    o.c = scatter(o.cg, c.lc, myrow, mycol, nprow, npcol, sentinel);
+    o.expect = scatter(o.cref, c.lc, myrow, mycol, nprow, npcol, sentinel);
+    for (T v : o.expect) subnormals += std::fpclassify(v) == FP_SUBNORMAL;
+    const unsigned saved = _mm_getcsr();
+    _mm_setcsr(saved | 0x8040);  // FTZ | DAZ
+    const invar_status st = dist_gemm<T>(MPI_COMM_WORLD, nprow, npcol, c, T(0.7), o.a.data(),
+                                         o.da, o.b.data(), o.db, T(0.5), o.c.data(), o.dc);
+    const unsigned after = _mm_getcsr();
+    _mm_setcsr(saved);
+    if (st != INVAR_OK || after != (saved | 0x8040) ||
+        std::memcmp(o.c.data(), o.expect.data(), o.c.size() * sizeof(T)) != 0)
+      ++bad;
+  }
+  int in[2] = {bad, subnormals}, out[2];
+  MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  const bool ok = out[0] == 0 && out[1] > 0;
+  if (g_rank == 0) {
+    std::printf("%s dist %s %d ranks grid %dx%d: caller in FTZ/DAZ, %d subnormal results, bits of "
+                "the default mode (caller's mode restored)\n",
+                ok ? "ok" : "FAILED", type, g_size, nprow, npcol, out[1]);
+    std::fflush(stdout);
+  }
+  return ok ? 0 : 1;
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -164,6 +224,10 @@ int main(int argc, char **argv) {
   const auto [br, bc] = shapes[shapes.size() / 2];
   failures += run_bad<float>(br, bc, "sgemm");
   failures += run_bad<double>(br, bc, "dgemm");
+#if defined(__x86_64__)
+  failures += run_ftz<float>(br, bc, "sgemm");
+  failures += run_ftz<double>(br, bc, "dgemm");
+#endif
   MPI_Finalize();
   return failures ? 1 : 0;
 }
