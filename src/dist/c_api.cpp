@@ -147,8 +147,9 @@ invar_status dist_gemm(const char *name, MPI_Comm comm, int nprow, int npcol,
   }
   const std::string err = run(g, p);
   if (!err.empty()) {
+    // Refused on every process alike: no memory, or a message too large for MPI's int counts.
     last_error = prefix + err;
-    return INVAR_ENOMEM;
+    return err.rfind("out of memory", 0) == 0 ? INVAR_ENOMEM : INVAR_EINVAL;
   }
   return INVAR_OK;
 }

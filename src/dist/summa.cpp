@@ -326,9 +326,12 @@ std::string run(const Grid &g, const Problem<T> &p) {
   int no_memory = !allocate(a_aligned, ka * mloc) || !allocate(b_aligned, kb * nloc);
   for (int s = 0; s < 2; ++s)
     no_memory |= !allocate(a_buf[s], w * mloc) || !allocate(b_buf[s], w * nloc);
-  int any = 0;
-  MPI_Allreduce(&no_memory, &any, 1, MPI_INT, MPI_MAX, g.all);
-  if (any) return "out of memory for the aligned panels";
+  // A panel is one broadcast of w * mloc (w * nloc) elements, counted in an int.
+  const int too_big = w * mloc > INT_MAX || w * nloc > INT_MAX;
+  int flags[2] = {no_memory, too_big}, any[2] = {0, 0};
+  MPI_Allreduce(flags, any, 2, MPI_INT, MPI_MAX, g.all);
+  if (any[1]) return "a panel exceeds 2^31 - 1 elements (lower INVAR_DIST_PANEL)";
+  if (any[0]) return "out of memory for the aligned panels";
 
   const bool ta = p.ta != 'N' && p.ta != 'n', tb = p.tb != 'N' && p.tb != 'n';
   // A': rows like C's rows, k over process columns; element (i, k) at kpos(k) * mloc + i.
