@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "invar/export.h"
+#include "invar/invar_version.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -324,7 +325,8 @@ INVAR_API int invar_set_num_threads(int n);
  * valid until this thread's next call. */
 INVAR_API const char *invar_last_error(void);
 
-/* The library version, "MAJOR.MINOR.PATCH". */
+/* The library's version, "MAJOR.MINOR.PATCH"; equal to the headers' INVAR_VERSION_STRING
+ * (invar/invar_version.h) when headers and library come from the same release. */
 INVAR_API const char *invar_version(void);
 
 /* The name of the micro-kernel path the default context uses ("avx512", "avx2", "neon",

@@ -6,7 +6,7 @@
 #include "api/gemm_call.h"
 #include "api/packed.h"
 #include "invar/invar.hpp"
-#include "invar_version.h"
+#include "invar/invar_version.h"
 
 namespace invar {
 namespace {
