@@ -5,9 +5,10 @@
 #   scripts/install-deps.sh --cross   also the aarch64 cross compiler and qemu-user
 set -euo pipefail
 
-# libblas-test and python3-numpy: the outside checks of libinvar_blas (scripts/check-blas.sh).
+# libblas-test and python3-numpy: the outside checks of libinvar_blas (scripts/check-blas.sh);
+# pkgconf: the pkg-config check of the installed package (scripts/check-install.sh).
 packages=(cmake ninja-build g++ googletest libgtest-dev libcli11-dev libssl-dev libbenchmark-dev
-          libblas-test python3-numpy)
+          libblas-test python3-numpy pkgconf)
 if [[ "${1:-}" == "--cross" ]]; then
   packages+=(g++-aarch64-linux-gnu qemu-user)
 fi

@@ -3,7 +3,8 @@
 #   1. release build, whole suite once per instruction-set path (CTest);
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, and under
 #      ThreadSanitizer (thread pool, parallel driver, concurrent callers);
-#   3. install into a prefix and build/run examples/ against the installed package; the
+#   3. install into a prefix and build/run examples/ against the installed package (a C-only
+#      project linking the static library among them) and C programs built with pkg-config; the
 #      reference BLAS testers and numpy with the installed libinvar_blas preloaded, one count
 #      per checker (scripts/check-blas.sh);
 #   4. the aarch64 cross build, whole suite under qemu-user, fingerprint equal to x86-64's;
@@ -67,7 +68,7 @@ rm -rf build/prefix build/examples
 cmake --install build/release --prefix build/prefix >/dev/null
 if cmake -S examples -B build/examples -G Ninja -DCMAKE_PREFIX_PATH="$root/build/prefix" >/dev/null &&
    cmake --build build/examples &&
-   build/examples/hello_c && build/examples/decode_equals_prefill &&
+   build/examples/hello_c && build/examples/c_only/static_c && build/examples/decode_equals_prefill &&
    build/examples/quantized_layer && build/examples/blas_drop_in &&
    build/prefix/bin/invar fingerprint; then
   passed=$((passed + 1))
@@ -75,6 +76,19 @@ else
   echo "examples against the installed package: FAILED"
   failed=$((failed + 1))
 fi
+# Consumers without CMake: the C compiler and pkg-config alone (scripts/check-install.sh).
+install_log=$(mktemp)
+set +e
+scripts/check-install.sh build/prefix build/examples/pkgconfig 2>&1 | tee "$install_log"
+install_rc=${PIPESTATUS[0]}
+set -e
+passed=$((passed + $(grep -c '^ok ' "$install_log" || true)))
+failed=$((failed + $(grep -c '^FAILED ' "$install_log" || true)))
+if [[ $install_rc -ne 0 ]] && ! grep -q '^FAILED ' "$install_log"; then
+  echo "scripts/check-install.sh exited $install_rc without a failed check: counted as a failure"
+  failed=$((failed + 1))
+fi
+rm -f "$install_log"
 
 echo "== libinvar_blas from the outside: reference BLAS testers and numpy"
 blas_log=$(mktemp)
