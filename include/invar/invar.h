@@ -315,11 +315,16 @@ INVAR_API size_t invar_packed_bytes(const invar_packed *p);
 /* Frees a handle; NULL is ignored. */
 INVAR_API void invar_packed_free(invar_packed *p);
 
-/* Sets the thread count of the default context. 0 restores the default (INVAR_NUM_THREADS, or
- * the physical cores this process may use). Returns the count now in force. A negative n or one
- * above 1024 changes nothing and sets invar_last_error(); if the default context cannot be
- * created (an invalid INVAR_* setting) it returns 0 and sets invar_last_error(). */
+/* Sets the thread count of the default context. 0 restores the default: INVAR_NUM_THREADS, else
+ * the first value of OMP_NUM_THREADS ("4,2" gives 4), else the physical cores this process may
+ * use. Returns the count now in force. A negative n or one above 1024 changes nothing and sets
+ * invar_last_error(); if the default context cannot be created (an invalid INVAR_* or
+ * OMP_NUM_THREADS setting) it returns 0 and sets invar_last_error(). */
 INVAR_API int invar_set_num_threads(int n);
+
+/* The thread count of the default context; 0 (with invar_last_error set) if it cannot be
+ * created. */
+INVAR_API int invar_get_num_threads(void);
 
 /* The failure of this thread's most recent invar call, "" if it succeeded. The pointer stays
  * valid until this thread's next call. */
