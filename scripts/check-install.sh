@@ -2,6 +2,11 @@
 # Checks an installed invar the way a consumer that does not use CMake meets it: programs built
 # with nothing but the C compiler and pkg-config against the prefix, then run.
 #   1. `pkg-config --cflags --libs invar`: examples/hello.c against libinvar.so;
+#   2. `pkg-config --cflags --libs invar-blas`: examples/cblas_hello.c, which includes <cblas.h>
+#      and calls cblas_sgemm and openblas_set_num_threads, against libinvar_blas.so;
+#   3. threadpoolctl (Debian's python3-threadpoolctl, system python) in a process with
+#      libinvar_blas.so preloaded lists it and sets its threads
+#      (scripts/threadpoolctl_through_invar.py).
 # Prints one "ok" or "FAILED" line per check and exits non-zero if any failed.
 #
 #   scripts/check-install.sh PREFIX OUT_DIR    (OUT_DIR receives the programs)
@@ -49,5 +54,11 @@ check() {
 }
 
 check hello_pkgconfig invar examples/hello.c
+check cblas_pkgconfig invar-blas examples/cblas_hello.c
+
+if ! LD_PRELOAD="$libdir/libinvar_blas.so" /usr/bin/python3 scripts/threadpoolctl_through_invar.py \
+     "$libdir"; then
+  failures=$((failures + 1))  # the script printed its FAILED line
+fi
 
 [[ $failures -eq 0 ]]

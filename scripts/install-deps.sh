@@ -6,9 +6,9 @@
 set -euo pipefail
 
 # libblas-test and python3-numpy: the outside checks of libinvar_blas (scripts/check-blas.sh);
-# pkgconf: the pkg-config check of the installed package (scripts/check-install.sh).
+# pkgconf and python3-threadpoolctl: the checks of the installed package (scripts/check-install.sh).
 packages=(cmake ninja-build g++ googletest libgtest-dev libcli11-dev libssl-dev libbenchmark-dev
-          libblas-test python3-numpy pkgconf)
+          libblas-test python3-numpy pkgconf python3-threadpoolctl)
 if [[ "${1:-}" == "--cross" ]]; then
   packages+=(g++-aarch64-linux-gnu qemu-user)
 fi
