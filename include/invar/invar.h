@@ -319,7 +319,11 @@ INVAR_API void invar_packed_free(invar_packed *p);
  * the first value of OMP_NUM_THREADS ("4,2" gives 4), else the physical cores this process may
  * use. Returns the count now in force. A negative n or one above 1024 changes nothing and sets
  * invar_last_error(); if the default context cannot be created (an invalid INVAR_* or
- * OMP_NUM_THREADS setting) it returns 0 and sets invar_last_error(). */
+ * OMP_NUM_THREADS setting) it returns 0 and sets invar_last_error().
+ *
+ * A call made inside an OpenMP parallel region, or while the default context's threads are busy
+ * with another thread's call, runs on its calling thread alone instead of waiting for them (the
+ * bits are the same: the thread count never changes them). */
 INVAR_API int invar_set_num_threads(int n);
 
 /* The thread count of the default context; 0 (with invar_last_error set) if it cannot be
