@@ -58,8 +58,9 @@ int main(int argc, char** argv) {
   }
   invar_set_num_threads(0);
   const double d = median(on_default), o = median(on_one);
-  std::printf("%d OpenMP threads x %d calls of %d^3 sgemm: default context (%d threads) %.3f s, "
-              "one thread %.3f s, ratio %.2f\n",
-              omp_get_max_threads(), calls, n, full, d, o, d / o);
+  std::printf(
+      "%d OpenMP threads x %d calls of %d^3 sgemm: default context (%d threads) %.3f s, "
+      "one thread %.3f s, ratio %.2f\n",
+      omp_get_max_threads(), calls, n, full, d, o, d / o);
   return 0;
 }

@@ -52,7 +52,7 @@ int main(void) {
             openblas_get_corename(), invar_isa());
     ++failures;
   }
-  if (failures == 0) printf("OpenBLAS thread controls drive invar's default context (%s)\n",
-                            openblas_get_config());
+  if (failures == 0)
+    printf("OpenBLAS thread controls drive invar's default context (%s)\n", openblas_get_config());
   return failures == 0 ? 0 : 1;
 }

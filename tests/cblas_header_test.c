@@ -26,7 +26,7 @@ typedef void (*any_fn)(void);
 #define ADDRESS(fn) reinterpret_cast<any_fn>(&fn)
 #else
 /* _Generic does not evaluate its operand: no reference to the symbol is made. */
-#define CHECK_TYPE(fn, type) _Static_assert(_Generic(&fn, type *: 1, default: 0), #fn)
+#define CHECK_TYPE(fn, type) _Static_assert(_Generic(&fn, type * : 1, default : 0), #fn)
 #define STATIC_CHECK(cond) _Static_assert(cond, #cond)
 typedef void (*any_fn)(void);
 #define ADDRESS(fn) ((any_fn)&fn)
@@ -54,8 +54,8 @@ typedef void sgemmt_t(CBLAS_LAYOUT, CBLAS_UPLO, CBLAS_TRANSPOSE, CBLAS_TRANSPOSE
                       const float *, int, const float *, int, float, float *, int);
 typedef void dgemmt_t(CBLAS_LAYOUT, CBLAS_UPLO, CBLAS_TRANSPOSE, CBLAS_TRANSPOSE, int, int, double,
                       const double *, int, const double *, int, double, double *, int);
-typedef void ssyrk_t(CBLAS_LAYOUT, CBLAS_UPLO, CBLAS_TRANSPOSE, int, int, float, const float *,
-                     int, float, float *, int);
+typedef void ssyrk_t(CBLAS_LAYOUT, CBLAS_UPLO, CBLAS_TRANSPOSE, int, int, float, const float *, int,
+                     float, float *, int);
 typedef void dsyrk_t(CBLAS_LAYOUT, CBLAS_UPLO, CBLAS_TRANSPOSE, int, int, double, const double *,
                      int, double, double *, int);
 typedef void ssymm_t(CBLAS_LAYOUT, CBLAS_SIDE, CBLAS_UPLO, int, int, float, const float *, int,
@@ -106,17 +106,30 @@ static int layouts_agree(void) {
 
 /* Exported by every build of libinvar_blas. */
 static const any_fn exported[] = {
-    ADDRESS(cblas_sgemm), ADDRESS(cblas_dgemm), ADDRESS(cblas_xerbla),
+    ADDRESS(cblas_sgemm),
+    ADDRESS(cblas_dgemm),
+    ADDRESS(cblas_xerbla),
 #if INVAR_CBLAS_TEST_LINK_PENDING
-    ADDRESS(cblas_sdot), ADDRESS(cblas_ddot), ADDRESS(cblas_sgemv), ADDRESS(cblas_dgemv),
-    ADDRESS(cblas_sgemmt), ADDRESS(cblas_dgemmt), ADDRESS(cblas_ssyrk), ADDRESS(cblas_dsyrk),
-    ADDRESS(cblas_ssymm), ADDRESS(cblas_dsymm), ADDRESS(cblas_sgemm_batch_strided),
+    ADDRESS(cblas_sdot),
+    ADDRESS(cblas_ddot),
+    ADDRESS(cblas_sgemv),
+    ADDRESS(cblas_dgemv),
+    ADDRESS(cblas_sgemmt),
+    ADDRESS(cblas_dgemmt),
+    ADDRESS(cblas_ssyrk),
+    ADDRESS(cblas_dsyrk),
+    ADDRESS(cblas_ssymm),
+    ADDRESS(cblas_dsymm),
+    ADDRESS(cblas_sgemm_batch_strided),
     ADDRESS(cblas_dgemm_batch_strided),
 #endif
 #if INVAR_CBLAS_TEST_LINK_THREADS
-    ADDRESS(openblas_set_num_threads), ADDRESS(goto_set_num_threads),
-    ADDRESS(openblas_get_num_threads), ADDRESS(openblas_get_parallel),
-    ADDRESS(openblas_get_config), ADDRESS(openblas_get_corename),
+    ADDRESS(openblas_set_num_threads),
+    ADDRESS(goto_set_num_threads),
+    ADDRESS(openblas_get_num_threads),
+    ADDRESS(openblas_get_parallel),
+    ADDRESS(openblas_get_config),
+    ADDRESS(openblas_get_corename),
 #endif
 };
 
@@ -156,7 +169,8 @@ int main(void) {
     fprintf(stderr, "cblas_dgemm (column-major) differs from invar_dgemm\n");
     ++failures;
   }
-  if (failures == 0) printf("cblas.h: %u routines linked, GEMM bits as invar's\n",
-                            (unsigned)(sizeof exported / sizeof exported[0]));
+  if (failures == 0)
+    printf("cblas.h: %u routines linked, GEMM bits as invar's\n",
+           (unsigned)(sizeof exported / sizeof exported[0]));
   return failures == 0 ? 0 : 1;
 }

@@ -37,8 +37,9 @@ std::string check_product(Context* context, uint64_t seed) {
   }
   reference_gemm<float>(false, false, kM, kN, kK, 0.5f, a.data(), kK, b.data(), kN, 2.0f,
                         expected.data(), kN);
-  return same_bits(c, expected) ? "" : "bits differ from the reference (seed " +
-                                           std::to_string(seed) + ")";
+  return same_bits(c, expected)
+             ? ""
+             : "bits differ from the reference (seed " + std::to_string(seed) + ")";
 }
 
 TEST(OpenMpCallers, CallsInAParallelRegionRunOnTheirOwnThread) {

@@ -9,7 +9,8 @@ int main(void) {
   char numeric[64];
   snprintf(numeric, sizeof numeric, "%d.%d.%d", INVAR_VERSION_MAJOR, INVAR_VERSION_MINOR,
            INVAR_VERSION_PATCH);
-  if (strcmp(invar_version(), INVAR_VERSION_STRING) != 0 || strcmp(numeric, INVAR_VERSION_STRING) != 0) {
+  if (strcmp(invar_version(), INVAR_VERSION_STRING) != 0 ||
+      strcmp(numeric, INVAR_VERSION_STRING) != 0) {
     fprintf(stderr, "library %s, header string %s, header numbers %s\n", invar_version(),
             INVAR_VERSION_STRING, numeric);
     return 1;

@@ -16,15 +16,14 @@ int main(void) {
 
   for (int i = 0; i < M; ++i) {
     for (int j = 0; j < N; ++j) {
-      float acc = 0.0f;  /* beta == 0 */
+      float acc = 0.0f; /* beta == 0 */
       for (int p = 0; p < K; ++p) acc = fmaf(alpha * a[i * K + p], b[p * N + j], acc);
       expected[i * N + j] = acc;
     }
   }
 
-  if (invar_set_num_threads(2) < 1 ||
-      invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, M, N, K, alpha, a, K, b, N, 0.0f, c, N) !=
-          INVAR_OK) {
+  if (invar_set_num_threads(2) < 1 || invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, M, N, K, alpha, a,
+                                                  K, b, N, 0.0f, c, N) != INVAR_OK) {
     fprintf(stderr, "static_c: %s\n", invar_last_error());
     return 1;
   }

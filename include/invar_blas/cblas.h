@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-/* ---- enumerations (values of the reference CBLAS) ------------------------------------------ */
+/* ---- enumerations (values of the reference CBLAS) -------------------------------------------- */
 
 typedef enum CBLAS_LAYOUT { CblasRowMajor = 101, CblasColMajor = 102 } CBLAS_LAYOUT;
 typedef enum CBLAS_TRANSPOSE {
@@ -44,21 +44,20 @@ typedef enum CBLAS_SIDE { CblasLeft = 141, CblasRight = 142 } CBLAS_SIDE;
 #define CBLAS_ORDER CBLAS_LAYOUT
 #define CBLAS_INDEX size_t
 
-/* ---- level 1 ---------------------------------------------------------------------------------- */
+/* ---- level 1 --------------------------------------------------------------------------------- */
 
 float cblas_sdot(int n, const float *x, int incx, const float *y, int incy);
 double cblas_ddot(int n, const double *x, int incx, const double *y, int incy);
 
-/* ---- level 2 ---------------------------------------------------------------------------------- */
+/* ---- level 2 --------------------------------------------------------------------------------- */
 
 void cblas_sgemv(CBLAS_LAYOUT layout, CBLAS_TRANSPOSE trans, int m, int n, float alpha,
-                 const float *a, int lda, const float *x, int incx, float beta, float *y,
-                 int incy);
+                 const float *a, int lda, const float *x, int incx, float beta, float *y, int incy);
 void cblas_dgemv(CBLAS_LAYOUT layout, CBLAS_TRANSPOSE trans, int m, int n, double alpha,
                  const double *a, int lda, const double *x, int incx, double beta, double *y,
                  int incy);
 
-/* ---- level 3 ---------------------------------------------------------------------------------- */
+/* ---- level 3 --------------------------------------------------------------------------------- */
 
 void cblas_sgemm(CBLAS_LAYOUT layout, CBLAS_TRANSPOSE transa, CBLAS_TRANSPOSE transb, int m, int n,
                  int k, float alpha, const float *a, int lda, const float *b, int ldb, float beta,
@@ -97,14 +96,14 @@ void cblas_dgemm_batch_strided(CBLAS_LAYOUT layout, CBLAS_TRANSPOSE transa, CBLA
                                int stridea, const double *b, int ldb, int strideb, double beta,
                                double *c, int ldc, int stridec, int batch_size);
 
-/* ---- errors ----------------------------------------------------------------------------------- */
+/* ---- errors ---------------------------------------------------------------------------------- */
 
 /* Called with the 1-based position of the first invalid argument (the layout counts as 1). The
  * library's own prints the reference message and ends the program; a program may define its
  * own. */
 void cblas_xerbla(int p, const char *rout, const char *form, ...);
 
-/* ---- threads (OpenBLAS's names, for programs and tools written for OpenBLAS) ------------------ */
+/* ---- threads (OpenBLAS's names, for programs and tools written for OpenBLAS) ----------------- */
 
 void openblas_set_num_threads(int num_threads);
 void goto_set_num_threads(int num_threads);

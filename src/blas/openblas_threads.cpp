@@ -18,7 +18,9 @@ extern "C" {
 // num_threads < 1 restores the default count (INVAR_NUM_THREADS, else OMP_NUM_THREADS, else the
 // physical cores), as OpenBLAS falls back to its own default.
 __attribute__((visibility("default"))) void openblas_set_num_threads(int num_threads) {
-  invar_set_num_threads(num_threads < 1 ? 0 : num_threads > kMaxThreads ? kMaxThreads : num_threads);
+  invar_set_num_threads(num_threads < 1             ? 0
+                        : num_threads > kMaxThreads ? kMaxThreads
+                                                    : num_threads);
 }
 
 // GotoBLAS's name for the same, which OpenBLAS keeps.

@@ -35,8 +35,8 @@ std::optional<int64_t> parse_first_of_list(const char* name, const std::string& 
   while (start < first.size() && blank(first[start])) ++start;
   first.erase(0, start);
   if (const auto parsed = parse_positive_int(name, first, max, error)) return parsed;
-  *error = std::string(name) + "=\"" + value + "\": its first value is not an integer between 1 and " +
-           std::to_string(max);
+  *error = std::string(name) + "=\"" + value +
+           "\": its first value is not an integer between 1 and " + std::to_string(max);
   return std::nullopt;
 }
 
