@@ -6,8 +6,10 @@
 set -euo pipefail
 
 # libblas-test and python3-numpy: the outside checks of libinvar_blas (scripts/check-blas.sh).
+# python3-venv, python3-dev, python3-torch: the Python package's venv, its build and its PyTorch
+# tests (scripts/test-python.sh; python3-torch 1.13 is ~48 MB to fetch, ~40 s to install).
 packages=(cmake ninja-build g++ googletest libgtest-dev libcli11-dev libssl-dev libbenchmark-dev
-          libblas-test python3-numpy)
+          libblas-test python3-numpy python3-venv python3-dev python3-torch)
 if [[ "${1:-}" == "--cross" ]]; then
   packages+=(g++-aarch64-linux-gnu qemu-user)
 fi
