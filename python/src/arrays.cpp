@@ -142,10 +142,53 @@ bool try_import(nb::handle obj, Array* out, bool force_bf16) {
   return true;
 }
 
+// numpy arrays through the buffer protocol directly: nanobind asks for a DLPack capsule first,
+// which for numpy 1.x costs a Python call and, for writable arrays, a caught TypeError (numpy
+// < 2 has no max_version), several microseconds per operand of a tiny product.
+bool try_numpy_buffer(nb::handle obj, Array* out, bool writable) {
+  if (std::strcmp(Py_TYPE(obj.ptr())->tp_name, "numpy.ndarray") != 0) return false;
+  Py_buffer view;
+  if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_RECORDS_RO | (writable ? PyBUF_WRITABLE : 0)) != 0) {
+    PyErr_Clear();  // bfloat16 (no buffer format) or read-only: the general path explains
+    return false;
+  }
+  Kind kind;
+  bool ok = view.format != nullptr && view.format[0] != '\0' && view.format[1] == '\0';
+  if (ok) {
+    switch (view.format[0]) {
+      case 'f': kind = Kind::kF32; break;
+      case 'd': kind = Kind::kF64; break;
+      case 'e': kind = Kind::kF16; break;
+      case 'b': kind = Kind::kS8; break;
+      case 'B': kind = Kind::kU8; break;
+      case 'i': kind = Kind::kS32; break;
+      default: ok = false;
+    }
+  }
+  ok = ok && static_cast<std::size_t>(view.itemsize) == element_size(kind);
+  if (ok) {
+    out->shape.resize(view.ndim);
+    out->strides.resize(view.ndim);
+    for (int i = 0; i < view.ndim; ++i) {
+      out->shape[i] = view.shape[i];
+      if (view.strides[i] % view.itemsize != 0) ok = false;
+      out->strides[i] = view.strides[i] / view.itemsize;
+    }
+  }
+  if (ok) {
+    out->kind = kind;
+    out->data = view.buf;
+    out->owner = nb::borrow(obj);  // the array keeps its memory; the view is not needed after
+  }
+  PyBuffer_Release(&view);
+  return ok;
+}
+
 }  // namespace
 
 Array import_array(nb::handle obj, const char* name, bool writable) {
   Array r;
+  if (try_numpy_buffer(obj, &r, writable)) return r;
   r.torch = from_torch(obj);
   using Ro = nb::ndarray<nb::ro, nb::device::cpu>;
   using Rw = nb::ndarray<nb::device::cpu>;
@@ -198,6 +241,18 @@ void* allocate(std::size_t bytes) {
 
 }  // namespace
 
+// numpy.empty and the dtype objects, looked up once (kept for the life of the process).
+nb::handle numpy_empty() {
+  static nb::object* f = new nb::object(nb::module_::import_("numpy").attr("empty"));
+  return *f;
+}
+nb::handle numpy_dtype(Kind kind) {
+  static nb::object* dtypes[7] = {};
+  nb::object*& d = dtypes[static_cast<int>(kind)];
+  if (d == nullptr) d = new nb::object(nb::module_::import_("numpy").attr("dtype")(kind_name(kind)));
+  return *d;
+}
+
 Array new_array(Kind kind, const std::vector<int64_t>& shape, bool torch) {
   Array r;
   r.kind = kind;
@@ -206,23 +261,32 @@ Array new_array(Kind kind, const std::vector<int64_t>& shape, bool torch) {
   r.strides.assign(shape.size(), 1);
   for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i)
     r.strides[i] = r.strides[i + 1] * std::max<int64_t>(shape[i + 1], 1);
+  std::vector<std::size_t> dims(shape.begin(), shape.end());
+  if (!torch && kind != Kind::kBF16) {
+    // numpy's own allocation: cheaper than a DLPack round trip for the tiny products.
+    nb::tuple dims_tuple = nb::steal<nb::tuple>(PyTuple_New(static_cast<Py_ssize_t>(shape.size())));
+    for (std::size_t i = 0; i < shape.size(); ++i)
+      PyTuple_SET_ITEM(dims_tuple.ptr(), i, PyLong_FromLongLong(shape[i]));
+    nb::object arr = numpy_empty()(dims_tuple, numpy_dtype(kind));
+    Array made;
+    if (!try_numpy_buffer(arr, &made, /*writable=*/true))
+      throw std::runtime_error("invar: numpy.empty returned an unusable array");
+    r.data = made.data;
+    r.owner = std::move(arr);
+    return r;
+  }
   const std::size_t bytes = static_cast<std::size_t>(r.size()) * element_size(kind);
   r.data = allocate(bytes);
   nb::capsule owner(r.data, [](void* p) noexcept { std::free(p); });
-  std::vector<std::size_t> dims(shape.begin(), shape.end());
   if (torch) {
     r.owner = nb::ndarray<nb::pytorch>(r.data, dims.size(), dims.data(), owner, nullptr,
                                        dtype_of(kind))
                   .cast();
-  } else if (kind == Kind::kBF16) {
+  } else {
     nb::object bits = nb::ndarray<nb::numpy>(r.data, dims.size(), dims.data(), owner, nullptr,
                                              nb::dtype<uint16_t>())
                           .cast();
     r.owner = bits.attr("view")(nb::module_::import_("ml_dtypes").attr("bfloat16"));
-  } else {
-    r.owner = nb::ndarray<nb::numpy>(r.data, dims.size(), dims.data(), owner, nullptr,
-                                     dtype_of(kind))
-                  .cast();
   }
   return r;
 }
