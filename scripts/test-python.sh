@@ -14,7 +14,7 @@ venv=build/pyenv
 rm -rf "$venv"
 /usr/bin/python3 -m venv --system-site-packages "$venv"
 # numpy < 2: Debian's torch 1.13 is built against numpy 1.x (ml-dtypes would otherwise pull 2.x).
-"$venv/bin/pip" install -q --disable-pip-version-check "numpy<2" pytest ml-dtypes "threadpoolctl>=3.5"
+"$venv/bin/pip" install -q --disable-pip-version-check "numpy<2" pytest ml-dtypes "threadpoolctl>=3.2"
 CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) "$venv/bin/pip" install -q --disable-pip-version-check "$root"
 # Run from outside the source tree so that `import invar` is the installed package.
 cd "$root/tests/python"

@@ -84,7 +84,7 @@ def _register_threadpoolctl() -> None:
         import threadpoolctl
     except ImportError:
         return
-    if not hasattr(threadpoolctl, "register"):  # threadpoolctl < 3.5
+    if not hasattr(threadpoolctl, "register"):  # threadpoolctl < 3.2
         return
 
     class InvarController(threadpoolctl.LibController):
