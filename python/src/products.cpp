@@ -256,7 +256,7 @@ nb::object matmul(nb::handle a_obj, nb::handle b_obj, nb::handle out_obj) {
     std::vector<int64_t> full = batch;
     full.push_back(m);
     full.push_back(n);
-    c = new_array(kc, full, a.torch || (b.torch && !a.torch));
+    c = new_array(kc, full, a.torch || b.torch);
   }
   nb::object result = have_out ? nb::borrow(out_obj) : c.owner;
   if (!have_out && (a_vector || b_vector)) {
