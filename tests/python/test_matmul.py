@@ -277,3 +277,22 @@ def test_torch_tensors_in_torch_tensors_out():
     r16 = invar.matmul(ta.bfloat16(), tb.bfloat16())
     assert r16.dtype == torch.bfloat16
     assert_same_bits(r16.float(), invar.matmul(a.astype(BF16), b.astype(BF16)).astype(np.float32))
+
+
+def test_views_with_a_leading_dimension_are_not_copied():
+    import tracemalloc
+
+    a = np.asfortranarray(seeded((300, 200), np.float32, 1))  # read as a transpose, in place
+    b = seeded((200, 400), np.float32, 2)[:, 50:350]            # rows with ld 400, in place
+    out = np.empty((300, 300), np.float32)
+
+    def peak(x, y):
+        tracemalloc.start()
+        invar.matmul(x, y, out=out)
+        _, top = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return top
+
+    assert peak(a, b) < 16384
+    stepped = seeded((600, 400), np.float32, 3)[::2, ::2]  # no ld describes it: copied once
+    assert peak(stepped, b) >= stepped.nbytes
