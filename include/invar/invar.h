@@ -311,7 +311,9 @@ INVAR_API invar_status invar_gemm_u8s8s32_packed(invar_trans ta, int64_t m, int3
                                                  int64_t ldc);
 /* Bytes held by the packed panels (0 for NULL). */
 INVAR_API size_t invar_packed_bytes(const invar_packed *p);
-/* Frees a handle; NULL is ignored. */
+/* Frees a handle; NULL is ignored. A handle freed already, or a pointer no pack function
+ * returned, is refused where it can be told (nothing is freed and invar_last_error() says why);
+ * every other function given such a handle returns INVAR_EINVAL. */
 INVAR_API void invar_packed_free(invar_packed *p);
 
 /* Sets the thread count of the default context. 0 restores the default (INVAR_NUM_THREADS, or

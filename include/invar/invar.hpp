@@ -223,7 +223,7 @@ class INVAR_API PackedB {
   bool is_f64() const;
 
   using Impl = detail::PackedOperand;
-  const Impl& impl() const { return *impl_; }
+  const Impl& impl() const;  // throws InvalidArgument when moved from
   explicit PackedB(std::unique_ptr<Impl> impl);
 
  private:
@@ -275,7 +275,7 @@ class INVAR_API PackedA {
   bool is_f64() const;
 
   using Impl = detail::PackedOperand;
-  const Impl& impl() const { return *impl_; }
+  const Impl& impl() const;  // throws InvalidArgument when moved from
   explicit PackedA(std::unique_ptr<Impl> impl);
 
  private:
