@@ -135,6 +135,10 @@ def test_info_and_version():
     assert declared and declared.group(1) == invar.__version__
 
 
+def test_fingerprint_equals_the_pinned_string():
+    assert invar.fingerprint() == (ROOT / "tests/fingerprint.txt").read_text().strip()
+
+
 def test_fingerprint_equals_the_command_line_tool():
     tool = os.environ.get("INVAR_CLI", str(ROOT / "build/release/tools/invar"))
     if not os.path.exists(tool):
