@@ -7,7 +7,9 @@
 #      project linking the static library among them) and C programs built with pkg-config; the
 #      reference BLAS testers and numpy with the installed libinvar_blas preloaded, one count
 #      per checker (scripts/check-blas.sh);
-#   4. the aarch64 cross build, whole suite under qemu-user, fingerprint equal to x86-64's;
+#   4. the Python package: pip install . into a fresh venv, its pytest suite against the C
+#      library and the tool of the release build (scripts/test-python.sh);
+#   5. the aarch64 cross build, whole suite under qemu-user, fingerprint equal to x86-64's;
 # and ends with one line "tests: N passed, N failed" summing every CTest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -103,6 +105,24 @@ if [[ $blas_rc -ne 0 ]] && ! grep -q '^FAILED ' "$blas_log"; then
   failed=$((failed + 1))
 fi
 rm -f "$blas_log"
+
+echo "== Python package"
+python_log=$(mktemp)
+set +e
+scripts/test-python.sh build/release 2>&1 | tee "$python_log"
+python_rc=${PIPESTATUS[0]}
+set -e
+# pytest's summary line, e.g. "88 passed, 2 skipped in 4.0s" or "1 failed, 87 passed in 4.1s".
+python_summary=$(grep -E '^(=+ )?[0-9]+ (passed|failed|error|errors|skipped)' "$python_log" | tail -n 1 || true)
+count() { grep -oE "[0-9]+ $1" <<<"$python_summary" | grep -oE '[0-9]+' || echo 0; }
+passed=$((passed + $(count passed)))
+failed=$((failed + $(count failed) + $(count 'errors?')))
+skipped=$((skipped + $(count skipped)))
+if [[ $python_rc -ne 0 ]] && [[ $(count failed) -eq 0 ]] && [[ $(count 'errors?') -eq 0 ]]; then
+  echo "scripts/test-python.sh exited $python_rc without a failed test: counted as a failure"
+  failed=$((failed + 1))
+fi
+rm -f "$python_log"
 
 echo "== aarch64"
 aarch64_log=$(mktemp)
