@@ -661,7 +661,7 @@ TYPED_TEST(Blas, GemvEqualsTheRowVectorChainForEveryLayoutAndIncrement) {
           for (int64_t incy : {1, 3, -2}) {
             const std::vector<T> x =
                 random_values<T>(static_cast<std::size_t>(vector_span(len_x, incx)), ++seed);
-            for (float alpha : {0.7f, 1.0f, -1.3f, 0.0f}) {
+            for (float alpha : {0.7f, 1.0f, -1.0f, -1.3f, 0.0f}) {
               for (float beta : kBetas) {
                 std::vector<T> y = random_values<T>(
                     static_cast<std::size_t>(vector_span(len_y, incy)), seed + 7);

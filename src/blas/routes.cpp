@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <memory>
 #include <new>
+#include <type_traits>
 
 #include "blas/layouts.h"
 
@@ -31,6 +32,35 @@ void gemv_row_major(const char* routine, bool trans, int64_t rows, int64_t cols,
   if (rows == 0 || cols == 0 || (alpha == T(0) && beta == T(1))) return;
   const int64_t len_x = trans ? rows : cols;
   const int64_t len_y = trans ? cols : rows;
+  if (std::is_same_v<T, double> && !trans && (alpha == T(1) || alpha == T(-1))) {
+    // y = A x as the one-column product (A on the left, x as a len_x x 1 B, y as a len_y x 1 C):
+    // fma(alpha * A[i][j], x[j]) is fma(alpha * x[j], A[i][j]) bit for bit when alpha * A and
+    // alpha * x are both exact, and the engine's f64 one-column product runs about twice as fast
+    // as its one-row product over a transposed B. Positive increments are read in place.
+    std::unique_ptr<T[]> x_copy, y_copy;
+    const T* right = x;
+    int64_t ld_right = incx;
+    if (incx < 1) {
+      x_copy = scratch<T>(routine, len_x);
+      for (int64_t i = 0; i < len_x; ++i) x_copy[i] = x[vector_offset(i, len_x, incx)];
+      right = x_copy.get();
+      ld_right = 1;
+    }
+    T* out = y;
+    int64_t ld_out = incy;
+    if (incy < 1) {
+      y_copy = scratch<T>(routine, len_y);
+      if (beta != T(0))
+        for (int64_t i = 0; i < len_y; ++i) y_copy[i] = y[vector_offset(i, len_y, incy)];
+      out = y_copy.get();
+      ld_out = 1;
+    }
+    engine_gemm<T>(routine, false, false, len_y, 1, len_x, alpha, a, lda, right, ld_right, beta,
+                   out, ld_out);
+    if (y_copy)
+      for (int64_t i = 0; i < len_y; ++i) y[vector_offset(i, len_y, incy)] = y_copy[i];
+    return;
+  }
   // x as the engine's 1 x len_x left operand: in place when its elements are evenly spaced
   // forwards (a row, or with incx > 1 a column of a matrix stored len_x x 1, ld = incx).
   std::unique_ptr<T[]> x_copy;
