@@ -1,7 +1,8 @@
-// libinvar_blas: the Fortran and CBLAS GEMM entry points against invar's contract for the
-// caller's logical matrices (memcmp-exact), the reference error exits, and the reference special
-// cases. This program replaces xerbla_ and cblas_xerbla (as the reference testers do) to see
-// every report instead of ending.
+// libinvar_blas: the Fortran and CBLAS entry points (GEMM, strided batched GEMM, GEMV, DOT, SYRK,
+// GEMMT, SYMM) against invar's contract for the caller's logical matrices and against GEMM in the
+// same layout (memcmp-exact), the reference error exits, the reference special cases, and the
+// library's floating-point mode under a caller's DAZ/FTZ. This program replaces xerbla_ and
+// cblas_xerbla (as the reference testers do) to see every report instead of ending.
 #include <gtest/gtest.h>
 
 #include <cctype>
