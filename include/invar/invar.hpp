@@ -113,7 +113,7 @@ enum class Isa {
 INVAR_API const char* isa_name(Isa isa);
 
 struct ContextOptions {
-  int num_threads = 0;    // 0: INVAR_NUM_THREADS, else the physical core count
+  int num_threads = 0;    // 0: INVAR_NUM_THREADS, else OMP_NUM_THREADS, else the physical cores
   Isa isa = Isa::kAuto;   // kAuto: INVAR_ISA if set, else the best available path
   // Cache-block overrides in elements; 0 means "the model's choice" (or INVAR_MC/KC/NC if set).
   // They cannot change a result's bits, only its speed.
@@ -223,7 +223,7 @@ class INVAR_API PackedB {
   bool is_f64() const;
 
   using Impl = detail::PackedOperand;
-  const Impl& impl() const { return *impl_; }
+  const Impl& impl() const;  // throws InvalidArgument when moved from
   explicit PackedB(std::unique_ptr<Impl> impl);
 
  private:
@@ -275,7 +275,7 @@ class INVAR_API PackedA {
   bool is_f64() const;
 
   using Impl = detail::PackedOperand;
-  const Impl& impl() const { return *impl_; }
+  const Impl& impl() const;  // throws InvalidArgument when moved from
   explicit PackedA(std::unique_ptr<Impl> impl);
 
  private:

@@ -10,6 +10,8 @@
 #include "api/gemm_call.h"
 #include "api/packed.h"
 #include "api/last_error.h"
+#include "api/extents.h"
+#include "runtime/fp_mode.h"
 #include "invar/invar.h"
 
 namespace {
@@ -17,18 +19,37 @@ namespace {
 invar_status to_status(invar::Status s) { return static_cast<invar_status>(static_cast<int>(s)); }
 
 // Runs fn, which returns a status; turns any exception into a status and a message.
+// The message of an error raised below: most already start with the function's name.
+void report(const char* function, const char* what) noexcept {
+  const std::size_t n = std::strlen(function);
+  if (std::strncmp(what, function, n) == 0 && what[n] == ':') {
+    try {
+      invar::api::set_last_error(std::string(what));
+    } catch (...) {
+      invar::api::set_last_error(function, "out of memory while reporting an error");
+    }
+  } else {
+    invar::api::set_last_error(function, what);
+  }
+}
+
+// Runs fn, which returns a status, in the library's floating-point mode (every comparison of
+// alpha or beta and every conversion happens there, whatever FTZ, DAZ or rounding the caller's
+// thread has, and the caller's whole MXCSR, flags included, is restored afterwards); turns any
+// exception into a status and a message.
 template <class Fn>
 invar_status guarded(const char* function, Fn&& fn) noexcept {
+  invar::runtime::FpModeGuard fp_mode;
   try {
     return fn();
   } catch (const invar::Error& e) {
-    invar::api::set_last_error(function, e.what());
+    report(function, e.what());
     return to_status(e.status());
   } catch (const std::bad_alloc&) {
     invar::api::set_last_error(function, "out of memory");
     return INVAR_ENOMEM;
   } catch (const std::exception& e) {
-    invar::api::set_last_error(function, e.what());
+    report(function, e.what());
     return INVAR_EINVAL;
   } catch (...) {
     invar::api::set_last_error(function, "unexpected error");
@@ -83,8 +104,8 @@ invar_status gemm_entry(const char* function, invar_trans ta, invar_trans tb, in
   const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
   return guarded(function, [&] {
     auto call = make_call(function, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    if (packed != nullptr) call.packed_b = packed->impl.get();
-    if (packed_a != nullptr) call.packed_a = packed_a->impl.get();
+    if (packed != nullptr) call.packed_b = &invar::api::operand_of(packed, function, "b");
+    if (packed_a != nullptr) call.packed_a = &invar::api::operand_of(packed_a, function, "a");
     call.bias = bias;
     call.bias_values = bias_values;
     call.activation = activation;
@@ -111,7 +132,7 @@ invar_status pack_b_entry(const char* function, invar_trans tb, int64_t k, int64
     }
     auto impl = invar::api::pack_b<T, AIn>(invar::Context::default_context().impl(), function,
                                            trans_b, k, n, b, ldb);
-    *out = new invar_packed{std::move(impl)};
+    *out = invar::api::new_handle(std::move(impl));
     return INVAR_OK;
   });
 }
@@ -128,7 +149,7 @@ invar_status pack_a_entry(const char* function, invar_trans ta, int64_t m, int64
     }
     auto impl = invar::api::pack_a(invar::Context::default_context().impl(), function, trans_a, m,
                                    k, alpha, a, lda);
-    *out = new invar_packed{std::move(impl)};
+    *out = invar::api::new_handle(std::move(impl));
     return INVAR_OK;
   });
 }
@@ -138,16 +159,18 @@ template <class T>
 invar_status packed_a_entry(const char* function, const invar_packed* a, invar_trans tb, int64_t n,
                             const T* b, int64_t ldb, const invar_packed* b_packed, T beta, T* c,
                             int64_t ldc) {
-  if (a == nullptr) {
-    invar::api::clear_last_error();
-    invar::api::set_last_error(std::string(function) + ": a is NULL");
-    return INVAR_EINVAL;
-  }
-  const auto& pa = *a->impl;
-  if (b_packed != nullptr) n = b_packed->impl->n;  // validation checks that the two K agree
-  // The alpha the panels were packed with (exact: it was a T).
-  const T alpha = pa.elem_bytes == static_cast<int>(sizeof(T)) ? static_cast<T>(pa.alpha) : T(1);
-  return gemm_entry(function, INVAR_NO_TRANS, tb, pa.m, n, pa.k, alpha,
+  invar::api::clear_last_error();
+  invar::runtime::FpModeGuard fp_mode;  // the handle's alpha is converted in the library's mode
+  const invar::detail::PackedOperand* pa = nullptr;
+  const invar_status s = guarded(function, [&] {
+    pa = &invar::api::operand_of(a, function, "a");
+    if (b_packed != nullptr) n = invar::api::operand_of(b_packed, function, "b").n;
+    return INVAR_OK;
+  });
+  if (s != INVAR_OK) return s;
+  // The alpha the panels were packed with (exact: it was a T); validation refuses another type.
+  const T alpha = pa->elem_bytes == static_cast<int>(sizeof(T)) ? static_cast<T>(pa->alpha) : T(1);
+  return gemm_entry(function, INVAR_NO_TRANS, tb, pa->m, n, pa->k, alpha,
                     static_cast<const T*>(nullptr), 0, b, ldb, beta, c, ldc, b_packed, 0,
                     static_cast<const T*>(nullptr), 0, a);
 }
@@ -160,12 +183,14 @@ invar_status packed_entry(const char* function, invar_trans ta, int64_t m, Acc a
                           int64_t ldc, int bias = 0, const Acc* bias_values = nullptr,
                           int activation = 0) {
   using InB = std::conditional_t<std::is_integral_v<In>, int8_t, In>;
-  if (b == nullptr) {
-    invar::api::clear_last_error();
-    invar::api::set_last_error(std::string(function) + ": b is NULL");
-    return INVAR_EINVAL;
-  }
-  return gemm_entry(function, ta, INVAR_NO_TRANS, m, b->impl->n, b->impl->k, alpha, a, lda,
+  invar::api::clear_last_error();
+  const invar::detail::PackedOperand* pb = nullptr;
+  const invar_status s = guarded(function, [&] {
+    pb = &invar::api::operand_of(b, function, "b");
+    return INVAR_OK;
+  });
+  if (s != INVAR_OK) return s;
+  return gemm_entry(function, ta, INVAR_NO_TRANS, m, pb->n, pb->k, alpha, a, lda,
                     static_cast<const InB*>(nullptr), 0, beta, c, ldc, b, bias, bias_values,
                     activation);
 }
@@ -201,21 +226,59 @@ invar_status batch_strided_entry(const char* function, invar_trans ta, invar_tra
   invar::api::clear_last_error();
   const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
   return guarded(function, [&] {
-    // Entries may share A or B (a stride of 0) but never write the same C.
-    const int64_t c_span = m > 0 && n > 0 ? (m - 1) * ldc + n : 0;
-    if (batch > 1 && c_span > 0 && (stride_c < 0 ? -stride_c : stride_c) < c_span) {
+    if (batch <= 0 || m == 0 || n == 0) {
+      // Nothing is computed: one entry stands for all (a negative batch is refused there).
+      return run_batch(function, batch > 0 ? 1 : batch, [&](int64_t) {
+        return make_call(function, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+      });
+    }
+    // Each matrix the batch reads or writes, over every entry, must be addressable without
+    // overflow before any entry's pointers are formed; A and B are not read when alpha == 0 or
+    // k == 0, and then their strides are not used.
+    const bool reads_ab = k > 0 && !(alpha == Acc(0));
+    std::string error;
+    auto check = [&](const char* name, const char* stride_name, const void* base, int64_t rows,
+                     int64_t cols, int64_t ld, int64_t stride, std::size_t elem_bytes) {
+      if (!error.empty() || base == nullptr || ld < cols) return;  // left to run_batch
+      const int64_t span = invar::api::span_elements(rows, cols, ld, elem_bytes);
+      int64_t low = 0, high = 0;
+      if (span < 0) return;  // run_batch names the leading dimension
+      if (!invar::api::strided_range(span, stride, batch, elem_bytes, &low, &high) ||
+          !invar::api::addressable(base, low, high, elem_bytes))
+        error = std::string(function) + ": " + stride_name + " = " + std::to_string(stride) +
+                " over batch = " + std::to_string(batch) + " makes the " + name +
+                " matrices span more memory than a process can address";
+    };
+    check("C", "stride_c", c, m, n, ldc, stride_c, sizeof(Out));
+    if (reads_ab) {
+      check("A", "stride_a", a, trans_a == 1 ? k : m, trans_a == 1 ? m : k, lda, stride_a,
+            sizeof(In));
+      check("B", "stride_b", b, trans_b == 1 ? n : k, trans_b == 1 ? k : n, ldb, stride_b,
+            sizeof(InB));
+    }
+    if (!error.empty()) {
+      invar::api::set_last_error(std::move(error));
+      return INVAR_EINVAL;
+    }
+    // Entries may share A or B (a stride of 0) but never write the same C. The span is known to
+    // fit int64_t when the leading dimension is valid; otherwise run_batch reports it.
+    const int64_t c_span = ldc >= n ? invar::api::span_elements(m, n, ldc, sizeof(Out)) : -1;
+    const uint64_t c_step = stride_c < 0 ? 0 - static_cast<uint64_t>(stride_c)
+                                         : static_cast<uint64_t>(stride_c);
+    if (batch > 1 && c_span > 0 && c_step < static_cast<uint64_t>(c_span)) {
       invar::api::set_last_error(
           std::string(function) + ": stride_c = " + std::to_string(stride_c) +
           " makes the C matrices overlap (one C spans " + std::to_string(c_span) + " elements)");
       return INVAR_EINVAL;
     }
-    // The i-th matrices; pointers are only formed for entries whose matrices are read.
-    auto at = [](auto* base, int64_t stride, int64_t i) {
-      return base == nullptr ? base : base + stride * i;
+    // The i-th matrices; pointers are only formed for matrices that are read or written.
+    auto at = [](auto* base, int64_t stride, int64_t i, bool used) {
+      return base == nullptr || !used ? base : base + stride * i;
     };
     return run_batch(function, batch, [&](int64_t i) {
-      return make_call(function, trans_a, trans_b, m, n, k, alpha, at(a, stride_a, i), lda,
-                       at(b, stride_b, i), ldb, beta, at(c, stride_c, i), ldc);
+      return make_call(function, trans_a, trans_b, m, n, k, alpha, at(a, stride_a, i, reads_ab),
+                       lda, at(b, stride_b, i, reads_ab), ldb, beta, at(c, stride_c, i, true),
+                       ldc);
     });
   });
 }
@@ -556,9 +619,24 @@ invar_status invar_gemm_u8s8s32_packed(invar_trans ta, int64_t m, int32_t alpha,
   return packed_entry("invar_gemm_u8s8s32_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
 }
 
-size_t invar_packed_bytes(const invar_packed* p) { return p == nullptr ? 0 : p->impl->bytes; }
+size_t invar_packed_bytes(const invar_packed* p) {
+  invar::api::clear_last_error();
+  std::size_t bytes = 0;
+  if (p == nullptr) return 0;
+  (void)guarded("invar_packed_bytes", [&] {
+    bytes = invar::api::operand_of(p, "invar_packed_bytes", "p").bytes;
+    return INVAR_OK;
+  });
+  return bytes;
+}
 
-void invar_packed_free(invar_packed* p) { delete p; }
+void invar_packed_free(invar_packed* p) {
+  invar::api::clear_last_error();
+  if (p != nullptr && !invar::api::free_handle(p))
+    invar::api::set_last_error(
+        "invar_packed_free: p is not a live packed operand (freed already, or not made by a "
+        "pack function); nothing was freed");
+}
 
 int invar_set_num_threads(int n) {
   invar::api::clear_last_error();

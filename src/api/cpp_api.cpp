@@ -5,8 +5,9 @@
 #include "api/context_impl.h"
 #include "api/gemm_call.h"
 #include "api/packed.h"
+#include "runtime/fp_mode.h"
 #include "invar/invar.hpp"
-#include "invar_version.h"
+#include "invar/invar_version.h"
 
 namespace invar {
 namespace {
@@ -15,8 +16,11 @@ std::string dims(int64_t rows, int64_t cols) {
   return std::to_string(rows) + " x " + std::to_string(cols);
 }
 
+// Every entry point validates and computes in the library's floating-point mode (a subnormal
+// alpha is not zero under the caller's DAZ), and gives the caller back its whole MXCSR.
 template <class In, class Out>
 void run(const api::GemmCall<In, Out>& call, Context& context) {
+  runtime::FpModeGuard fp_mode;
   const std::string error = api::validate(call);
   if (!error.empty()) throw InvalidArgument(error);
   try {
@@ -71,6 +75,7 @@ void gemm_batch_impl(Acc alpha, Op op_a, const MatrixView<const In>* a, Op op_b,
                      const MatrixView<const InB>* b, Acc beta, const MatrixView<Out>* c,
                      std::size_t batch, Context& context) {
   if (batch == 0) return;
+  runtime::FpModeGuard fp_mode;
   if (a == nullptr || b == nullptr || c == nullptr)
     throw InvalidArgument("invar::gemm_batch: an array of views is null");
   std::vector<api::GemmCall<In, Out>> calls;
@@ -150,6 +155,7 @@ PackedB pack_b_impl(const char* function, Op op_b, MatrixView<const T> b, Contex
 
 template <class T>
 PackedA pack_a_impl(T alpha, Op op_a, MatrixView<const T> a, Context& context) {
+  runtime::FpModeGuard fp_mode;
   const bool ta = op_a == Op::kTrans;
   if (op_a != Op::kNoTrans && !ta) throw InvalidArgument("invar::pack_a: invalid Op value");
   try {
@@ -164,12 +170,14 @@ PackedA pack_a_impl(T alpha, Op op_a, MatrixView<const T> a, Context& context) {
 template <class T>
 void gemm_packed_a_impl(const PackedA& a, Op op_b, MatrixView<const T> b, const PackedB* packed_b,
                         T beta, MatrixView<T> c, Context& context) {
+  runtime::FpModeGuard fp_mode;  // the handle's alpha is converted in the library's mode
   const bool tb = op_b == Op::kTrans;
   if (op_b != Op::kNoTrans && !tb) throw InvalidArgument("invar::gemm: invalid Op value");
-  if (a.is_f64() != std::is_same_v<T, double>)
-    throw InvalidArgument(std::string("invar::gemm: a was packed in ") +
-                          (a.is_f64() ? "f64" : "f32") + ", not in " +
-                          (std::is_same_v<T, double> ? "f64" : "f32"));
+  if (a.impl().elem_type != detail::elem_type_of<T>())
+    throw InvalidArgument(std::string("invar::gemm: a was packed from ") +
+                          detail::elem_type_name(a.impl().elem_type) +
+                          " elements, but this product's A is " +
+                          detail::elem_type_name(detail::elem_type_of<T>()));
   const int64_t k = packed_b ? packed_b->k() : tb ? b.cols() : b.rows();
   const int64_t n = packed_b ? packed_b->n() : tb ? b.rows() : b.cols();
   if (k != a.k() || c.rows() != a.m() || c.cols() != n)

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "api/context_impl.h"
+#include "api/extents.h"
 #include "api/packed.h"
 #include "arch/cache_topology.h"
 #include "driver/gemm_driver.h"
@@ -59,7 +60,6 @@ void scale_c(const GemmCall<In, Out>& call) {
   }
 }
 
-const char* type_name(int bytes) { return bytes == 8 ? "f64" : "f32"; }
 
 template <class In, class Out>
 numeric::Epilogue epilogue_of(const GemmCall<In, Out>& call) {
@@ -91,6 +91,21 @@ void scale_c_with_epilogue(const GemmCall<In, Out>& call) {
   }
 }
 
+// "" when a rows x cols matrix `name` at p with leading dimension `ld_name` = ld spans
+// addresses the engine can form without overflow, else the message.
+std::string check_span(const char* f, const char* name, const char* ld_name, const void* p,
+                       int64_t rows, int64_t cols, int64_t ld, std::size_t elem_bytes) {
+  const int64_t span = span_elements(rows, cols, ld, elem_bytes);
+  if (span < 0)
+    return arg(f, std::string(ld_name) + " = " + std::to_string(ld) + " with " +
+                      std::to_string(rows) + " rows of " + std::to_string(cols) +
+                      " elements makes " + name + " span more memory than a process can address");
+  if (!addressable(p, 0, span, elem_bytes))
+    return arg(f, std::string(name) + ": its " + std::to_string(span) +
+                      " elements would run past the end of the address space");
+  return {};
+}
+
 }  // namespace
 
 template <class In, class Out>
@@ -109,12 +124,15 @@ std::string validate(const GemmCall<In, Out>& c) {
     return arg(f, "b is a packed A, not a packed B");
   if (c.packed_a != nullptr && c.packed_a->side != Side::kA)
     return arg(f, "a is a packed B, not a packed A");
-  if (c.packed_b != nullptr && c.packed_b->elem_bytes != static_cast<int>(sizeof(In)))
-    return arg(f, std::string("b was packed in ") + type_name(c.packed_b->elem_bytes) +
-                      ", not in " + type_name(sizeof(In)));
-  if (c.packed_a != nullptr && c.packed_a->elem_bytes != static_cast<int>(sizeof(In)))
-    return arg(f, std::string("a was packed in ") + type_name(c.packed_a->elem_bytes) +
-                      ", not in " + type_name(sizeof(In)));
+  using InB = typename GemmCall<In, Out>::InB;
+  if (c.packed_b != nullptr && c.packed_b->elem_type != detail::elem_type_of<InB>())
+    return arg(f, std::string("b was packed from ") + detail::elem_type_name(c.packed_b->elem_type) +
+                      " elements, but this product's B is " +
+                      detail::elem_type_name(detail::elem_type_of<InB>()));
+  if (c.packed_a != nullptr && c.packed_a->elem_type != detail::elem_type_of<In>())
+    return arg(f, std::string("a was packed from ") + detail::elem_type_name(c.packed_a->elem_type) +
+                      " elements, but this product's A is " +
+                      detail::elem_type_name(detail::elem_type_of<In>()));
   // A handle fixes its dimensions; the call's must be the same.
   if (c.packed_a != nullptr && (c.packed_a->m != c.m || c.packed_a->k != c.k))
     return arg(f, "a was packed as " + std::to_string(c.packed_a->m) + " x " +
@@ -153,7 +171,15 @@ std::string validate(const GemmCall<In, Out>& c) {
   if (reads_ab && c.a == nullptr && c.packed_a == nullptr) return arg(f, "a is NULL");
   if (reads_ab && c.b == nullptr && c.packed_b == nullptr) return arg(f, "b is NULL");
   if (c.c == nullptr) return arg(f, "c is NULL");
-  return {};
+  // Every address of an operand that is read or written must be formed without overflow.
+  std::string error = check_span(f, "c", "ldc", c.c, c.m, c.n, c.ldc, sizeof(Out));
+  if (error.empty() && reads_ab && c.packed_a == nullptr)
+    error = check_span(f, "a", "lda", c.a, c.trans_a ? c.k : c.m, c.trans_a ? c.m : c.k, c.lda,
+                       sizeof(In));
+  if (error.empty() && reads_ab && c.packed_b == nullptr)
+    error = check_span(f, "b", "ldb", c.b, c.trans_b ? c.n : c.k, c.trans_b ? c.k : c.n, c.ldb,
+                       sizeof(InB));
+  return error;
 }
 
 namespace {

@@ -1,37 +1,66 @@
 #include "api/packed.h"
 
+#include <cstdint>
 #include <limits>
+#include <mutex>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "api/context_impl.h"
+#include "api/extents.h"
 #include "driver/gemm_driver.h"
 #include "runtime/fp_mode.h"
 
 namespace invar {
+
+namespace {
+
+// A moved-from PackedA or PackedB holds nothing; every use of it is refused.
+template <class Impl>
+const Impl& held(const std::unique_ptr<Impl>& impl, const char* what) {
+  if (impl == nullptr)
+    throw InvalidArgument(std::string("invar: this ") + what +
+                          " was moved from and holds no panels");
+  return *impl;
+}
+
+}  // namespace
 
 PackedB::PackedB(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 PackedB::PackedB(PackedB&&) noexcept = default;
 PackedB& PackedB::operator=(PackedB&&) noexcept = default;
 PackedB::~PackedB() = default;
 
-int64_t PackedB::k() const { return impl_->k; }
-int64_t PackedB::n() const { return impl_->n; }
-std::size_t PackedB::bytes() const { return impl_->bytes; }
-bool PackedB::is_f64() const { return impl_->elem_bytes == 8; }
+const PackedB::Impl& PackedB::impl() const { return held(impl_, "PackedB"); }
+int64_t PackedB::k() const { return impl().k; }
+int64_t PackedB::n() const { return impl().n; }
+std::size_t PackedB::bytes() const { return impl().bytes; }
+bool PackedB::is_f64() const { return impl().elem_bytes == 8; }
 
 PackedA::PackedA(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 PackedA::PackedA(PackedA&&) noexcept = default;
 PackedA& PackedA::operator=(PackedA&&) noexcept = default;
 PackedA::~PackedA() = default;
 
-int64_t PackedA::m() const { return impl_->m; }
-int64_t PackedA::k() const { return impl_->k; }
-std::size_t PackedA::bytes() const { return impl_->bytes; }
-bool PackedA::is_f64() const { return impl_->elem_bytes == 8; }
+const PackedA::Impl& PackedA::impl() const { return held(impl_, "PackedA"); }
+int64_t PackedA::m() const { return impl().m; }
+int64_t PackedA::k() const { return impl().k; }
+std::size_t PackedA::bytes() const { return impl().bytes; }
+bool PackedA::is_f64() const { return impl().elem_bytes == 8; }
 
 namespace api {
 namespace {
+
+// Retired handles, kept for reuse (see invar_packed).
+struct RetiredHandles {
+  std::mutex mutex;
+  std::vector<invar_packed*> handles;
+};
+RetiredHandles& retired() {
+  static RetiredHandles* r = new RetiredHandles;  // never destroyed: handles outlive statics
+  return *r;
+}
 
 [[noreturn]] void fail(const char* function, const std::string& text) {
   throw InvalidArgument(std::string(function) + ": " + text);
@@ -56,6 +85,7 @@ std::unique_ptr<detail::PackedOperand> new_operand(Context::Impl& context, const
   auto packed = std::make_unique<detail::PackedOperand>();
   packed->side = side;
   packed->elem_bytes = sizeof(T);
+  packed->elem_type = detail::elem_type_of<T>();
   packed->kernel = &kernel;
   packed->m = m;
   packed->k = k;
@@ -74,6 +104,16 @@ std::unique_ptr<detail::PackedOperand> new_operand(Context::Impl& context, const
     fail(function, text);
   }
   if (src == nullptr) fail(function, is_a ? "a is NULL" : "b is NULL");
+  const int64_t stored_rows = rows_of_k ? outer : k;
+  const int64_t span = span_elements(stored_rows, stored_cols, ld, sizeof(T));
+  if (span < 0)
+    fail(function, std::string(is_a ? "lda = " : "ldb = ") + std::to_string(ld) + " with " +
+                       std::to_string(stored_rows) + " rows of " + std::to_string(stored_cols) +
+                       " elements makes " + (is_a ? "a" : "b") +
+                       " span more memory than a process can address");
+  if (!addressable(src, 0, span, sizeof(T)))
+    fail(function, std::string(is_a ? "a" : "b") + ": its " + std::to_string(span) +
+                       " elements would run past the end of the address space");
   // The panels hold about outer * k elements; refuse sizes that overflow size_t.
   const int64_t tile = is_a ? kernel.mr : kernel.nr;
   const int64_t panels = outer / tile + 1;
@@ -89,6 +129,49 @@ std::unique_ptr<detail::PackedOperand> new_operand(Context::Impl& context, const
 }
 
 }  // namespace
+
+invar_packed* new_handle(std::unique_ptr<detail::PackedOperand> impl) {
+  invar_packed* handle = nullptr;
+  {
+    RetiredHandles& r = retired();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (!r.handles.empty()) {
+      handle = r.handles.back();
+      r.handles.pop_back();
+    }
+  }
+  if (handle == nullptr) handle = new invar_packed;
+  handle->impl = std::move(impl);
+  handle->magic = invar_packed::kLive;
+  return handle;
+}
+
+bool free_handle(invar_packed* handle) noexcept {
+  if (handle == nullptr || reinterpret_cast<std::uintptr_t>(handle) % alignof(invar_packed) != 0)
+    return false;
+  RetiredHandles& r = retired();
+  std::lock_guard<std::mutex> lock(r.mutex);  // two frees of one handle: one of them wins
+  if (handle->magic != invar_packed::kLive) return false;
+  handle->magic = 0;
+  handle->impl.reset();
+  try {
+    r.handles.push_back(handle);
+  } catch (const std::bad_alloc&) {
+    delete handle;  // no room to keep it: this one handle is returned after all
+  }
+  return true;
+}
+
+const detail::PackedOperand& operand_of(const invar_packed* handle, const char* function,
+                                        const char* name) {
+  if (handle == nullptr) fail(function, std::string(name) + " is NULL");
+  if (reinterpret_cast<std::uintptr_t>(handle) % alignof(invar_packed) != 0 ||
+      handle->magic != invar_packed::kLive || handle->impl == nullptr)
+    fail(function, std::string(name) +
+                       " is not a live packed operand (freed already, or not made by a pack "
+                       "function)");
+  return *handle->impl;
+}
 
 template <class T, class AIn>
 std::unique_ptr<detail::PackedOperand> pack_b(Context::Impl& context, const char* function,

@@ -8,12 +8,44 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <type_traits>
 
 #include "invar/invar.h"
 #include "invar/invar.hpp"
 #include "kernels/kernel_set.h"
 
 namespace invar {
+namespace detail {
+
+// The element type an operand was packed from.
+enum class ElemType : uint8_t { kF32, kF64, kBf16, kF16, kInt8, kUint8 };
+
+template <class T>
+constexpr ElemType elem_type_of() {
+  if constexpr (std::is_same_v<T, float>) return ElemType::kF32;
+  else if constexpr (std::is_same_v<T, double>) return ElemType::kF64;
+  else if constexpr (std::is_same_v<T, bf16>) return ElemType::kBf16;
+  else if constexpr (std::is_same_v<T, f16>) return ElemType::kF16;
+  else if constexpr (std::is_same_v<T, int8_t>) return ElemType::kInt8;
+  else {
+    static_assert(std::is_same_v<T, uint8_t>, "not an element type");
+    return ElemType::kUint8;
+  }
+}
+
+constexpr const char* elem_type_name(ElemType t) {
+  switch (t) {
+    case ElemType::kF32: return "f32";
+    case ElemType::kF64: return "f64";
+    case ElemType::kBf16: return "bf16";
+    case ElemType::kF16: return "f16";
+    case ElemType::kInt8: return "int8";
+    case ElemType::kUint8: return "uint8";
+  }
+  return "?";
+}
+
+}  // namespace detail
 
 struct detail::PackedOperand {
   // Bumped whenever the layout of the panels changes.
@@ -28,6 +60,7 @@ struct detail::PackedOperand {
   uint32_t format_version = kFormatVersion;
   Side side = Side::kB;
   int elem_bytes = 0;                          // 4: f32, 8: f64, 1: int8 (B)
+  ElemType elem_type = ElemType::kF32;
   const kernels::GemmKernel* kernel = nullptr;  // the kernel whose layout this is
   int64_t m = 0, k = 0, n = 0;                  // op(A) is m x k; op(B) is k x n
   double alpha = 1;                             // a packed A's alpha, exact in double
@@ -55,9 +88,27 @@ std::unique_ptr<detail::PackedOperand> pack_a(Context::Impl& context, const char
 }  // namespace api
 }  // namespace invar
 
-// The C handle.
+// The C handle. A live handle carries kLive; invar_packed_free clears it and keeps the handle's
+// few bytes for the next handle made, never returning them to the allocator, so that a freed
+// handle passed again still points at a handle and is refused instead of read after free.
 struct invar_packed {
+  static constexpr uint64_t kLive = 0x6b6361702d726176u;  // "var-pack"
+  uint64_t magic = 0;
   std::unique_ptr<invar::detail::PackedOperand> impl;
 };
+
+namespace invar::api {
+
+// A live handle holding `impl`.
+invar_packed* new_handle(std::unique_ptr<detail::PackedOperand> impl);
+// Releases a live handle's panels and retires it. False (nothing done) when `handle` is not a
+// live handle: freed already, or never made by new_handle.
+bool free_handle(invar_packed* handle) noexcept;
+// The operand of a live handle; throws InvalidArgument naming `function` and `name` for a
+// misaligned, freed or foreign pointer.
+const detail::PackedOperand& operand_of(const invar_packed* handle, const char* function,
+                                        const char* name);
+
+}  // namespace invar::api
 
 #endif  // INVAR_API_PACKED_H_

@@ -1,8 +1,12 @@
 // KernelSet: what one instruction-set path offers the driver.
 //
 // The driver is compiled once, for every element type and ISA, against the type-erased
-// GemmKernel below: a tile shape, element sizes, and three function pointers (pack A, pack B,
-// micro-kernel). Only the kernel folders and the API layer know element types.
+// GemmKernel below: a tile shape, element sizes, what the blocking needs to know of the kernel,
+// and function pointers: packing A and B and the micro-kernel, and optional ones (edge tiles,
+// packing B on the first pass, releasing per-thread state, asking permission, the small, direct
+// and A-in-place kernels) that the driver uses when set. Only the kernel folders and the API
+// layer know element types. ISA translation units use no standard-library templates or shared
+// inline code (the ODR trap: tests/isa_objects_odr.sh).
 //
 // A path is usable when it was compiled into this build (ISA folders are only built for their
 // architecture) and the CPU supports it (arch/cpu_features.h).

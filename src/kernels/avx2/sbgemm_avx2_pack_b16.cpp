@@ -7,7 +7,6 @@
 // same bits as the portable packer; only faster.
 #include <immintrin.h>
 
-#include <algorithm>
 #include <cstring>
 
 #include "kernels/avx2/avx2.h"
@@ -22,7 +21,7 @@ template <class S, int NR>
 void pack_b_rows(int64_t kc, int64_t nc, const typename S::type* b, int64_t ldb, float* dst) {
   const int64_t full = nc / NR;
   for (int64_t p0 = 0; p0 < kc; p0 += kBand) {
-    const int64_t rows = std::min(kBand, kc - p0);
+    const int64_t rows = kc - p0 < kBand ? kc - p0 : kBand;
     for (int64_t s = 0; s < full; ++s) {
       float* d = dst + s * NR * kc + p0 * NR;
       const typename S::type* piece = b + p0 * ldb + s * NR;

@@ -9,7 +9,6 @@
 // right, and each panel receives 48 contiguous values per band.
 #include <immintrin.h>
 
-#include <algorithm>
 
 #include "kernels/avx2/avx2.h"
 #include "kernels/avx2/widen8.h"
@@ -27,7 +26,7 @@ void pack_whole_panels(int64_t mc, int64_t kc, const typename S::type* a, int64_
   const __m256 valpha = _mm256_set1_ps(alpha);
   const int64_t panels = mc / MR;
   for (int64_t p0 = 0; p0 < kc; p0 += kBand) {
-    const int64_t steps = std::min(kBand, kc - p0);
+    const int64_t steps = kc - p0 < kBand ? kc - p0 : kBand;
     for (int64_t r = 0; r < panels; ++r) {
       const typename S::type* src = a + p0 * lda + r * MR;
       float* d = dst + r * MR * kc + p0 * MR;
