@@ -52,6 +52,13 @@ struct GemmRow {
   std::function<bool(int64_t m, int64_t n, int64_t k, const uint8_t* a, const int8_t* b,
                      int32_t* c, std::string* error)>
       gemm_u8s8;
+  // The CBLAS routines beyond GEMM (options.h: kSgemv ... kDsyrk), in the same shape: for gemv
+  // m = 1, a = x, b = the matrix (N x K stored for the plain kinds, K x N for the -t ones), c = y;
+  // for syrk a = A (N x K), c = C with its upper triangle written, b unused.
+  Sgemm sgemv, sgemv_t, ssyrk;
+  std::function<bool(int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c,
+                     std::string* error)>
+      dgemv, dgemv_t, dsyrk;
   // The kinds a remote row (below) offers.
   std::vector<Kind> remote_kinds;
   bool offers(Kind kind) const {
@@ -66,6 +73,12 @@ struct GemmRow {
       case Kind::kF64: return bool(dgemm);
       case Kind::kBf16: return bool(gemm_bf16);
       case Kind::kU8S8: return bool(gemm_u8s8);
+      case Kind::kSgemv: return bool(sgemv);
+      case Kind::kSgemvT: return bool(sgemv_t);
+      case Kind::kDgemv: return bool(dgemv);
+      case Kind::kDgemvT: return bool(dgemv_t);
+      case Kind::kSsyrk: return bool(ssyrk);
+      case Kind::kDsyrk: return bool(dsyrk);
     }
     return false;
   }

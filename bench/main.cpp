@@ -77,6 +77,7 @@ std::vector<GemmRow> build_rows(const Options& o, const Machine& machine, SkipNo
   std::vector<GemmRow> rows;
   if (o.sweep_only) return rows;
   add_invar_rows(o.threads, o.generic_max, o.ladder, &rows, skips);
+  add_invar_blas(INVAR_BENCH_BLAS_LIBRARY, o.threads, &rows, skips);
   if (o.ladder) add_ladder_rows(&rows);
   if (o.peers) {
     const std::set<std::string> only(o.only.begin(), o.only.end());
@@ -154,14 +155,20 @@ std::vector<T> random_bytes(size_t count, uint64_t seed) {
 
 Operands make_operands(const Shape& s) {
   Operands o;
-  const size_t na = size_t(s.m * s.k), nb = size_t(s.k * s.n);
+  const size_t na = size_t(s.m * s.k), nb = s.syrk() ? 0 : size_t(s.k * s.n);
   switch (s.kind) {
     case Kind::kF32:
     case Kind::kF32Bt:
+    case Kind::kSgemv:
+    case Kind::kSgemvT:
+    case Kind::kSsyrk:
       o.a = invar::test::random_floats(na, 1);
       o.b = invar::test::random_floats(nb, 2);
       break;
     case Kind::kF64:
+    case Kind::kDgemv:
+    case Kind::kDgemvT:
+    case Kind::kDsyrk:
       o.a64 = invar::test::random_doubles(na, 1);
       o.b64 = invar::test::random_doubles(nb, 2);
       break;
@@ -204,6 +211,16 @@ bool call_row(const GemmRow& row, const Shape& s, const Operands& o, Result* c,
       return row.gemm_bf16(s.m, s.n, s.k, o.a16.data(), o.b16.data(), c->c.data(), error);
     case Kind::kU8S8:
       return row.gemm_u8s8(s.m, s.n, s.k, o.a8.data(), o.b8.data(), c->c32.data(), error);
+    case Kind::kSgemv: return row.sgemv(s.m, s.n, s.k, o.a.data(), o.b.data(), c->c.data(), error);
+    case Kind::kSgemvT:
+      return row.sgemv_t(s.m, s.n, s.k, o.a.data(), o.b.data(), c->c.data(), error);
+    case Kind::kSsyrk: return row.ssyrk(s.m, s.n, s.k, o.a.data(), nullptr, c->c.data(), error);
+    case Kind::kDgemv:
+      return row.dgemv(s.m, s.n, s.k, o.a64.data(), o.b64.data(), c->c64.data(), error);
+    case Kind::kDgemvT:
+      return row.dgemv_t(s.m, s.n, s.k, o.a64.data(), o.b64.data(), c->c64.data(), error);
+    case Kind::kDsyrk:
+      return row.dsyrk(s.m, s.n, s.k, o.a64.data(), nullptr, c->c64.data(), error);
   }
   return false;
 }
@@ -224,10 +241,19 @@ Check check_first(const Shape& s, const Operands& o, const Result& c) {
   switch (s.kind) {
     case Kind::kF32:
     case Kind::kF32Bt:
-      return check_against_oracle(c.c.data(), o.a.data(), o.b.data(), s.kind == Kind::kF32Bt, s.m,
-                                  s.n, s.k, rows);
+    case Kind::kSgemv:
+    case Kind::kSgemvT:
+      return check_against_oracle(c.c.data(), o.a.data(), o.b.data(), s.b_transposed(), s.m, s.n,
+                                  s.k, rows);
+    case Kind::kSsyrk:  // the mirrored triangle against A * A^T
+      return check_against_oracle(c.c.data(), o.a.data(), o.a.data(), true, s.m, s.n, s.k, rows);
     case Kind::kF64:
-      return check_against_oracle(c.c64.data(), o.a64.data(), o.b64.data(), false, s.m, s.n, s.k,
+    case Kind::kDgemv:
+    case Kind::kDgemvT:
+      return check_against_oracle(c.c64.data(), o.a64.data(), o.b64.data(), s.b_transposed(), s.m,
+                                  s.n, s.k, rows);
+    case Kind::kDsyrk:
+      return check_against_oracle(c.c64.data(), o.a64.data(), o.a64.data(), true, s.m, s.n, s.k,
                                   rows);
     case Kind::kBf16:
       return check_bf16_against_oracle(c.c.data(), o.a16.data(), o.b16.data(), s.m, s.n, s.k, rows);
@@ -235,6 +261,16 @@ Check check_first(const Shape& s, const Operands& o, const Result& c) {
       return check_u8s8_against_oracle(c.c32.data(), o.a8.data(), o.b8.data(), s.m, s.n, s.k, rows);
   }
   return {false, "unknown kind"};
+}
+
+// A syrk row writes the upper triangle of C only: the lower one is copied from it before the
+// check (with alpha = 1, element (j, i) of A * A^T is element (i, j) bit for bit).
+void mirror_upper(int64_t n, float* c, double* c64) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i + 1; j < n; ++j) {
+      if (c != nullptr) c[j * n + i] = c[i * n + j];
+      if (c64 != nullptr) c64[j * n + i] = c64[i * n + j];
+    }
 }
 
 // The row's first call on this shape (untimed) and the check of its C.
@@ -250,7 +286,8 @@ void first_call_and_check(const GemmRow& row, const Shape& s, const Operands& o,
     if (m.timing.error.empty()) m.timing.error = "call failed";
     return;
   }
-  const bool f64 = s.kind == Kind::kF64;
+  const bool f64 = s.f64();
+  if (s.syrk()) mirror_upper(s.n, f64 ? nullptr : c.c.data(), f64 ? c.c64.data() : nullptr);
   if (ref.empty()) {
     ref = Reference{c, row.name, row.is_invar};
     m.check = row.is_invar ? check_first(s, o, c) : Check{true, "reference for the others"};
@@ -274,7 +311,7 @@ void measure_shape(Run& run, const Shape& s, int threads, const Operands& o, Ref
   std::printf("%s, %d thread(s):\n", s.label().c_str(), threads);
   std::fflush(stdout);
   Result c;
-  if (s.kind == Kind::kF64)
+  if (s.f64())
     c.c64.resize(size_t(s.m * s.n));
   else if (s.integer())
     c.c32.resize(size_t(s.m * s.n));

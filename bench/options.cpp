@@ -32,7 +32,10 @@ next to the core's measured FMA peak and memory read bandwidth.
                         4096x4096x64, 4096x32x1024 in f32 and f64), f64 (squares 512, 1024,
                         2048), bf16 (bf16 A and B, f32 C: squares 1024, 2048), int8 (uint8 A,
                         int8 B, int32 C, in GOP/s: squares 1024, 2048, and M = 1 and 64 over
-                        a 4096 x 4096 B, invar also over B prepacked); default all
+                        a 4096 x 4096 B, invar also over B prepacked), blas (the CBLAS
+                        routines beyond GEMM, libinvar_blas against the peers: sgemv/dgemv
+                        over 4096 x 4096 and 16384 x 4096 matrices, both transposes; the upper
+                        triangle of ssyrk/dsyrk at 2048 and 4096); default all
   --small-sizes LIST    small squares reported in calls per second, at the first thread count
                         only (default 4,8,16,32,64); many calls per timed sample
   --seconds S           time spent per row, shape and thread count (default 1, quick 0.5)
@@ -125,7 +128,8 @@ Shape parse_shape(std::string s) {
                to_int(dims[2], "--shapes"), false, kind};
 }
 
-constexpr const char* kGroups[] = {"small", "squares", "inference", "tall", "f64", "bf16", "int8"};
+constexpr const char* kGroups[] = {"small", "squares", "inference", "tall",
+                                   "f64",   "bf16",    "int8",      "blas"};
 
 }  // namespace
 
@@ -136,6 +140,12 @@ const char* kind_name(Kind kind) {
     case Kind::kF64: return "f64";
     case Kind::kBf16: return "bf16";
     case Kind::kU8S8: return "u8s8";
+    case Kind::kSgemv: return "sgemv";
+    case Kind::kSgemvT: return "sgemv-t";
+    case Kind::kDgemv: return "dgemv";
+    case Kind::kDgemvT: return "dgemv-t";
+    case Kind::kSsyrk: return "ssyrk";
+    case Kind::kDsyrk: return "dsyrk";
   }
   return "?";
 }
@@ -150,6 +160,16 @@ std::string Shape::label() const {
     case Kind::kF64: return "f64 " + dims;
     case Kind::kBf16: return "bf16 " + dims;
     case Kind::kU8S8: return "u8s8 " + dims;
+    // The matrix as stored: rows x columns.
+    case Kind::kSgemv:
+    case Kind::kDgemv: return std::string(kind_name(kind)) + " " + std::to_string(n) + "x" +
+                              std::to_string(k);
+    case Kind::kSgemvT:
+    case Kind::kDgemvT: return std::string(kind_name(kind)) + " " + std::to_string(k) + "x" +
+                               std::to_string(n);
+    case Kind::kSsyrk:
+    case Kind::kDsyrk: return std::string(kind_name(kind)) + " " + std::to_string(n) + "x" +
+                              std::to_string(k);
   }
   return dims;
 }
@@ -312,6 +332,18 @@ Options parse_options(int argc, char** argv) {
         shapes.push_back(Shape{n, n, n, false, Kind::kU8S8});
       for (int64_t m : o.quick ? std::vector<int64_t>{1} : std::vector<int64_t>{1, 64})
         shapes.push_back(Shape{m, 4096, 4096, false, Kind::kU8S8});
+    }
+    // The BLAS routines beyond GEMM: gemv over a 4096 x 4096 and a 16384 x 4096 matrix (64 and
+    // 256 MiB in f32: memory-bound), both transposes, f32 and f64; syrk of a square A.
+    if (group("blas")) {
+      for (Kind kind : {Kind::kSgemv, Kind::kSgemvT, Kind::kDgemv, Kind::kDgemvT}) {
+        const bool t = kind == Kind::kSgemvT || kind == Kind::kDgemvT;
+        for (int64_t rows : o.quick ? std::vector<int64_t>{4096} : std::vector<int64_t>{4096, 16384})
+          shapes.push_back(t ? Shape{1, 4096, rows, false, kind} : Shape{1, rows, 4096, false, kind});
+      }
+      for (Kind kind : {Kind::kSsyrk, Kind::kDsyrk})
+        for (int64_t n : o.quick ? std::vector<int64_t>{2048} : std::vector<int64_t>{2048, 4096})
+          shapes.push_back(Shape{n, n, n, false, kind});
     }
   }
   o.shapes = small;

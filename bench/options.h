@@ -12,9 +12,15 @@ namespace invar_bench {
 // What a shape multiplies: f32 C = A * B (B row-major K x N); f32 C = A * W^T with W stored
 // N x K row-major (a linear layer's x * W^T); f64 C = A * B; bf16 A and B with an f32 C; uint8 A
 // and int8 B with an int32 C (exact integer arithmetic, so every row must give the same bits).
-enum class Kind { kF32, kF32Bt, kF64, kBf16, kU8S8 };
+// The BLAS routines beyond GEMM (group "blas", rows that call the CBLAS routine itself):
+// sgemv / dgemv y = W * x with W stored N x K row-major (CblasNoTrans), as the GEMM C = x^T * W^T
+// with M = 1; sgemv-t / dgemv-t y = W^T * x with W stored K x N (CblasTrans), as C = x^T * W;
+// ssyrk / dsyrk the upper triangle of C = A * A^T, A stored N x K (M = N). Each is checked as the
+// GEMM it equals (the syrk triangle mirrored first).
+enum class Kind { kF32, kF32Bt, kF64, kBf16, kU8S8, kSgemv, kSgemvT, kDgemv, kDgemvT, kSsyrk, kDsyrk };
 
-// "f32", "f32-bt", "f64", "bf16", "u8s8" (the CSV's op column)
+// "f32", "f32-bt", "f64", "bf16", "u8s8", "sgemv", "sgemv-t", "dgemv", "dgemv-t", "ssyrk",
+// "dsyrk" (the CSV's op column)
 const char* kind_name(Kind kind);
 
 struct Shape {
@@ -28,13 +34,25 @@ struct Shape {
   std::string label() const;
   // Operations of one call, 2 M N K: floating-point ones, or for u8s8 integer multiplies and adds
   // (the tables then say GOP/s).
-  double flop() const { return 2.0 * double(m) * double(n) * double(k); }
+  // For syrk the triangle's: N (N + 1) K.
+  double flop() const {
+    return syrk() ? double(n) * double(n + 1) * double(k) : 2.0 * double(m) * double(n) * double(k);
+  }
   bool integer() const { return kind == Kind::kU8S8; }
+  bool f64() const {
+    return kind == Kind::kF64 || kind == Kind::kDgemv || kind == Kind::kDgemvT ||
+           kind == Kind::kDsyrk;
+  }
+  bool syrk() const { return kind == Kind::kSsyrk || kind == Kind::kDsyrk; }
+  // B is stored N x K (C = A * B^T).
+  bool b_transposed() const {
+    return kind == Kind::kF32Bt || kind == Kind::kSgemv || kind == Kind::kDgemv || syrk();
+  }
   // Bytes of one element of A and B, and of C.
   double in_bytes() const {
-    return kind == Kind::kF64 ? 8 : kind == Kind::kBf16 ? 2 : kind == Kind::kU8S8 ? 1 : 4;
+    return f64() ? 8 : kind == Kind::kBf16 ? 2 : kind == Kind::kU8S8 ? 1 : 4;
   }
-  double out_bytes() const { return kind == Kind::kF64 ? 8 : 4; }
+  double out_bytes() const { return f64() ? 8 : 4; }
 };
 
 struct PeerPaths {

@@ -41,6 +41,7 @@ void add_blis(const std::string& path, const std::vector<int>& threads, std::vec
     row.threads = get_threads != nullptr ? static_cast<int>(get_threads()) : t;
     if (set_threads != nullptr) row.activate = [set_threads, t] { set_threads(t); };
     set_cblas_calls(row, sgemm, dgemm, nullptr);
+    set_cblas_routine_calls(row, lib);
     rows->push_back(std::move(row));
   }
 }

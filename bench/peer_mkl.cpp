@@ -123,6 +123,7 @@ void add_mkl(const std::string& path, const std::vector<int>& threads, std::vect
     // an AVX2 CPU. Its rows are kept only where that is the row's count.
     const bool bf16_row = sequential || t == most;
     set_cblas_calls(row, sgemm, dgemm, bf16_row ? bf16 : nullptr);
+    set_cblas_routine_calls(row, lib);
     if (s8u8 != nullptr) row.gemm_u8s8 = s8u8s32_call(s8u8);
     rows->push_back(std::move(row));
   }

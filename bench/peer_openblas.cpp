@@ -60,6 +60,7 @@ void add_openblas(const std::string& name, const std::string& path, bool current
       row.library += "; " + var + "=" + value + " unset while loading";
     row.activate = [set_threads, t] { set_threads(t); };
     set_cblas_calls(row, sgemm, dgemm, sbgemm);
+    set_cblas_routine_calls(row, lib, prefix);
     rows->push_back(std::move(row));
   }
 }

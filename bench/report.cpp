@@ -495,7 +495,7 @@ void rows_section(const Run& run, const std::vector<Shape>& shapes, std::ostring
 
 double row_peak(const Machine& machine, const GemmRow& row, const Shape& shape) {
   if (shape.integer()) return 0;  // no integer peak is measured
-  return machine.peak_for(row.peak, shape.kind == Kind::kF64) * std::max(row.threads, 1);
+  return machine.peak_for(row.peak, shape.f64()) * std::max(row.threads, 1);
 }
 
 double Measurement::gflops_median() const {

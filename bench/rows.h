@@ -22,6 +22,12 @@ namespace invar_bench {
 void add_invar_rows(const std::vector<int>& threads, int64_t generic_max, bool ladder,
                     std::vector<GemmRow>* rows, SkipNotes* skips);
 
+// libinvar_blas (loaded from `path`, as a program meets it): rows for the CBLAS routines beyond
+// GEMM only (gemv, syrk), at each thread count (invar_set_num_threads of the libinvar.so it
+// loads). invar's rows for those kinds, checked against the contract's oracle.
+void add_invar_blas(const std::string& path, const std::vector<int>& threads,
+                    std::vector<GemmRow>* rows, SkipNotes* skips);
+
 // The plain-loop steps of the optimization ladder (ladder_rows.cpp): ladder-naive-ijk,
 // ladder-ikj, ladder-blocked, each limited to the sizes it finishes in about 2 s per call.
 void add_ladder_rows(std::vector<GemmRow>* rows);

@@ -9,7 +9,9 @@
 #                               tall-skinny 64x64x65536, 4096x4096x64 and 4096x32x1024 (f32 and
 #                               f64), f64 squares 512..2048, bf16 inputs at 1024 and 2048,
 #                               u8 x s8 -> s32 at 1024 and 2048 and over a 4096 x 4096 int8 B at
-#                               M = 1 and 64 (also prepacked) (about 16 min on 2 cores)
+#                               M = 1 and 64 (also prepacked), and libinvar_blas's gemv (4096 x
+#                               4096 and 16384 x 4096, both transposes, f32 and f64) and syrk
+#                               (2048, 4096) against the peers' (about 20 min on 2 cores)
 #   scripts/bench.sh --quick    fewer shapes, shorter measurements (about 2 min once built)
 #   scripts/bench.sh --sweep    only the cache-blocking sweep: the model's blocks against a grid of
 #                               fixed ones, 1024^3..4096^3 (about 3 min; with --quick, no 4096)
@@ -17,7 +19,7 @@
 #                               and rewrite the README's table and plot from them
 #                               (scripts/bench_publish.py)
 #   --pin CPUS                  run the benchmark under taskset -c CPUS (e.g. 0,1)
-# Other arguments go to invar_bench (e.g. --sizes 512,1024 --threads 1; see
+# Other arguments go to invar_bench (e.g. --sizes 512,1024 --threads 1, --groups blas; see
 # build/bench/bench/invar_bench --help).
 # Installs what it needs (scripts/bench_peers_setup.sh), builds build/bench (Release), runs, draws
 # the plots (scripts/bench_plot.py) and prints the results folder results/<timestamp>/

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Checks libinvar_blas from the outside, the way a program that already uses BLAS meets it:
 #   1. Debian's reference BLAS testers (package libblas-test) with libinvar_blas.so preloaded
-#      ahead of the system BLAS: xblat3s < sblat3.in, xblat3d < dblat3.in, xscblat3 < sin3 and
-#      xdcblat3 < din3. Their GEMM calls bind to invar (checked with LD_DEBUG=bindings), the other
-#      routines stay the system's, and every SGEMM/DGEMM line must report PASSED, for the
-#      error exits and for the computations (both layouts for CBLAS).
-#   2. numpy (Debian's python3-numpy, system python): with the library preloaded, a @ b in
-#      float32 and float64 has the bits of invar_sgemm / invar_dgemm (scripts/numpy_through_invar.py).
+#      ahead of the system BLAS, for every routine the library provides: GEMM, SYMM, SYRK
+#      (xblat3s/xblat3d, xscblat3/xdcblat3), GEMV (xblat2s/xblat2d, xscblat2/xdcblat2) and DOT
+#      (xblat1s/xblat1d, xscblat1/xdcblat1). Each routine's symbol must bind to invar (checked with
+#      LD_DEBUG=bindings) and every line the tester prints about it must report PASSED (error
+#      exits and computations, both layouts for CBLAS); the other routines stay the system's.
+#   2. numpy (Debian's python3-numpy, system python): with the library preloaded, every route
+#      numpy takes to the BLAS for float32 and float64 (matmul, dot, inner, vdot, einsum: gemm,
+#      gemv, syrk, dot) has the bytes of invar's C API, the symbols resolve to libinvar_blas.so,
+#      and decode rows equal prefill rows (scripts/numpy_through_invar.py). The same script run
+#      without the preload must fail: a check that passes with nothing intercepted proves nothing.
 # Prints one "ok" or "FAILED" line per check and exits non-zero if any failed.
 #
 #   scripts/check-blas.sh LIB_DIR    (the directory of libinvar_blas.so and libinvar.so: a build
@@ -27,15 +31,22 @@ if [[ ! -x $testers/xblat3s ]]; then
   exit 1
 fi
 
-# run_tester <program> <input> <routine name as the tester prints it> <symbol> <required...>
+# run_tester <program> <input or -> <routine as the tester prints it> <symbol> <required...>
+# Level 1 testers (no input) print a "Test of subprogram ... NAME" header followed by PASS lines;
+# for them the required lines are not used and the routine's block must hold only PASS lines.
 run_tester() {
   local program=$1 input=$2 routine=$3 symbol=$4
   shift 4
   local dir
   dir=$(mktemp -d)
   # The testers write their summary and snapshot files into the working directory.
-  (cd "$dir" && LD_PRELOAD="$preload" LD_DEBUG=bindings LD_DEBUG_OUTPUT="$dir/bindings" \
-     "$testers/$program" <"$testers/$input" >stdout.txt 2>stderr.txt)
+  if [[ $input == - ]]; then
+    (cd "$dir" && LD_PRELOAD="$preload" LD_DEBUG=bindings LD_DEBUG_OUTPUT="$dir/bindings" \
+       "$testers/$program" </dev/null >stdout.txt 2>stderr.txt)
+  else
+    (cd "$dir" && LD_PRELOAD="$preload" LD_DEBUG=bindings LD_DEBUG_OUTPUT="$dir/bindings" \
+       "$testers/$program" <"$testers/$input" >stdout.txt 2>stderr.txt)
+  fi
   local rc=$?
   local report="$dir/report.txt"
   cat "$dir"/stdout.txt "$dir"/*.out >"$report" 2>/dev/null
@@ -44,34 +55,68 @@ run_tester() {
   if ! grep -qs "to $preload.*symbol \`$symbol'" "$dir"/bindings.*; then
     problems+=("$symbol did not bind to $preload")
   fi
-  for line in "$@"; do
-    grep -qF -- "$routine PASSED THE $line" "$report" || problems+=("no '$routine PASSED THE $line'")
-  done
-  # Every line that names the routine must be a PASSED line.
-  local other
-  other=$(grep -iF -- "${routine%% *}" "$report" | grep -v "PASSED THE" | grep -iv "T PUT F FOR NO TEST")
-  [[ -z $other ]] || problems+=("unexpected lines: $other")
+  local summary
+  if [[ $input == - ]]; then
+    local block
+    block=$(awk -v name="$routine" '/Test of subprogram/ { inside = ($NF == name) ; next }
+                                    inside && NF > 0 { print }' "$report")
+    if [[ -z $block ]] || grep -qv -- "----- PASS -----" <<<"$block"; then
+      problems+=("$routine block: ${block:-missing}")
+    fi
+    summary="$(grep -c -- "PASS" <<<"$block") $routine PASS lines"
+  else
+    for line in "$@"; do
+      grep -qF -- "$routine PASSED THE $line" "$report" || problems+=("no '$routine PASSED THE $line'")
+    done
+    # Every line that names the routine must be a PASSED line.
+    local other
+    other=$(grep -F -- "$routine" "$report" | grep -v "PASSED THE" | grep -iv "T PUT F FOR NO TEST")
+    [[ -z $other ]] || problems+=("unexpected lines: $other")
+    summary="$(grep -cF -- "$routine PASSED" "$report") $routine lines PASSED"
+  fi
   if ((${#problems[@]})); then
     fail "$program < $input: ${problems[*]}"
-    grep -iF -- "${routine%% *}" "$report" | sed 's/^/    /'
+    grep -F -- "$routine" "$report" | sed 's/^/    /'
   else
-    echo "ok     $program < $input: $(grep -cF -- "$routine PASSED" "$report") $routine lines PASSED"
-    grep -F -- "$routine PASSED" "$report" | sed 's/^/    /'
+    echo "ok     $program < $input: $summary"
   fi
   rm -rf "$dir"
 }
 
-run_tester xblat3s sblat3.in "SGEMM " sgemm_ "TESTS OF ERROR-EXITS" "COMPUTATIONAL TESTS"
-run_tester xblat3d dblat3.in "DGEMM " dgemm_ "TESTS OF ERROR-EXITS" "COMPUTATIONAL TESTS"
-run_tester xscblat3 sin3 "cblas_sgemm " cblas_sgemm "TESTS OF ERROR-EXITS" \
-  "COLUMN-MAJOR COMPUTATIONAL TESTS" "ROW-MAJOR    COMPUTATIONAL TESTS"
-run_tester xdcblat3 din3 "cblas_dgemm " cblas_dgemm "TESTS OF ERROR-EXITS" \
-  "COLUMN-MAJOR COMPUTATIONAL TESTS" "ROW-MAJOR    COMPUTATIONAL TESTS"
+fortran3=("TESTS OF ERROR-EXITS" "COMPUTATIONAL TESTS")
+cblas=("TESTS OF ERROR-EXITS" "COLUMN-MAJOR COMPUTATIONAL TESTS" "ROW-MAJOR    COMPUTATIONAL TESTS")
+for p in s d; do
+  P=${p^^}
+  run_tester "xblat3$p" "${p}blat3.in" "${P}GEMM " "${p}gemm_" "${fortran3[@]}"
+  run_tester "xblat3$p" "${p}blat3.in" "${P}SYMM " "${p}symm_" "${fortran3[@]}"
+  run_tester "xblat3$p" "${p}blat3.in" "${P}SYRK " "${p}syrk_" "${fortran3[@]}"
+  run_tester "x${p}cblat3" "${p}in3" "cblas_${p}gemm " "cblas_${p}gemm" "${cblas[@]}"
+  run_tester "x${p}cblat3" "${p}in3" "cblas_${p}symm " "cblas_${p}symm" "${cblas[@]}"
+  run_tester "x${p}cblat3" "${p}in3" "cblas_${p}syrk " "cblas_${p}syrk" "${cblas[@]}"
+  run_tester "xblat2$p" "${p}blat2.in" "${P}GEMV " "${p}gemv_" "${fortran3[@]}"
+  run_tester "x${p}cblat2" "${p}in2" "cblas_${p}gemv " "cblas_${p}gemv" "${cblas[@]}"
+  run_tester "xblat1$p" - "${P}DOT" "${p}dot_"
+  run_tester "x${p}cblat1" - "CBLAS_${P}DOT" "cblas_${p}dot"
+done
 
-if LD_PRELOAD="$preload" /usr/bin/python3 scripts/numpy_through_invar.py "$lib/libinvar.so"; then
-  echo "ok     numpy a @ b through invar (float32, float64)"
+numpy_log=$(mktemp)
+if LD_PRELOAD="$preload" /usr/bin/python3 scripts/numpy_through_invar.py "$lib" >"$numpy_log" 2>&1; then
+  echo "ok     numpy through invar: matmul, dot, inner, vdot, einsum (gemm, gemv, syrk, dot)"
 else
-  fail "numpy a @ b through invar"
+  fail "numpy through invar"
 fi
+sed 's/^/  /' "$numpy_log"
+# Without the preload nothing is intercepted: the same checks must fail, on the symbols and on
+# the bytes of the products.
+if /usr/bin/python3 scripts/numpy_through_invar.py "$lib" >"$numpy_log" 2>&1; then
+  fail "numpy without the preload: the checks passed with nothing intercepted"
+elif ! grep -q "do not resolve to libinvar_blas\|is not mapped" "$numpy_log" ||
+  [[ $(grep -c "FAILED float" "$numpy_log") -lt 40 ]]; then
+  fail "numpy without the preload: expected every route to differ from invar"
+  sed 's/^/  /' "$numpy_log"
+else
+  echo "ok     numpy without the preload differs from invar on $(grep -c "FAILED float" "$numpy_log") routes (the check can fail)"
+fi
+rm -f "$numpy_log"
 
 [[ $failures -eq 0 ]]

@@ -5,10 +5,17 @@
 #   scripts/install-deps.sh --cross   also the aarch64 cross compiler and qemu-user
 set -euo pipefail
 
-# libblas-test and python3-numpy: the outside checks of libinvar_blas (scripts/check-blas.sh).
+# libblas-test and python3-numpy: the outside checks of libinvar_blas (scripts/check-blas.sh);
+# pkgconf and python3-threadpoolctl: the checks of the installed package (scripts/check-install.sh);
+# python3-venv, python3-dev, python3-torch: the Python package's venv, its build and its PyTorch
+# tests (scripts/test-python.sh; python3-torch 1.13 is ~48 MB to fetch, ~40 s to install).
+# Open MPI, ScaLAPACK (its BLACS and the reference PxGEMM) and mpi4py: libinvar_scalapack and its
+# tests (scripts/test-dist.sh).
 # clang-14 and libclang-rt-14-dev: the libFuzzer targets (tests/fuzz, libFuzzer's runtime).
 packages=(cmake ninja-build g++ googletest libgtest-dev libcli11-dev libssl-dev libbenchmark-dev
-          libblas-test python3-numpy clang-14 libclang-rt-14-dev)
+          libblas-test python3-numpy pkgconf python3-threadpoolctl python3-venv python3-dev
+          python3-torch libopenmpi-dev openmpi-bin libscalapack-openmpi-dev python3-mpi4py
+          clang-14 libclang-rt-14-dev)
 if [[ "${1:-}" == "--cross" ]]; then
   packages+=(g++-aarch64-linux-gnu qemu-user)
 fi

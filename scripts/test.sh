@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Builds and runs every test of invar from a fresh clone:
 #   1. release build, whole suite once per instruction-set path (CTest);
+#   1b. the distributed product under MPI: oversubscribed launches of 1-6 processes
+#      (scripts/test-dist.sh), one count per check;
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, and under
 #      ThreadSanitizer (thread pool, parallel driver, concurrent callers);
-#   3. install into a prefix and build/run examples/ against the installed package; the
+#   3. install into a prefix and build/run examples/ against the installed package (a C-only
+#      project linking the static library among them) and C programs built with pkg-config; the
 #      reference BLAS testers and numpy with the installed libinvar_blas preloaded, one count
 #      per checker (scripts/check-blas.sh);
-#   4. the aarch64 cross build, whole suite under qemu-user, fingerprint equal to x86-64's;
-#   5. the libFuzzer targets (Clang, ASan+UBSan), each for a bounded time from its seed corpus,
+#   4. the Python package: pip install . into a fresh venv, its pytest suite against the C
+#      library and the tool of the release build (scripts/test-python.sh);
+#   5. the aarch64 cross build, whole suite under qemu-user, fingerprint equal to x86-64's;
+#   6. the libFuzzer targets (Clang, ASan+UBSan), each for a bounded time from its seed corpus,
 #      one count per target;
 # and ends with one line "tests: N passed, N failed" summing every CTest run.
 set -euo pipefail
@@ -56,6 +61,20 @@ configure_build() {
 configure_build build/release -DCMAKE_BUILD_TYPE=Release
 run_ctest build/release "release"
 
+echo "== distributed product under MPI"
+dist_log=$(mktemp)
+set +e
+scripts/test-dist.sh build/release 2>&1 | tee "$dist_log"
+dist_rc=${PIPESTATUS[0]}
+set -e
+passed=$((passed + $(grep -c '^ok ' "$dist_log" || true)))
+failed=$((failed + $(grep -c '^FAILED ' "$dist_log" || true)))
+if [[ $dist_rc -ne 0 ]] && ! grep -q '^FAILED ' "$dist_log"; then
+  echo "scripts/test-dist.sh exited $dist_rc without a failed check: counted as a failure"
+  failed=$((failed + 1))
+fi
+rm -f "$dist_log"
+
 configure_build build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DINVAR_SANITIZE=address,undefined \
   -DINVAR_BUILD_TOOLS=OFF
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 run_ctest build/asan "asan+ubsan"
@@ -69,7 +88,7 @@ rm -rf build/prefix build/examples
 cmake --install build/release --prefix build/prefix >/dev/null
 if cmake -S examples -B build/examples -G Ninja -DCMAKE_PREFIX_PATH="$root/build/prefix" >/dev/null &&
    cmake --build build/examples &&
-   build/examples/hello_c && build/examples/decode_equals_prefill &&
+   build/examples/hello_c && build/examples/c_only/static_c && build/examples/decode_equals_prefill &&
    build/examples/quantized_layer && build/examples/blas_drop_in &&
    build/prefix/bin/invar fingerprint; then
   passed=$((passed + 1))
@@ -77,6 +96,19 @@ else
   echo "examples against the installed package: FAILED"
   failed=$((failed + 1))
 fi
+# Consumers without CMake: the C compiler and pkg-config alone (scripts/check-install.sh).
+install_log=$(mktemp)
+set +e
+scripts/check-install.sh build/prefix build/examples/pkgconfig 2>&1 | tee "$install_log"
+install_rc=${PIPESTATUS[0]}
+set -e
+passed=$((passed + $(grep -c '^ok ' "$install_log" || true)))
+failed=$((failed + $(grep -c '^FAILED ' "$install_log" || true)))
+if [[ $install_rc -ne 0 ]] && ! grep -q '^FAILED ' "$install_log"; then
+  echo "scripts/check-install.sh exited $install_rc without a failed check: counted as a failure"
+  failed=$((failed + 1))
+fi
+rm -f "$install_log"
 
 echo "== libinvar_blas from the outside: reference BLAS testers and numpy"
 blas_log=$(mktemp)
@@ -91,6 +123,24 @@ if [[ $blas_rc -ne 0 ]] && ! grep -q '^FAILED ' "$blas_log"; then
   failed=$((failed + 1))
 fi
 rm -f "$blas_log"
+
+echo "== Python package"
+python_log=$(mktemp)
+set +e
+scripts/test-python.sh build/release 2>&1 | tee "$python_log"
+python_rc=${PIPESTATUS[0]}
+set -e
+# pytest's summary line, e.g. "88 passed, 2 skipped in 4.0s" or "1 failed, 87 passed in 4.1s".
+python_summary=$(grep -E '^(=+ )?[0-9]+ (passed|failed|error|errors|skipped)' "$python_log" | tail -n 1 || true)
+count() { grep -oE "[0-9]+ $1" <<<"$python_summary" | grep -oE '[0-9]+' || echo 0; }
+passed=$((passed + $(count passed)))
+failed=$((failed + $(count failed) + $(count 'errors?')))
+skipped=$((skipped + $(count skipped)))
+if [[ $python_rc -ne 0 ]] && [[ $(count failed) -eq 0 ]] && [[ $(count 'errors?') -eq 0 ]]; then
+  echo "scripts/test-python.sh exited $python_rc without a failed test: counted as a failure"
+  failed=$((failed + 1))
+fi
+rm -f "$python_log"
 
 echo "== aarch64"
 aarch64_log=$(mktemp)

@@ -1,9 +1,11 @@
-// libinvar_blas: the Fortran and CBLAS GEMM entry points against invar's contract for the
-// caller's logical matrices (memcmp-exact), the reference error exits, and the reference special
-// cases. This program replaces xerbla_ and cblas_xerbla (as the reference testers do) to see
-// every report instead of ending.
+// libinvar_blas: the Fortran and CBLAS entry points (GEMM, strided batched GEMM, GEMV, DOT, SYRK,
+// GEMMT, SYMM) against invar's contract for the caller's logical matrices and against GEMM in the
+// same layout (memcmp-exact), the reference error exits, the reference special cases, and the
+// library's floating-point mode under a caller's DAZ/FTZ. This program replaces xerbla_ and
+// cblas_xerbla (as the reference testers do) to see every report instead of ending.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -24,6 +26,10 @@ namespace {
 using invar::blas::FortranInt;
 using invar::blas::kCblasColMajor;
 using invar::blas::kCblasConjTrans;
+using invar::blas::kCblasLeft;
+using invar::blas::kCblasLower;
+using invar::blas::kCblasRight;
+using invar::blas::kCblasUpper;
 using invar::blas::kCblasNoTrans;
 using invar::blas::kCblasRowMajor;
 using invar::blas::kCblasTrans;
@@ -45,7 +51,16 @@ void reset_reports() {
 
 }  // namespace
 
+// As the reference CBLAS testers' xerbla_: a report from a CBLAS call (CBLAS_CallFromC) goes on
+// to cblas_xerbla as position + 1 of "cblas_" + the name in lower case, trailing blanks dropped.
 extern "C" void xerbla_(const char* name, const FortranInt* info, std::size_t name_length) {
+  if (CBLAS_CallFromC != 0) {
+    std::string rout = "cblas_";
+    for (std::size_t i = 0; i < name_length && name[i] != ' '; ++i)
+      rout += static_cast<char>(std::tolower(static_cast<unsigned char>(name[i])));
+    cblas_xerbla(*info + 1, rout.c_str(), "");
+    return;
+  }
   ++fortran_report.calls;
   fortran_report.name.assign(name, name_length);
   fortran_report.info = *info;
@@ -467,7 +482,9 @@ const CblasBad kCblasBad[] = {
     {"bad TransA, column-major", kCblasColMajor, 0, kCblasNoTrans, 2, 2, 2, 2, 2, 2, 2, 0, 2},
     {"bad TransA, row-major", kCblasRowMajor, 114, kCblasNoTrans, 2, 2, 2, 2, 2, 2, 2, 1, 2},
     {"bad TransB, column-major", kCblasColMajor, kCblasTrans, -1, 2, 2, 2, 2, 2, 2, 3, 0, 3},
-    {"bad TransB, row-major", kCblasRowMajor, kCblasTrans, 110, 2, 2, 2, 2, 2, 2, 3, 1, 3},
+    // The reference checks a row-major call's transposes as those of the column-major call for
+    // C^T and reports an invalid TransB as position 2, as it reports TransA.
+    {"bad TransB, row-major", kCblasRowMajor, kCblasTrans, 110, 2, 2, 2, 2, 2, 2, 2, 1, 2},
     {"negative M, column-major", kCblasColMajor, kCblasNoTrans, kCblasNoTrans, -1, 2, 2, 2, 2, 2, 4,
      0, 4},
     {"negative N, column-major", kCblasColMajor, kCblasNoTrans, kCblasNoTrans, 2, -1, 2, 2, 2, 2, 5,
@@ -552,5 +569,642 @@ TYPED_TEST(Blas, CblasNullArraysNameTheCallersArgument) {
     }
   }
 }
+
+// ---- the other products: gemv, dot, syrk, gemmt, symm, batched GEMM -----------------------------
+
+// Element i of a vector of n elements with increment inc, as the reference BLAS walks it.
+int64_t vector_offset(int64_t i, int64_t n, int64_t inc) {
+  return inc > 0 ? i * inc : (n - 1 - i) * -inc;
+}
+int64_t vector_span(int64_t n, int64_t inc) { return n == 0 ? 0 : 1 + (n - 1) * std::abs(inc); }
+
+// y = alpha * op(S) * x + beta * y for a row-major rows x cols S, as the row vector
+// y^T = alpha * x^T * op(S)^T + beta * y^T: y[i] = chain of fma(alpha * x[j], op(S)[i][j], acc).
+template <class T>
+void gemv_reference(bool trans, int64_t rows, int64_t cols, T alpha, const T* s, int64_t lds,
+                    const T* x, int64_t incx, T beta, T* y, int64_t incy) {
+  const int64_t len_x = trans ? rows : cols, len_y = trans ? cols : rows;
+  if (rows == 0 || cols == 0) return;
+  for (int64_t i = 0; i < len_y; ++i) {
+    T& yi = y[vector_offset(i, len_y, incy)];
+    if (alpha == T(0)) {
+      if (beta == T(0))
+        yi = T(0);
+      else if (beta != T(1))
+        yi = beta * yi;
+      continue;
+    }
+    T acc = beta == T(0) ? T(0) : beta * yi;
+    for (int64_t j = 0; j < len_x; ++j) {
+      const T sij = trans ? s[j * lds + i] : s[i * lds + j];
+      acc = std::fma(alpha * x[vector_offset(j, len_x, incx)], sij, acc);
+    }
+    yi = acc;
+  }
+}
+
+template <class T>
+struct Routes;
+
+template <>
+struct Routes<float> {
+  static constexpr const char* kGemv = "SGEMV ";
+  static constexpr const char* kSyrk = "SSYRK ";
+  static constexpr const char* kSymm = "SSYMM ";
+  static constexpr const char* kGemmt = "SGEMMT";
+  static constexpr auto gemv = sgemv_;
+  static constexpr auto dot = sdot_;
+  static constexpr auto syrk = ssyrk_;
+  static constexpr auto symm = ssymm_;
+  static constexpr auto gemmt = sgemmt_;
+  static constexpr auto c_gemv = cblas_sgemv;
+  static constexpr auto c_dot = cblas_sdot;
+  static constexpr auto c_syrk = cblas_ssyrk;
+  static constexpr auto c_symm = cblas_ssymm;
+  static constexpr auto c_gemmt = cblas_sgemmt;
+  static constexpr auto c_batch = cblas_sgemm_batch_strided;
+};
+
+template <>
+struct Routes<double> {
+  static constexpr const char* kGemv = "DGEMV ";
+  static constexpr const char* kSyrk = "DSYRK ";
+  static constexpr const char* kSymm = "DSYMM ";
+  static constexpr const char* kGemmt = "DGEMMT";
+  static constexpr auto gemv = dgemv_;
+  static constexpr auto dot = ddot_;
+  static constexpr auto syrk = dsyrk_;
+  static constexpr auto symm = dsymm_;
+  static constexpr auto gemmt = dgemmt_;
+  static constexpr auto c_gemv = cblas_dgemv;
+  static constexpr auto c_dot = cblas_ddot;
+  static constexpr auto c_syrk = cblas_dsyrk;
+  static constexpr auto c_symm = cblas_dsymm;
+  static constexpr auto c_gemmt = cblas_dgemmt;
+  static constexpr auto c_batch = cblas_dgemm_batch_strided;
+};
+
+// Fortran and both CBLAS layouts against the reference, every increment sign, beta == 0 over NaN.
+TYPED_TEST(Blas, GemvEqualsTheRowVectorChainForEveryLayoutAndIncrement) {
+  using T = TypeParam;
+  using R = Routes<T>;
+  const struct {
+    int64_t rows, cols;
+  } shapes[] = {{1, 1}, {3, 5}, {17, 33}, {64, 7}, {130, 97}};
+  uint64_t seed = 5000;
+  for (const auto& sh : shapes) {
+    const int64_t lds = sh.cols + 2;
+    const std::vector<T> a = random_values<T>(static_cast<std::size_t>(lds * sh.rows), ++seed);
+    for (int api = 0; api < 3; ++api) {  // Fortran, CBLAS column-major, CBLAS row-major
+      for (bool trans : {false, true}) {
+        const int64_t len_x = trans ? sh.rows : sh.cols, len_y = trans ? sh.cols : sh.rows;
+        for (int64_t incx : {1, 2, -1, -3}) {
+          for (int64_t incy : {1, 3, -2}) {
+            const std::vector<T> x =
+                random_values<T>(static_cast<std::size_t>(vector_span(len_x, incx)), ++seed);
+            for (float alpha : {0.7f, 1.0f, -1.0f, -1.3f, 0.0f}) {
+              for (float beta : kBetas) {
+                std::vector<T> y = random_values<T>(
+                    static_cast<std::size_t>(vector_span(len_y, incy)), seed + 7);
+                if (beta == 0.0f)
+                  for (int64_t i = 0; i < len_y; ++i)
+                    y[vector_offset(i, len_y, incy)] = std::numeric_limits<T>::quiet_NaN();
+                std::vector<T> expected = y;
+                gemv_reference<T>(trans, sh.rows, sh.cols, T(alpha), a.data(), lds, x.data(), incx,
+                                  T(beta), expected.data(), incy);
+                const T al = T(alpha), be = T(beta);
+                const FortranInt ix = static_cast<FortranInt>(incx),
+                                 iy = static_cast<FortranInt>(incy);
+                if (api == 0) {
+                  // The row-major rows x cols S is the column-major cols x rows S^T.
+                  const FortranInt m = sh.cols, n = sh.rows, ld = lds;
+                  R::gemv(trans ? "N" : "T", &m, &n, &al, a.data(), &ld, x.data(), &ix, &be,
+                          y.data(), &iy);
+                } else if (api == 1) {
+                  R::c_gemv(kCblasColMajor, trans ? kCblasNoTrans : kCblasTrans, sh.cols, sh.rows,
+                            al, a.data(), lds, x.data(), ix, be, y.data(), iy);
+                } else {
+                  R::c_gemv(kCblasRowMajor, trans ? kCblasTrans : kCblasNoTrans, sh.rows, sh.cols,
+                            al, a.data(), lds, x.data(), ix, be, y.data(), iy);
+                }
+                ASSERT_TRUE(same_bits(y, expected))
+                    << "api " << api << " trans " << trans << " " << sh.rows << "x" << sh.cols
+                    << " incx " << incx << " incy " << incy << " alpha " << alpha << " beta "
+                    << beta;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(fortran_report.calls + cblas_report.calls, 0);
+}
+
+// A row computed alone (gemv, as numpy's x @ W and x @ W.T call it) has the bits of that row of
+// the whole product (gemm, as numpy's X @ W calls it), in both layouts.
+TYPED_TEST(Blas, GemvRowsEqualTheRowsOfTheGemmProduct) {
+  using T = TypeParam;
+  using R = Routes<T>;
+  const int rows = 37, k = 301, n = 45;
+  const std::vector<T> x = random_values<T>(rows * k, 61), w = random_values<T>(k * n, 62);
+  const std::vector<T> c0 = random_values<T>(rows * n, 63);
+  for (float alpha : {1.0f, 0.7f}) {
+    for (float beta : {0.0f, -0.6f}) {
+      // Row-major X (rows x k) @ W (k x n) and X @ W2^T with W2 = the n x k matrix w.
+      for (bool w_transposed : {false, true}) {
+        std::vector<T> c = c0;
+        Entry<T>::cblas(kCblasRowMajor, kCblasNoTrans, w_transposed ? kCblasTrans : kCblasNoTrans,
+                        rows, n, k, T(alpha), x.data(), k, w.data(), w_transposed ? k : n,
+                        T(beta), c.data(), n);
+        for (int i = 0; i < rows; ++i) {
+          std::vector<T> y(c0.begin() + i * n, c0.begin() + (i + 1) * n);
+          if (w_transposed)
+            R::c_gemv(kCblasRowMajor, kCblasNoTrans, n, k, T(alpha), w.data(), k,
+                      x.data() + i * k, 1, T(beta), y.data(), 1);
+          else
+            R::c_gemv(kCblasRowMajor, kCblasTrans, k, n, T(alpha), w.data(), n, x.data() + i * k,
+                      1, T(beta), y.data(), 1);
+          ASSERT_EQ(std::memcmp(y.data(), c.data() + i * n, n * sizeof(T)), 0)
+              << "row " << i << " w_transposed " << w_transposed << " alpha " << alpha;
+        }
+      }
+      // Column-major: C (rows x n) = X (rows x k, ld rows) * W (k x n, ld k); row i of C is
+      // gemv('T') of W with x = row i of X (increment rows) into row i of C (increment rows).
+      std::vector<T> c = c0;
+      Entry<T>::fortran("N", "N", rows, n, k, T(alpha), x.data(), rows, w.data(), k, T(beta),
+                        c.data(), rows);
+      std::vector<T> by_rows = c0;
+      const FortranInt fk = k, fn = n, inc = rows;
+      const T al = T(alpha), be = T(beta);
+      for (int i = 0; i < rows; ++i)
+        R::gemv("T", &fk, &fn, &al, w.data(), &fk, x.data() + i, &inc, &be, by_rows.data() + i,
+                &inc);
+      EXPECT_TRUE(same_bits(by_rows, c)) << "column-major alpha " << alpha << " beta " << beta;
+    }
+  }
+}
+
+TYPED_TEST(Blas, DotIsOneFmaChainFromZeroInIncreasingIndex) {
+  using T = TypeParam;
+  using R = Routes<T>;
+  uint64_t seed = 7000;
+  for (int64_t n : {0, 1, 2, 7, 100, 1001}) {
+    for (int64_t incx : {1, 2, -1, -3, 0}) {
+      for (int64_t incy : {1, 3, -2}) {
+        const std::vector<T> x = random_values<T>(
+            static_cast<std::size_t>(std::max<int64_t>(1, vector_span(n, incx))), ++seed);
+        const std::vector<T> y = random_values<T>(
+            static_cast<std::size_t>(std::max<int64_t>(1, vector_span(n, incy))), ++seed);
+        T expected = T(0);
+        for (int64_t i = 0; i < n; ++i)
+          expected = std::fma(x[incx == 0 ? 0 : vector_offset(i, n, incx)],
+                              y[vector_offset(i, n, incy)], expected);
+        const FortranInt fn = static_cast<FortranInt>(n), ix = static_cast<FortranInt>(incx),
+                         iy = static_cast<FortranInt>(incy);
+        const T fortran = R::dot(&fn, x.data(), &ix, y.data(), &iy);
+        const T cblas = R::c_dot(fn, x.data(), ix, y.data(), iy);
+        EXPECT_EQ(std::memcmp(&fortran, &expected, sizeof(T)), 0)
+            << n << " " << incx << " " << incy << ": " << fortran << " vs " << expected;
+        EXPECT_EQ(std::memcmp(&cblas, &expected, sizeof(T)), 0) << n << " " << incx << " " << incy;
+      }
+    }
+  }
+}
+
+// The triangle of C from a product through gemm in the same layout, the other triangle (and the
+// padding beyond n) as it was.
+template <class T>
+std::vector<T> triangle_of(const std::vector<T>& product, const std::vector<T>& before,
+                           bool row_major, bool upper, int64_t n, int64_t ldc) {
+  std::vector<T> out = before;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      if (upper ? i <= j : i >= j) {
+        const int64_t at = row_major ? i * ldc + j : i + j * ldc;
+        out[at] = product[at];
+      }
+  return out;
+}
+
+// syrk's triangle is gemm's A * A^T (A^T * A) bit for bit, in each layout; the other triangle is
+// not written. Sizes around the diagonal block (96) and its recursive splits.
+TYPED_TEST(Blas, SyrkTriangleEqualsGemmOfAandItsTranspose) {
+  using T = TypeParam;
+  using R = Routes<T>;
+  uint64_t seed = 8000;
+  for (int64_t n : {1, 5, 96, 97, 150, 257}) {
+    for (int64_t k : {1, 33, 100}) {
+      for (int api = 0; api < 3; ++api) {  // Fortran, CBLAS column-major, CBLAS row-major
+        const bool row_major = api == 2;
+        for (bool trans : {false, true}) {
+          const int64_t rows_a = row_major != trans ? n : k, cols_a = row_major != trans ? k : n;
+          const int64_t lda = cols_a + 1, ldc = n + 2;
+          // Stored row-major (rows_a x cols_a) or column-major (rows x cols of op): as the bytes.
+          const std::vector<T> a = random_values<T>(static_cast<std::size_t>(lda * rows_a), ++seed);
+          const std::vector<T> c0 = random_values<T>(static_cast<std::size_t>(ldc * n), ++seed);
+          (void)rows_a;
+          for (bool upper : {false, true}) {
+            for (float alpha : {0.7f, 1.0f, 0.0f}) {
+              for (float beta : kBetas) {
+                const int tr = trans ? kCblasTrans : kCblasNoTrans;
+                const int ntr = trans ? kCblasNoTrans : kCblasTrans;
+                std::vector<T> full = c0, c = c0;
+                const T al = T(alpha), be = T(beta);
+                if (row_major)
+                  Entry<T>::cblas(kCblasRowMajor, tr, ntr, n, n, k, al, a.data(), lda, a.data(),
+                                  lda, be, full.data(), ldc);
+                else
+                  Entry<T>::fortran(trans ? "T" : "N", trans ? "N" : "T", n, n, k, al, a.data(),
+                                    lda, a.data(), lda, be, full.data(), ldc);
+                const std::vector<T> expected = triangle_of(full, c0, row_major, upper, n, ldc);
+                if (api == 0) {
+                  const FortranInt fn = n, fk = k, flda = lda, fldc = ldc;
+                  R::syrk(upper ? "U" : "L", trans ? "T" : "N", &fn, &fk, &al, a.data(), &flda,
+                          &be, c.data(), &fldc);
+                } else {
+                  R::c_syrk(row_major ? kCblasRowMajor : kCblasColMajor,
+                            upper ? kCblasUpper : kCblasLower, tr, n, k, al, a.data(), lda, be,
+                            c.data(), ldc);
+                }
+                ASSERT_TRUE(same_bits(c, expected))
+                    << "api " << api << " n " << n << " k " << k << " trans " << trans
+                    << " upper " << upper << " alpha " << alpha << " beta " << beta;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(fortran_report.calls + cblas_report.calls, 0);
+}
+
+TYPED_TEST(Blas, GemmtTriangleEqualsGemm) {
+  using T = TypeParam;
+  using R = Routes<T>;
+  uint64_t seed = 9000;
+  for (int64_t n : {3, 97, 203}) {
+    const int64_t k = 41;
+    for (int api = 0; api < 3; ++api) {
+      const bool row_major = api == 2;
+      for (int ta = 0; ta < 2; ++ta) {
+        for (int tb = 0; tb < 2; ++tb) {
+          const int64_t lda = (row_major != static_cast<bool>(ta) ? k : n) + 3;
+          const int64_t ldb = (row_major != static_cast<bool>(tb) ? n : k) + 1;
+          const int64_t ldc = n + 1;
+          const std::vector<T> a = random_values<T>(static_cast<std::size_t>(lda * std::max(n, k)), ++seed);
+          const std::vector<T> b = random_values<T>(static_cast<std::size_t>(ldb * std::max(n, k)), ++seed);
+          const std::vector<T> c0 = random_values<T>(static_cast<std::size_t>(ldc * n), ++seed);
+          for (bool upper : {false, true}) {
+            for (float alpha : {0.7f, -1.0f}) {
+              for (float beta : {0.0f, -0.6f}) {
+                const T al = T(alpha), be = T(beta);
+                const int cta = ta ? kCblasTrans : kCblasNoTrans, ctb = tb ? kCblasTrans : kCblasNoTrans;
+                std::vector<T> full = c0, c = c0;
+                if (row_major)
+                  Entry<T>::cblas(kCblasRowMajor, cta, ctb, n, n, k, al, a.data(), lda, b.data(),
+                                  ldb, be, full.data(), ldc);
+                else
+                  Entry<T>::fortran(ta ? "T" : "N", tb ? "T" : "N", n, n, k, al, a.data(), lda,
+                                    b.data(), ldb, be, full.data(), ldc);
+                const std::vector<T> expected = triangle_of(full, c0, row_major, upper, n, ldc);
+                if (api == 0) {
+                  const FortranInt fn = n, fk = k, flda = lda, fldb = ldb, fldc = ldc;
+                  R::gemmt(upper ? "U" : "L", ta ? "T" : "N", tb ? "T" : "N", &fn, &fk, &al,
+                           a.data(), &flda, b.data(), &fldb, &be, c.data(), &fldc);
+                } else {
+                  R::c_gemmt(row_major ? kCblasRowMajor : kCblasColMajor,
+                             upper ? kCblasUpper : kCblasLower, cta, ctb, n, k, al, a.data(), lda,
+                             b.data(), ldb, be, c.data(), ldc);
+                }
+                ASSERT_TRUE(same_bits(c, expected)) << "api " << api << " n " << n << " ta " << ta
+                                                    << " tb " << tb << " upper " << upper;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(fortran_report.calls + cblas_report.calls, 0);
+}
+
+// symm is gemm with the symmetric matrix written out; the triangle it does not reference is NaN.
+TYPED_TEST(Blas, SymmEqualsGemmOfTheFullSymmetricMatrix) {
+  using T = TypeParam;
+  using R = Routes<T>;
+  uint64_t seed = 9500;
+  const int64_t m = 37, n = 29;
+  for (int api = 0; api < 3; ++api) {
+    const bool row_major = api == 2;
+    for (bool left : {true, false}) {
+      for (bool upper : {true, false}) {
+        const int64_t ka = left ? m : n, lda = ka + 2;
+        const int64_t ldb = (row_major ? n : m) + 1, ldc = (row_major ? n : m) + 3;
+        const int64_t c_lines = row_major ? m : n;
+        std::vector<T> a = random_values<T>(static_cast<std::size_t>(lda * ka), ++seed);
+        std::vector<T> full(static_cast<std::size_t>(ka * ka));
+        for (int64_t i = 0; i < ka; ++i)
+          for (int64_t j = 0; j < ka; ++j) {
+            const bool referenced = upper ? i <= j : i >= j;
+            const int64_t at = row_major ? i * lda + j : i + j * lda;
+            if (!referenced) a[at] = std::numeric_limits<T>::quiet_NaN();
+          }
+        for (int64_t i = 0; i < ka; ++i)
+          for (int64_t j = 0; j < ka; ++j) {
+            const int64_t r = (upper ? i <= j : i >= j) ? i : j, q = r == i ? j : i;
+            full[i * ka + j] = a[row_major ? r * lda + q : r + q * lda];
+          }
+        const std::vector<T> b = random_values<T>(static_cast<std::size_t>(ldb * (row_major ? m : n)), ++seed);
+        const std::vector<T> c0 = random_values<T>(static_cast<std::size_t>(ldc * c_lines), ++seed);
+        for (float alpha : {0.7f, 1.0f}) {
+          for (float beta : {0.0f, -0.6f}) {
+            const T al = T(alpha), be = T(beta);
+            std::vector<T> expected = c0, c = c0;
+            const int layout = row_major ? kCblasRowMajor : kCblasColMajor;
+            if (row_major) {
+              if (left)
+                Entry<T>::cblas(layout, kCblasNoTrans, kCblasNoTrans, m, n, m, al, full.data(), ka,
+                                b.data(), ldb, be, expected.data(), ldc);
+              else
+                Entry<T>::cblas(layout, kCblasNoTrans, kCblasNoTrans, m, n, n, al, b.data(), ldb,
+                                full.data(), ka, be, expected.data(), ldc);
+            } else {
+              if (left)
+                Entry<T>::fortran("N", "N", m, n, m, al, full.data(), ka, b.data(), ldb, be,
+                                  expected.data(), ldc);
+              else
+                Entry<T>::fortran("N", "N", m, n, n, al, b.data(), ldb, full.data(), ka, be,
+                                  expected.data(), ldc);
+            }
+            if (api == 0) {
+              const FortranInt fm = m, fn = n, flda = lda, fldb = ldb, fldc = ldc;
+              R::symm(left ? "L" : "R", upper ? "U" : "L", &fm, &fn, &al, a.data(), &flda,
+                      b.data(), &fldb, &be, c.data(), &fldc);
+            } else {
+              R::c_symm(layout, left ? kCblasLeft : kCblasRight, upper ? kCblasUpper : kCblasLower,
+                        m, n, al, a.data(), lda, b.data(), ldb, be, c.data(), ldc);
+            }
+            ASSERT_TRUE(same_bits(c, expected))
+                << "api " << api << " left " << left << " upper " << upper << " alpha " << alpha;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(fortran_report.calls + cblas_report.calls, 0);
+}
+
+TYPED_TEST(Blas, BatchStridedEqualsOneGemmPerEntry) {
+  using T = TypeParam;
+  using R = Routes<T>;
+  const int m = 13, n = 11, k = 17, batch = 5;
+  for (int layout : {kCblasRowMajor, kCblasColMajor}) {
+    for (int ta : {kCblasNoTrans, kCblasTrans}) {
+      for (int tb : {kCblasNoTrans, kCblasTrans}) {
+        const bool row_major = layout == kCblasRowMajor;
+        const bool tra = ta == kCblasTrans, trb = tb == kCblasTrans;
+        const int lda = (row_major != tra ? k : m) + 1, ldb = (row_major != trb ? n : k) + 2;
+        const int ldc = (row_major ? n : m) + 1;
+        const int sa = lda * std::max(m, k) + 3, sb = ldb * std::max(n, k), sc = ldc * std::max(m, n) + 1;
+        const std::vector<T> a = random_values<T>(sa * batch, 31), b = random_values<T>(sb * batch, 32);
+        const std::vector<T> c0 = random_values<T>(sc * batch, 33);
+        for (float alpha : {0.7f, 1.0f, 0.0f}) {
+          for (float beta : {0.0f, -0.6f, 1.0f}) {
+            std::vector<T> c = c0, expected = c0;
+            for (int i = 0; i < batch; ++i)
+              Entry<T>::cblas(layout, ta, tb, m, n, k, T(alpha), a.data() + i * sa, lda,
+                              b.data() + i * sb, ldb, T(beta), expected.data() + i * sc, ldc);
+            R::c_batch(layout, ta, tb, m, n, k, T(alpha), a.data(), lda, sa, b.data(), ldb, sb,
+                       T(beta), c.data(), ldc, sc, batch);
+            ASSERT_TRUE(same_bits(c, expected)) << layout << " " << ta << " " << tb << " alpha "
+                                                << alpha << " beta " << beta;
+          }
+        }
+        // A shared B (stride 0).
+        std::vector<T> c = c0, expected = c0;
+        for (int i = 0; i < batch; ++i)
+          Entry<T>::cblas(layout, ta, tb, m, n, k, T(0.7f), a.data() + i * sa, lda, b.data(), ldb,
+                          T(0.5f), expected.data() + i * sc, ldc);
+        R::c_batch(layout, ta, tb, m, n, k, T(0.7f), a.data(), lda, sa, b.data(), ldb, 0, T(0.5f),
+                   c.data(), ldc, sc, batch);
+        EXPECT_TRUE(same_bits(c, expected)) << "shared B";
+      }
+    }
+  }
+  EXPECT_EQ(fortran_report.calls + cblas_report.calls, 0);
+}
+
+// ---- error exits of the other products ---------------------------------------------------------
+
+TYPED_TEST(Blas, RouteFortranErrorExitsNameTheReferenceParameter) {
+  using T = TypeParam;
+  using R = Routes<T>;
+  const std::vector<T> a = random_values<T>(64, 1), b = random_values<T>(64, 2);
+  const std::vector<T> c0 = random_values<T>(64, 3);
+  const T one = T(1);
+  auto expect = [&](const char* name, int info, const std::vector<T>& c, const char* what) {
+    EXPECT_EQ(fortran_report.calls, 1) << what;
+    EXPECT_EQ(fortran_report.name, name) << what;
+    EXPECT_EQ(fortran_report.info, info) << what;
+    EXPECT_TRUE(same_bits(c, c0)) << what << ": output changed";
+    EXPECT_EQ(cblas_report.calls, 0) << what;
+    reset_reports();
+  };
+  const FortranInt m1 = -1, z = 0, two = 2, three = 3;
+  std::vector<T> c = c0;
+  reset_reports();
+  R::gemv("X", &two, &two, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
+  expect(R::kGemv, 1, c, "gemv trans");
+  R::gemv("N", &m1, &two, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
+  expect(R::kGemv, 2, c, "gemv m");
+  R::gemv("T", &two, &m1, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
+  expect(R::kGemv, 3, c, "gemv n");
+  R::gemv("N", &three, &two, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
+  expect(R::kGemv, 6, c, "gemv lda");
+  R::gemv("N", &two, &two, &one, a.data(), &two, b.data(), &z, &one, c.data(), &two);
+  expect(R::kGemv, 8, c, "gemv incx");
+  R::gemv("N", &two, &two, &one, a.data(), &two, b.data(), &two, &one, c.data(), &z);
+  expect(R::kGemv, 11, c, "gemv incy");
+  R::syrk("X", "N", &two, &two, &one, a.data(), &two, &one, c.data(), &two);
+  expect(R::kSyrk, 1, c, "syrk uplo");
+  R::syrk("U", "X", &two, &two, &one, a.data(), &two, &one, c.data(), &two);
+  expect(R::kSyrk, 2, c, "syrk trans");
+  R::syrk("U", "N", &m1, &two, &one, a.data(), &two, &one, c.data(), &two);
+  expect(R::kSyrk, 3, c, "syrk n");
+  R::syrk("L", "T", &two, &m1, &one, a.data(), &two, &one, c.data(), &two);
+  expect(R::kSyrk, 4, c, "syrk k");
+  R::syrk("L", "T", &two, &three, &one, a.data(), &two, &one, c.data(), &two);
+  expect(R::kSyrk, 7, c, "syrk lda (k rows when transposed)");
+  R::syrk("L", "N", &three, &two, &one, a.data(), &three, &one, c.data(), &two);
+  expect(R::kSyrk, 10, c, "syrk ldc");
+  R::symm("X", "U", &two, &two, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
+  expect(R::kSymm, 1, c, "symm side");
+  R::symm("L", "X", &two, &two, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
+  expect(R::kSymm, 2, c, "symm uplo");
+  R::symm("L", "U", &m1, &two, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
+  expect(R::kSymm, 3, c, "symm m");
+  R::symm("R", "U", &two, &m1, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
+  expect(R::kSymm, 4, c, "symm n");
+  R::symm("R", "U", &two, &three, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
+  expect(R::kSymm, 7, c, "symm lda (n when right)");
+  R::symm("L", "U", &three, &two, &one, a.data(), &three, b.data(), &two, &one, c.data(), &three);
+  expect(R::kSymm, 9, c, "symm ldb");
+  R::symm("L", "U", &three, &two, &one, a.data(), &three, b.data(), &three, &one, c.data(), &two);
+  expect(R::kSymm, 12, c, "symm ldc");
+  R::gemmt("X", "N", "N", &two, &two, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
+  expect(R::kGemmt, 1, c, "gemmt uplo");
+  R::gemmt("U", "X", "N", &two, &two, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
+  expect(R::kGemmt, 2, c, "gemmt transa");
+  R::gemmt("U", "N", "X", &two, &two, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
+  expect(R::kGemmt, 3, c, "gemmt transb");
+  R::gemmt("U", "N", "N", &m1, &two, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
+  expect(R::kGemmt, 4, c, "gemmt n");
+  R::gemmt("U", "N", "N", &two, &m1, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
+  expect(R::kGemmt, 5, c, "gemmt k");
+  R::gemmt("U", "T", "N", &two, &three, &one, a.data(), &two, b.data(), &three, &one, c.data(), &two);
+  expect(R::kGemmt, 8, c, "gemmt lda");
+  R::gemmt("U", "N", "N", &two, &three, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
+  expect(R::kGemmt, 10, c, "gemmt ldb");
+  R::gemmt("U", "N", "N", &three, &two, &one, a.data(), &three, b.data(), &two, &one, c.data(), &two);
+  expect(R::kGemmt, 13, c, "gemmt ldc");
+}
+
+// CBLAS: what cblas_xerbla receives (through this program's xerbla_ for the Fortran-list checks)
+// and RowMajorStrg while it runs, as Debian's reference libblas.so.3 reports the same calls.
+TYPED_TEST(Blas, RouteCblasErrorExitsFollowTheReferenceNumbering) {
+  using T = TypeParam;
+  using R = Routes<T>;
+  const std::vector<T> a = random_values<T>(64, 1), b = random_values<T>(64, 2);
+  const std::vector<T> c0 = random_values<T>(64, 3);
+  const bool is_float = sizeof(T) == 4;
+  auto expect = [&](const char* rout, int info, int row_major, const std::vector<T>& c,
+                    const char* what) {
+    EXPECT_EQ(cblas_report.calls, 1) << what;
+    EXPECT_EQ(cblas_report.name, std::string("cblas_") + (is_float ? "s" : "d") + rout) << what;
+    EXPECT_EQ(cblas_report.info, info) << what;
+    EXPECT_EQ(cblas_report.row_major, row_major) << what;
+    EXPECT_EQ(RowMajorStrg, 0) << what;
+    EXPECT_EQ(CBLAS_CallFromC, 0) << what;
+    EXPECT_TRUE(same_bits(c, c0)) << what << ": output changed";
+    EXPECT_EQ(fortran_report.calls, 0) << what;
+    reset_reports();
+  };
+  const int RM = kCblasRowMajor, CM = kCblasColMajor, N = kCblasNoTrans, TT = kCblasTrans;
+  const int U = kCblasUpper, L = kCblasLower;
+  std::vector<T> c = c0;
+  reset_reports();
+  R::c_gemv(7, N, 2, 2, 1, a.data(), 2, b.data(), 1, 1, c.data(), 1);
+  expect("gemv", 1, 0, c, "gemv layout");
+  R::c_gemv(RM, 1, 2, 2, 1, a.data(), 2, b.data(), 1, 1, c.data(), 1);
+  expect("gemv", 2, 1, c, "gemv trans");
+  R::c_gemv(RM, N, -1, 2, 1, a.data(), 2, b.data(), 1, 1, c.data(), 1);
+  expect("gemv", 4, 1, c, "gemv row-major M (reported as N of the column-major call)");
+  R::c_gemv(CM, N, -1, 2, 1, a.data(), 2, b.data(), 1, 1, c.data(), 1);
+  expect("gemv", 3, 0, c, "gemv column-major M");
+  R::c_gemv(RM, N, 2, 3, 1, a.data(), 2, b.data(), 1, 1, c.data(), 1);
+  expect("gemv", 7, 1, c, "gemv row-major lda < N");
+  R::c_gemv(RM, N, 2, 2, 1, a.data(), 2, b.data(), 0, 1, c.data(), 1);
+  expect("gemv", 9, 1, c, "gemv incx");
+  R::c_gemv(CM, TT, 2, 2, 1, a.data(), 2, b.data(), 1, 1, c.data(), 0);
+  expect("gemv", 12, 0, c, "gemv incy");
+  R::c_syrk(RM, 5, N, 2, 2, 1, a.data(), 2, 1, c.data(), 2);
+  expect("syrk", 2, 1, c, "syrk uplo");
+  R::c_syrk(CM, U, 5, 2, 2, 1, a.data(), 2, 1, c.data(), 2);
+  expect("syrk", 3, 0, c, "syrk trans");
+  R::c_syrk(RM, U, N, -1, 2, 1, a.data(), 2, 1, c.data(), 2);
+  expect("syrk", 4, 1, c, "syrk n");
+  R::c_syrk(RM, L, N, 2, 3, 1, a.data(), 2, 1, c.data(), 2);
+  expect("syrk", 8, 1, c, "syrk row-major lda < K");
+  R::c_syrk(CM, L, N, 3, 2, 1, a.data(), 3, 1, c.data(), 2);
+  expect("syrk", 11, 0, c, "syrk ldc");
+  R::c_symm(CM, 3, U, 2, 2, 1, a.data(), 2, b.data(), 2, 1, c.data(), 2);
+  expect("symm", 2, 0, c, "symm side");
+  R::c_symm(CM, kCblasLeft, 3, 2, 2, 1, a.data(), 2, b.data(), 2, 1, c.data(), 2);
+  expect("symm", 3, 0, c, "symm uplo");
+  R::c_symm(RM, kCblasLeft, U, -1, 2, 1, a.data(), 2, b.data(), 2, 1, c.data(), 2);
+  expect("symm", 5, 1, c, "symm row-major M (reported as N)");
+  R::c_symm(CM, kCblasLeft, U, 3, 2, 1, a.data(), 2, b.data(), 3, 1, c.data(), 3);
+  expect("symm", 8, 0, c, "symm lda");
+  R::c_gemmt(CM, 1, N, N, 2, 2, 1, a.data(), 2, b.data(), 2, 1, c.data(), 2);
+  expect("gemmt", 2, 0, c, "gemmt uplo");
+  R::c_gemmt(CM, U, 1, N, 2, 2, 1, a.data(), 2, b.data(), 2, 1, c.data(), 2);
+  expect("gemmt", 3, 0, c, "gemmt transa");
+  R::c_gemmt(RM, U, N, 1, 2, 2, 1, a.data(), 2, b.data(), 2, 1, c.data(), 2);
+  expect("gemmt", 4, 1, c, "gemmt transb");
+  R::c_gemmt(CM, U, N, N, -1, 2, 1, a.data(), 2, b.data(), 2, 1, c.data(), 2);
+  expect("gemmt", 5, 0, c, "gemmt n");
+  R::c_gemmt(RM, U, N, N, 2, 3, 1, a.data(), 2, b.data(), 2, 1, c.data(), 2);
+  expect("gemmt", 11, 1, c, "gemmt row-major lda < K (the column-major call's ldb)");
+  const std::string batch = "gemm_batch_strided";
+  R::c_batch(RM, N, N, 2, 2, 2, 1, a.data(), 2, 4, b.data(), 2, 4, 1, c.data(), 2, 4, -1);
+  expect(batch.c_str(), 18, 0, c, "batch size");
+  R::c_batch(RM, N, N, 2, 2, 3, 1, a.data(), 2, 6, b.data(), 2, 6, 1, c.data(), 2, 4, 2);
+  expect(batch.c_str(), 9, 0, c, "batch row-major lda < K");
+  R::c_batch(CM, N, N, -1, 2, 2, 1, a.data(), 2, 4, b.data(), 2, 4, 1, c.data(), 2, 4, 2);
+  expect(batch.c_str(), 4, 0, c, "batch M");
+  R::c_batch(RM, N, N, 2, 2, 2, 1, a.data(), 2, 4, b.data(), 2, 4, 1, c.data(), 2, 1, 3);
+  expect(batch.c_str(), 17, 0, c, "batch: overlapping C");
+}
+
+#if defined(__x86_64__)
+// The library reads alpha, beta and the data in its own floating-point mode: with DAZ | FTZ in
+// the caller's MXCSR a subnormal alpha is neither taken for 0 (which would make beta == 1 a quick
+// return) nor its products flushed, and the caller's MXCSR, exception flags included, is as the
+// caller left it.
+TEST(BlasFpMode, SubnormalAlphaUnderCallerDazFtzGivesExactResults) {
+  const float alpha = 0x1.8p-147f;  // subnormal
+  const float one = 1.0f, a[1] = {1.0f}, x[1] = {1.0f};
+  const FortranInt n1 = 1;
+  const unsigned saved = _mm_getcsr();
+  const unsigned caller = (saved | 0x8040 | 0x0020) & ~0x0010u;  // FTZ, DAZ, precision flag set
+  auto check = [&](const char* what, float got, float want) {
+    EXPECT_EQ(std::memcmp(&got, &want, sizeof got), 0) << what << ": " << got;
+  };
+  float c[1] = {0.0f};
+  _mm_setcsr(caller);
+  sgemm_("N", "N", &n1, &n1, &n1, &alpha, a, &n1, x, &n1, &one, c, &n1);
+  unsigned after = _mm_getcsr();
+  _mm_setcsr(saved);
+  EXPECT_EQ(after, caller) << "sgemm_";
+  check("sgemm_ (beta 1)", c[0], alpha);
+
+  c[0] = 0.0f;
+  _mm_setcsr(caller);
+  cblas_sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, 1, 1, 1, alpha, a, 1, x, 1, 1.0f, c, 1);
+  after = _mm_getcsr();
+  _mm_setcsr(saved);
+  EXPECT_EQ(after, caller) << "cblas_sgemm";
+  check("cblas_sgemm (beta 1)", c[0], alpha);
+
+  c[0] = 0.0f;
+  _mm_setcsr(caller);
+  sgemv_("N", &n1, &n1, &alpha, a, &n1, x, &n1, &one, c, &n1);
+  after = _mm_getcsr();
+  _mm_setcsr(saved);
+  EXPECT_EQ(after, caller) << "sgemv_";
+  check("sgemv_ (beta 1)", c[0], alpha);
+
+  c[0] = 0.0f;
+  _mm_setcsr(caller);
+  cblas_sgemv(kCblasRowMajor, kCblasNoTrans, 1, 1, alpha, a, 1, x, 1, 1.0f, c, 1);
+  after = _mm_getcsr();
+  _mm_setcsr(saved);
+  EXPECT_EQ(after, caller) << "cblas_sgemv";
+  check("cblas_sgemv (beta 1)", c[0], alpha);
+
+  const float xs[2] = {alpha, 0x1p-149f}, ys[2] = {1.0f, 1.0f};
+  const FortranInt n2 = 2;
+  _mm_setcsr(caller);
+  const float d1 = sdot_(&n2, xs, &n1, ys, &n1);
+  const float d2 = cblas_sdot(2, xs, 1, ys, 1);
+  after = _mm_getcsr();
+  _mm_setcsr(saved);
+  EXPECT_EQ(after, caller) << "sdot";
+  check("sdot_", d1, alpha + 0x1p-149f);
+  check("cblas_sdot", d2, alpha + 0x1p-149f);
+}
+#endif
 
 }  // namespace

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "invar/export.h"
+#include "invar/invar_version.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -316,17 +317,27 @@ INVAR_API size_t invar_packed_bytes(const invar_packed *p);
  * every other function given such a handle returns INVAR_EINVAL. */
 INVAR_API void invar_packed_free(invar_packed *p);
 
-/* Sets the thread count of the default context. 0 restores the default (INVAR_NUM_THREADS, or
- * the physical cores this process may use). Returns the count now in force. A negative n or one
- * above 1024 changes nothing and sets invar_last_error(); if the default context cannot be
- * created (an invalid INVAR_* setting) it returns 0 and sets invar_last_error(). */
+/* Sets the thread count of the default context. 0 restores the default: INVAR_NUM_THREADS, else
+ * the first value of OMP_NUM_THREADS ("4,2" gives 4), else the physical cores this process may
+ * use. Returns the count now in force. A negative n or one above 1024 changes nothing and sets
+ * invar_last_error(); if the default context cannot be created (an invalid INVAR_* or
+ * OMP_NUM_THREADS setting) it returns 0 and sets invar_last_error().
+ *
+ * A call made inside an OpenMP parallel region, or while the default context's threads are busy
+ * with another thread's call, runs on its calling thread alone instead of waiting for them (the
+ * bits are the same: the thread count never changes them). */
 INVAR_API int invar_set_num_threads(int n);
+
+/* The thread count of the default context; 0 (with invar_last_error set) if it cannot be
+ * created. */
+INVAR_API int invar_get_num_threads(void);
 
 /* The failure of this thread's most recent invar call, "" if it succeeded. The pointer stays
  * valid until this thread's next call. */
 INVAR_API const char *invar_last_error(void);
 
-/* The library version, "MAJOR.MINOR.PATCH". */
+/* The library's version, "MAJOR.MINOR.PATCH"; equal to the headers' INVAR_VERSION_STRING
+ * (invar/invar_version.h) when headers and library come from the same release. */
 INVAR_API const char *invar_version(void);
 
 /* The name of the micro-kernel path the default context uses ("avx512", "avx2", "neon",

@@ -113,7 +113,7 @@ enum class Isa {
 INVAR_API const char* isa_name(Isa isa);
 
 struct ContextOptions {
-  int num_threads = 0;    // 0: INVAR_NUM_THREADS, else the physical core count
+  int num_threads = 0;    // 0: INVAR_NUM_THREADS, else OMP_NUM_THREADS, else the physical cores
   Isa isa = Isa::kAuto;   // kAuto: INVAR_ISA if set, else the best available path
   // Cache-block overrides in elements; 0 means "the model's choice" (or INVAR_MC/KC/NC if set).
   // They cannot change a result's bits, only its speed.

@@ -1,5 +1,6 @@
 // invar_get_config(): the build and the default context in one line, the way BLAS libraries
-// answer "what am I running on" (openblas_get_config). Each distinct line is kept for the life of
+// answer "what am I running on" (openblas_get_config). invar_get_num_threads(): the default
+// context's thread count alone. Each distinct line is kept for the life of
 // the process, so the pointer never dangles; the lines differ only when a setting changed (the
 // thread count), so the set stays small.
 #include <mutex>
@@ -52,5 +53,15 @@ extern "C" const char* invar_get_config(void) {
   } catch (...) {  // out of memory building the line
     invar::api::set_last_error("invar_get_config", "out of memory");
     return "invar: configuration unavailable (out of memory)";
+  }
+}
+
+extern "C" int invar_get_num_threads(void) {
+  invar::api::clear_last_error();
+  try {
+    return invar::Context::default_context().num_threads();
+  } catch (const std::exception& e) {  // the default context cannot be created
+    invar::api::set_last_error("invar_get_num_threads", e.what());
+    return 0;
   }
 }

@@ -45,6 +45,18 @@ int64_t env_int(const char* name, int64_t max) {
   return *parsed;
 }
 
+// The thread count the environment asks for, 0 when it asks for none: INVAR_NUM_THREADS, else
+// the first value of OMP_NUM_THREADS (the variable a program tuned for OpenMP-threaded BLAS
+// libraries already sets). A value that does not parse is an error, as for every INVAR_* setting.
+int64_t env_thread_count() {
+  if (runtime::env_string("INVAR_NUM_THREADS")) return env_int("INVAR_NUM_THREADS", kMaxThreads);
+  const auto omp = runtime::env_string("OMP_NUM_THREADS");
+  if (!omp) return 0;
+  std::string error;
+  const auto parsed = runtime::parse_first_of_list("OMP_NUM_THREADS", *omp, kMaxThreads, &error);
+  if (!parsed) throw InvalidArgument(error);
+  return *parsed;
+}
 
 }  // namespace
 
@@ -61,7 +73,7 @@ Context::Impl::Impl(const ContextOptions& options) {
   kernels = kernels::compiled_kernel_set(isa);
 
   if (options.num_threads < 0) throw InvalidArgument("ContextOptions::num_threads is negative");
-  const int64_t env_threads = env_int("INVAR_NUM_THREADS", kMaxThreads);
+  const int64_t env_threads = env_thread_count();
   default_threads = env_threads > 0 ? static_cast<int>(env_threads) : runtime::default_thread_count();
   if (options.num_threads > kMaxThreads)
     throw InvalidArgument("ContextOptions::num_threads is above " + std::to_string(kMaxThreads));

@@ -29,7 +29,8 @@ struct Context::Impl {
   bool allow_direct = true;
   runtime::WorkspacePool workspaces;
   // Threads start on first use, as many as a call asks for; the cap only bounds
-  // set_num_threads. Calls on one context from several user threads take turns on the pool.
+  // set_num_threads. A call that finds the pool busy with another user thread's call, or that
+  // is made inside an OpenMP parallel region, runs on its own thread alone (thread_pool.h).
   runtime::ThreadPool pool{kMaxThreads};
 
   static constexpr int kMaxThreads = 1024;

@@ -7,7 +7,7 @@
 #include "api/packed.h"
 #include "runtime/fp_mode.h"
 #include "invar/invar.hpp"
-#include "invar_version.h"
+#include "invar/invar_version.h"
 
 namespace invar {
 namespace {

@@ -5,29 +5,19 @@
 #include "blas/argument_checks.h"
 #include "blas/blas_abi.h"
 #include "blas/layouts.h"
+#include "runtime/fp_mode.h"
 
 namespace invar::blas {
 namespace {
-
-// The Fortran position of the first scalar argument passed as a null pointer (a C caller's
-// mistake; Fortran never does it), else 0. A, B and C (positions 7, 9, 12) may be null when the
-// call does not touch them; null_operand judges those.
-int first_null_scalar(const void* const (&args)[13]) {
-  for (int i = 0; i < 13; ++i) {
-    const int position = i + 1;
-    if (position == 7 || position == 9 || position == 12) continue;
-    if (args[i] == nullptr) return position;
-  }
-  return 0;
-}
 
 template <class T>
 void fortran_gemm(const char* name, const char* routine, const char* transa, const char* transb,
                   const FortranInt* m, const FortranInt* n, const FortranInt* k, const T* alpha,
                   const T* a, const FortranInt* lda, const T* b, const FortranInt* ldb,
                   const T* beta, T* c, const FortranInt* ldc) {
+  runtime::FpModeGuard fp_mode;  // alpha and beta compared in the contract's mode
   const void* const args[13] = {transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc};
-  FortranInt info = first_null_scalar(args);
+  FortranInt info = first_null_scalar(args, {7, 9, 12});
   if (info == 0) {
     const Trans ta = fortran_trans(*transa), tb = fortran_trans(*transb);
     info = first_invalid_argument(ta, tb, *m, *n, *k, *lda, *ldb, *ldc);

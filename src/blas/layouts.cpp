@@ -27,11 +27,6 @@ invar_status engine(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_
   return invar_dgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-[[noreturn]] void engine_failed(const char* routine, const char* why) {
-  std::fprintf(stderr, "invar_blas: %s cannot compute: %s\n", routine, why);
-  std::abort();
-}
-
 template <class T>
 void run(const char* routine, invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
          T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
@@ -63,6 +58,18 @@ void scale_band(bool trans_a, int64_t i0, int64_t rows, int64_t k, T alpha, cons
 }
 
 }  // namespace
+
+void engine_failed(const char* routine, const char* why) {
+  std::fprintf(stderr, "invar_blas: %s cannot compute: %s\n", routine, why);
+  std::abort();
+}
+
+template <class T>
+void engine_gemm(const char* routine, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                 T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
+                 int64_t ldc) {
+  run(routine, to_invar(trans_a), to_invar(trans_b), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
 
 template <class T>
 void gemm_row_major(const char* routine, bool trans_a, bool trans_b, int64_t m, int64_t n,
@@ -97,6 +104,12 @@ void gemm_column_major(const char* routine, bool trans_a, bool trans_b, int64_t 
   }
 }
 
+template void engine_gemm<float>(const char*, bool, bool, int64_t, int64_t, int64_t, float,
+                                 const float*, int64_t, const float*, int64_t, float, float*,
+                                 int64_t);
+template void engine_gemm<double>(const char*, bool, bool, int64_t, int64_t, int64_t, double,
+                                  const double*, int64_t, const double*, int64_t, double, double*,
+                                  int64_t);
 template void gemm_row_major<float>(const char*, bool, bool, int64_t, int64_t, int64_t, float,
                                     const float*, int64_t, const float*, int64_t, float, float*,
                                     int64_t);

@@ -34,6 +34,15 @@ namespace invar::blas {
 // op(A), wider than the engine's column blocks, so bands cost one extra pass over B each.
 inline constexpr int64_t kScaledElements = int64_t{1} << 21;
 
+// One call of invar_sgemm / invar_dgemm (row-major, the engine's own arguments); aborts with the
+// engine's message if it fails, as above.
+template <class T>
+void engine_gemm(const char* routine, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                 T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
+                 int64_t ldc);
+
+[[noreturn]] void engine_failed(const char* routine, const char* why);
+
 template <class T>
 void gemm_row_major(const char* routine, bool trans_a, bool trans_b, int64_t m, int64_t n,
                     int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,

@@ -26,4 +26,18 @@ std::optional<int64_t> parse_positive_int(const char* name, const std::string& v
   return std::nullopt;
 }
 
+std::optional<int64_t> parse_first_of_list(const char* name, const std::string& value, int64_t max,
+                                           std::string* error) {
+  std::string first = value.substr(0, value.find(','));
+  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  while (!first.empty() && blank(first.back())) first.pop_back();
+  std::size_t start = 0;
+  while (start < first.size() && blank(first[start])) ++start;
+  first.erase(0, start);
+  if (const auto parsed = parse_positive_int(name, first, max, error)) return parsed;
+  *error = std::string(name) + "=\"" + value +
+           "\": its first value is not an integer between 1 and " + std::to_string(max);
+  return std::nullopt;
+}
+
 }  // namespace invar::runtime

@@ -17,6 +17,12 @@ std::optional<std::string> env_string(const char* name);
 std::optional<int64_t> parse_positive_int(const char* name, const std::string& value, int64_t max,
                                           std::string* error);
 
+// The first value of a comma-separated list such as OMP_NUM_THREADS="4,2" (OpenMP's thread count
+// per nesting level; invar's pool is one level, so it takes the outermost), under the rules of
+// parse_positive_int. Blanks around the value are allowed, as OpenMP runtimes allow them.
+std::optional<int64_t> parse_first_of_list(const char* name, const std::string& value, int64_t max,
+                                           std::string* error);
+
 }  // namespace invar::runtime
 
 #endif  // INVAR_RUNTIME_ENV_H_

@@ -14,6 +14,12 @@
 
 #include "runtime/fp_mode.h"
 
+// The OpenMP runtime's omp_in_parallel, if one is in the process (weak: null otherwise). ELF
+// only: a weak undefined function is an ELF feature.
+#if defined(__ELF__)
+extern "C" int omp_in_parallel(void) __attribute__((weak, visibility("default")));
+#endif
+
 namespace invar::runtime {
 namespace {
 
@@ -322,6 +328,14 @@ ThreadPool::~ThreadPool() {
 
 bool ThreadPool::in_task() { return t_in_task; }
 
+bool ThreadPool::in_openmp_parallel() {
+#if defined(__ELF__)
+  return omp_in_parallel != nullptr && omp_in_parallel() != 0;
+#else
+  return false;
+#endif
+}
+
 detail::PoolState* ThreadPool::live_state() {
   detail::PoolState* state = state_.load(std::memory_order_acquire);
   for (;;) {
@@ -345,10 +359,13 @@ int ThreadPool::started_threads() {
 
 int ThreadPool::run_erased(int n, void (*invoke)(void*, Team&), void* task) {
   if (n > max_threads_) n = max_threads_;
-  if (n <= 1 || t_in_task) return detail::PoolState::run_serial(invoke, task);
+  if (n <= 1 || t_in_task || in_openmp_parallel())
+    return detail::PoolState::run_serial(invoke, task);
 
   detail::PoolState* state = live_state();
-  std::unique_lock<std::mutex> run_lock(state->run_mu);
+  // Busy with another caller's team: run alone rather than wait (see the header).
+  std::unique_lock<std::mutex> run_lock(state->run_mu, std::try_to_lock);
+  if (!run_lock.owns_lock()) return detail::PoolState::run_serial(invoke, task);
   const int available = state->ensure_workers(n - 1) + 1;
   const int size = available < n ? available : n;
   if (size <= 1) {
