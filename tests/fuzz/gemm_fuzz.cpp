@@ -1,5 +1,5 @@
-// libFuzzer target over the argument space of every C entry point of invar.h and of the GEMM
-// entry points of libinvar_blas (sgemm_, dgemm_, cblas_sgemm, cblas_dgemm).
+// libFuzzer target over the argument space of every C entry point of invar.h and of the GEMM,
+// GEMV and DOT entry points of libinvar_blas (Fortran and CBLAS).
 //
 // Each input (format: fuzz_input.h) names one entry point, the caller's MXCSR (rounding mode,
 // FTZ, DAZ, sticky flags), a thread count and every argument: extents near the int64 limits,
@@ -227,6 +227,20 @@ extern "C" void cblas_xerbla(int info, const char*, const char*, ...) {
   g_blas_info = info != 0 ? info : -1;
 }
 
+extern "C" {
+void sgemv_(const char*, const int*, const int*, const float*, const float*, const int*,
+            const float*, const int*, const float*, float*, const int*);
+void dgemv_(const char*, const int*, const int*, const double*, const double*, const int*,
+            const double*, const int*, const double*, double*, const int*);
+float sdot_(const int*, const float*, const int*, const float*, const int*);
+double ddot_(const int*, const double*, const int*, const double*, const int*);
+void cblas_sgemv(int, int, int, int, float, const float*, int, const float*, int, float, float*, int);
+void cblas_dgemv(int, int, int, int, double, const double*, int, const double*, int, double, double*,
+                 int);
+float cblas_sdot(int, const float*, int, const float*, int);
+double cblas_ddot(int, const double*, int, const double*, int);
+}
+
 namespace {
 
 // ---- operand memory --------------------------------------------------------------------------
@@ -315,7 +329,7 @@ int64_t clamp64(i128 v) {
 enum Family { kF32, kF64, kBf16F32, kBf16Bf16, kF16F32, kF16F16, kS8, kU8 };
 enum Variant {
   kPlain, kEpilogue, kStrided, kPointers, kPackedB, kPackedA, kPackedAB, kPackedEpilogue, kFortran,
-  kCblas
+  kCblas, kFortranGemv, kCblasGemv, kFortranDot, kCblasDot
 };
 struct Entry {
   Family family;
@@ -332,6 +346,8 @@ constexpr Entry kEntries[] = {
     {kF32, kPackedA},   {kF64, kPackedA},       {kF32, kPackedAB},      {kF64, kPackedAB},
     {kF32, kPackedEpilogue}, {kF64, kPackedEpilogue}, {kS8, kPackedB},  {kU8, kPackedB},
     {kF32, kFortran},   {kF64, kFortran},       {kF32, kCblas},         {kF64, kCblas},
+    {kF32, kFortranGemv}, {kF64, kFortranGemv}, {kF32, kCblasGemv},     {kF64, kCblasGemv},
+    {kF32, kFortranDot}, {kF64, kFortranDot},   {kF32, kCblasDot},      {kF64, kCblasDot},
 };
 constexpr int kEntryCount = sizeof(kEntries) / sizeof(kEntries[0]);
 
@@ -986,6 +1002,116 @@ void run_blas(const Args& g, bool cblas) {
   if (at >= 0) fail(what + ": C differs from the scalar chain at element " + std::to_string(at));
 }
 
+// ---- libinvar_blas beyond GEMM: gemv and dot -------------------------------------------------
+
+// Element i of a vector of `len` elements with increment `inc` (the reference's rule: a negative
+// increment walks it from its last element in memory).
+template <class T>
+T& element(T* v, int64_t i, int64_t len, int64_t inc) {
+  return inc > 0 ? v[i * inc] : v[(len - 1 - i) * -inc];
+}
+
+template <class T>
+void run_blas2(const Args& g, Variant variant) {
+  constexpr bool d = std::is_same_v<T, double>;
+  const bool cblas = variant == kCblasGemv || variant == kCblasDot;
+  const bool dot = variant == kFortranDot || variant == kCblasDot;
+  const int m = static_cast<int>(g.m), n = static_cast<int>(g.n), lda = static_cast<int>(g.lda);
+  const int incx = static_cast<int>(g.sa % 5) - 2, incy = static_cast<int>(g.sb % 5) - 2;
+  const T alpha = static_cast<T>(g.alpha), beta = static_cast<T>(g.beta);
+  if (dot) {
+    if (incx == 0 || incy == 0) return;  // not settled by the reference
+    const int64_t len = n > 0 ? n : 0;
+    const i128 span_x = len > 0 ? i128{len - 1} * (incx < 0 ? -incx : incx) + 1 : 0;
+    const i128 span_y = len > 0 ? i128{len - 1} * (incy < 0 ? -incy : incy) + 1 : 0;
+    if (span_x > (1 << 20) || span_y > (1 << 20)) return;
+    std::vector<T> x(static_cast<std::size_t>(span_x > 0 ? span_x : 1)), y(static_cast<std::size_t>(span_y > 0 ? span_y : 1));
+    fill(x, g.kind[0], g.seed[0]);
+    fill(y, g.kind[1], g.seed[1]);
+    T want = T(0);
+    for (int64_t i = 0; i < len; ++i)
+      want = std::fma(element(x.data(), i, len, incx), element(y.data(), i, len, incy), want);
+    const char* function = cblas ? (d ? "cblas_ddot" : "cblas_sdot") : (d ? "ddot_" : "sdot_");
+    const T got = in_mode(function, [&] {
+      if constexpr (d) return cblas ? cblas_ddot(n, x.data(), incx, y.data(), incy) : ddot_(&n, x.data(), &incx, y.data(), &incy);
+      else return cblas ? cblas_sdot(n, x.data(), incx, y.data(), incy) : sdot_(&n, x.data(), &incx, y.data(), &incy);
+    });
+    if (!same(got, want))
+      fail(std::string(function) + " n=" + std::to_string(n) + " incx=" + std::to_string(incx) +
+           " incy=" + std::to_string(incy) + ": not the chain's bits");
+    return;
+  }
+  // gemv: column-major for Fortran and CBLAS 102, row-major for CBLAS 101.
+  static constexpr char kChars[] = {'N', 'T', 'C', 'n', 't', 'c', 'X', '\0'};
+  const char ct = g.ta >= 0 && g.ta < 8 ? kChars[g.ta] : static_cast<char>(g.ta);
+  const int layout = g.bias == 0 ? 101 : g.bias == 1 ? 102 : g.bias;
+  const int itrans = g.ta >= 0 && g.ta < 3 ? 111 + g.ta : g.ta;
+  const bool row_major = cblas && layout == 101;
+  const bool trans = cblas ? (itrans == 112 || itrans == 113)
+                           : (ct == 'T' || ct == 't' || ct == 'C' || ct == 'c');
+  bool invalid;
+  if (cblas) {
+    invalid = (layout != 101 && layout != 102) || itrans < 111 || itrans > 113 || m < 0 || n < 0 ||
+              lda < std::max(1, row_major ? n : m) || incx == 0 || incy == 0;
+  } else {
+    const bool ok = ct == 'N' || ct == 'n' || trans;
+    invalid = !ok || m < 0 || n < 0 || lda < std::max(1, m) || incx == 0 || incy == 0;
+  }
+  const int64_t mm = m > 0 ? m : 0, nn = n > 0 ? n : 0;
+  const int64_t ylen = trans ? nn : mm, xlen = trans ? mm : nn;
+  // A stored m x n: columns lda apart (column-major) or rows lda apart (row-major).
+  const i128 a_span = row_major ? span(mm, nn, lda) : span(nn, mm, lda);
+  auto vspan = [](int64_t len, int inc) { return len > 0 ? i128{len - 1} * (inc < 0 ? -inc : inc) + 1 : i128{0}; };
+  const i128 x_span = vspan(xlen, incx), y_span = vspan(ylen, incy);
+  const i128 limit = i128{1} << 20;
+  if (!invalid && (a_span > limit || x_span > limit || y_span > limit)) return;
+  auto size_of = [&](i128 v) { return static_cast<std::size_t>(invalid || v <= 0 || v > limit ? 64 : v); };
+  std::vector<T> a(size_of(a_span)), x(size_of(x_span)), y(size_of(y_span));
+  fill(a, g.kind[0], g.seed[0]);
+  fill(x, g.kind[1], g.seed[1]);
+  fill(y, g.kind[2], g.seed[2]);
+  const std::vector<T> before = y;
+  std::vector<T> want = y;
+  if (!invalid && mm > 0 && nn > 0 && !(alpha == T(0) && beta == T(1))) {
+    for (int64_t i = 0; i < ylen; ++i) {
+      T& yi = element(want.data(), i, ylen, incy);
+      T acc = beta == T(0) ? T(0) : beta * yi;
+      if (!(alpha == T(0))) {
+        for (int64_t j = 0; j < xlen; ++j) {
+          // op(A)[i][j]: A[r][c] with (r, c) = (i, j), or (j, i) when transposed.
+          const int64_t r = trans ? j : i, c = trans ? i : j;
+          const T aij = row_major ? a[r * lda + c] : a[r + c * lda];
+          acc = std::fma(alpha * element(x.data(), j, xlen, incx), aij, acc);
+        }
+      }
+      yi = acc;
+    }
+  }
+  g_blas_info = 0;
+  const char* function = cblas ? (d ? "cblas_dgemv" : "cblas_sgemv") : (d ? "dgemv_" : "sgemv_");
+  in_mode(function, [&] {
+    if (cblas) {
+      if constexpr (d) cblas_dgemv(layout, itrans, m, n, alpha, a.data(), lda, x.data(), incx, beta, y.data(), incy);
+      else cblas_sgemv(layout, itrans, m, n, alpha, a.data(), lda, x.data(), incx, beta, y.data(), incy);
+    } else {
+      if constexpr (d) dgemv_(&ct, &m, &n, &alpha, a.data(), &lda, x.data(), &incx, &beta, y.data(), &incy);
+      else sgemv_(&ct, &m, &n, &alpha, a.data(), &lda, x.data(), &incx, &beta, y.data(), &incy);
+    }
+    return 0;
+  });
+  const std::string what = std::string(function) + " m=" + std::to_string(m) + " n=" +
+                           std::to_string(n) + " lda=" + std::to_string(lda) + " incx=" +
+                           std::to_string(incx) + " incy=" + std::to_string(incy);
+  if (invalid != (g_blas_info != 0))
+    fail(what + (invalid ? ": an invalid call was not reported" : ": a valid call was reported"));
+  if (invalid) {
+    if (first_difference(y, before) >= 0) fail(what + ": an error changed y");
+    return;
+  }
+  const int64_t at = first_difference(y, want);
+  if (at >= 0) fail(what + ": y differs from the chain at element " + std::to_string(at));
+}
+
 Args decode(Reader& r) {
   Args g;
   g.entry = r.byte() % kEntryCount;
@@ -1052,10 +1178,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   switch (e.family) {
     case kF32:
       if (e.variant == kFortran || e.variant == kCblas) run_blas<float>(g, e.variant == kCblas);
+      else if (e.variant >= kFortranGemv) run_blas2<float>(g, e.variant);
       else run_c_api<F32>(g, e.variant);
       break;
     case kF64:
       if (e.variant == kFortran || e.variant == kCblas) run_blas<double>(g, e.variant == kCblas);
+      else if (e.variant >= kFortranGemv) run_blas2<double>(g, e.variant);
       else run_c_api<F64>(g, e.variant);
       break;
     case kBf16F32: run_c_api<Bf16F32>(g, e.variant); break;

@@ -31,10 +31,12 @@ bf16bf16f32_batch_strided bf16bf16bf16_batch_strided f16f16f32_batch_strided
 f16f16f16_batch_strided s8s8s32_batch_strided u8s8s32_batch_strided bf16bf16f32_batch
 bf16bf16bf16_batch f16f16f32_batch f16f16f16_batch s8s8s32_batch u8s8s32_batch sgemm_packed
 dgemm_packed sgemm_packed_a dgemm_packed_a sgemm_packed_ab dgemm_packed_ab sgemm_packed_epilogue
-dgemm_packed_epilogue s8s8s32_packed u8s8s32_packed sgemm_ dgemm_ cblas_sgemm cblas_dgemm""".split()
+dgemm_packed_epilogue s8s8s32_packed u8s8s32_packed sgemm_ dgemm_ cblas_sgemm cblas_dgemm sgemv_
+dgemv_ cblas_sgemv cblas_dgemv sdot_ ddot_ cblas_sdot cblas_ddot""".split()
 ENTRY = {name: i for i, name in enumerate(ENTRIES)}
 DOUBLE = {"dgemm", "dgemm_epilogue", "dgemm_batch_strided", "dgemm_batch", "dgemm_packed",
-          "dgemm_packed_a", "dgemm_packed_ab", "dgemm_packed_epilogue", "dgemm_", "cblas_dgemm"}
+          "dgemm_packed_a", "dgemm_packed_ab", "dgemm_packed_epilogue", "dgemm_", "cblas_dgemm",
+          "dgemv_", "cblas_dgemv", "ddot_", "cblas_ddot"}
 INTEGER = {n for n in ENTRIES if n.startswith(("s8", "u8"))}
 
 
@@ -210,6 +212,22 @@ def corpus():
     add(case("u8s8s32_packed", 2, 2, 2, handle=1))
     add(case("sgemm_packed", 2, 2, -1))
     add(case("sgemm_packed_a", 2, 2, -1))
+    # GEMV and DOT: increments (sa: incx, sb: incy, as value % 5 - 2), both layouts (bias), the
+    # caller's modes, a subnormal alpha, invalid arguments.
+    inc = {1: 3, 2: 4, -1: 1, -2: 0, 0: 2}
+    for entry in ["sgemv_", "dgemv_", "cblas_sgemv", "cblas_dgemv", "sdot_", "ddot_", "cblas_sdot",
+                  "cblas_ddot"]:
+        for j, (m, n) in enumerate([(1, 1), (3, 5), (17, 9), (64, 33), (0, 4), (7, 0)]):
+            for ix, iy in [(1, 1), (2, -1), (-2, 2)]:
+                mode = modes[(j + ix) % len(modes)]
+                add(case(entry, m, n, 1, ta=j % 2, lda=max(m, n, 1) + j % 2, sa=inc[ix], sb=inc[iy],
+                         alpha=[0.75, 1.0, -1.0, 0.0, 2.0, sub][j], beta=[0.0, 1.0, 0.5, 2.0, 0.0, 1.0][j],
+                         bias=j % 2, **mode))
+        add(case(entry, 3, 3, 1, lda=3, sa=3, sb=3, alpha=sub, ftz=True, daz=True, data=((3, 0), (3, 0), (0, 0))))
+        add(case(entry, 3, 3, 1, lda=3, sa=2, sb=3))   # incx 0
+        add(case(entry, 3, 3, 1, lda=3, sa=3, sb=2))   # incy 0
+        add(case(entry, 3, 3, 1, lda=1, sa=3, sb=3))   # lda too small
+        add(case(entry, 3, 3, 1, ta=3, lda=3, sa=3, sb=3))
     # Invalid enums, NULLs, short leading dimensions.
     for entry in ["sgemm", "bf16bf16f32", "s8s8s32_batch", "sgemm_epilogue", "sgemm_", "cblas_dgemm"]:
         add(case(entry, 3, 3, 3, ta=2))
