@@ -172,5 +172,27 @@ TEST(Overflow, BatchStridesThatWrapAreRefused) {
   EXPECT_TRUE(i.c_untouched());
 }
 
+// A batch of 2^40 products whose shared arguments are invalid is refused as such, before anything
+// is allocated for its entries; so is a negative extent next to a transposed operand.
+TEST(Overflow, HugeBatchesWithABadSharedArgumentAreRefusedFirst) {
+  Small<float> f;
+  const float* a[1] = {f.a.data()};
+  const float* b[1] = {f.b.data()};
+  float* c[1] = {f.c.data()};
+  EXPECT_TRUE(refused(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(), 2, 0,
+                                                f.b.data(), 2, 0, 0.0f, f.c.data(), 1, 4, k2p40),
+                      "invar_sgemm_batch_strided", "ldc"));
+  EXPECT_TRUE(refused(invar_sgemm_batch(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, a, 2, b, 2, 0.0f, c, 1,
+                                        k2p40),
+                      "invar_sgemm_batch", "ldc"));
+  EXPECT_TRUE(refused(invar_sgemm_batch_strided(INVAR_TRANS, INVAR_TRANS, kMin, 4, 3, 1.0f, f.a.data(), 1, 0,
+                                                f.b.data(), 3, 12, 0.0f, f.c.data(), 4, 0, 2),
+                      "invar_sgemm_batch_strided", "m = "));
+  EXPECT_TRUE(refused(invar_sgemm_batch_strided(INVAR_TRANS, INVAR_TRANS, 12, kMin, 10, 1.0f, f.a.data(), 14, 0,
+                                                f.b.data(), 17, 0, 0.0f, f.c.data(), 1, 0, 3),
+                      "invar_sgemm_batch_strided", "n = "));
+  EXPECT_TRUE(f.c_untouched());
+}
+
 }  // namespace
 }  // namespace invar::test

@@ -212,6 +212,12 @@ def corpus():
     add(case("u8s8s32_packed", 2, 2, 2, handle=1))
     add(case("sgemm_packed", 2, 2, -1))
     add(case("sgemm_packed_a", 2, 2, -1))
+    # A huge batch whose shared arguments are invalid (ldc < n): refused before anything is
+    # allocated for its entries; a negative extent next to a transposed operand in a batch.
+    for entry in ["sgemm_batch_strided", "sgemm_batch", "s8s8s32_batch_strided", "f16f16f16_batch"]:
+        add(case(entry, 19, 19, 19, ldc=18, batch=2**31 - 1))
+    add(case("dgemm_batch_strided", 12, I64_MIN, 10, ta=1, tb=1, lda=14, ldb=17, batch=3))
+    add(case("sgemm_batch_strided", I64_MIN, 4, 3, ta=1, tb=1, batch=2))
     # GEMV and DOT: increments (sa: incx, sb: incy, as value % 5 - 2), both layouts (bias), the
     # caller's modes, a subnormal alpha, invalid arguments.
     inc = {1: 3, 2: 4, -1: 1, -2: 0, 0: 2}
