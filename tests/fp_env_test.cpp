@@ -29,10 +29,10 @@ namespace {
 
 struct Case {
   std::string name;
-  const char* function = "";          // the name the failure message must start with
+  const char* function = "";  // the name the failure message must start with
   invar_status expect = INVAR_OK;
-  std::vector<unsigned char> c0;      // C before the call
-  std::vector<unsigned char> want;    // C after it
+  std::vector<unsigned char> c0;    // C before the call
+  std::vector<unsigned char> want;  // C after it
   // The library calls, on a C (bytes of c0's size); only integer work besides them.
   std::function<invar_status(unsigned char* c)> call;
 };
@@ -82,36 +82,44 @@ std::vector<T> values(std::size_t count, uint64_t seed) {
   Rng rng(seed);
   std::vector<T> v(count);
   for (T& x : v) {
-    if constexpr (std::is_same_v<T, invar_bf16>) x = numeric::round_to_bf16(rng.symmetric());
-    else if constexpr (std::is_same_v<T, invar_f16>) x = numeric::round_to_f16(rng.symmetric());
-    else if constexpr (std::is_integral_v<T>) x = static_cast<T>(rng.next());
-    else x = rng.symmetric_value<T>();
+    if constexpr (std::is_same_v<T, invar_bf16>)
+      x = numeric::round_to_bf16(rng.symmetric());
+    else if constexpr (std::is_same_v<T, invar_f16>)
+      x = numeric::round_to_f16(rng.symmetric());
+    else if constexpr (std::is_integral_v<T>)
+      x = static_cast<T>(rng.next());
+    else
+      x = rng.symmetric_value<T>();
   }
   return v;
 }
 
 template <class T>
 T nan_or_garbage() {
-  if constexpr (std::is_same_v<T, invar_bf16>) return invar_bf16{0x7FC1};
-  else if constexpr (std::is_same_v<T, invar_f16>) return invar_f16{0x7E01};
-  else if constexpr (std::is_integral_v<T>) return static_cast<T>(0x5A5A5A5A);
-  else return std::numeric_limits<T>::quiet_NaN();
+  if constexpr (std::is_same_v<T, invar_bf16>)
+    return invar_bf16{0x7FC1};
+  else if constexpr (std::is_same_v<T, invar_f16>)
+    return invar_f16{0x7E01};
+  else if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(0x5A5A5A5A);
+  else
+    return std::numeric_limits<T>::quiet_NaN();
 }
 
 // ---- the entry points by element types -------------------------------------------------------
 
-#define FP_ENV_FAMILY(Name, In_, InB_, Out_, Acc_, plain_fn, strided_fn, batch_fn)                \
-  struct Name {                                                                                   \
-    using In = In_;                                                                               \
-    using InB = InB_;                                                                             \
-    using Out = Out_;                                                                             \
-    using Acc = Acc_;                                                                             \
-    static constexpr const char* kPlain = #plain_fn;                                              \
-    static constexpr const char* kStrided = #strided_fn;                                          \
-    static constexpr const char* kBatch = #batch_fn;                                              \
-    static constexpr auto plain = plain_fn;                                                       \
-    static constexpr auto strided = strided_fn;                                                   \
-    static constexpr auto batch = batch_fn;                                                       \
+#define FP_ENV_FAMILY(Name, In_, InB_, Out_, Acc_, plain_fn, strided_fn, batch_fn) \
+  struct Name {                                                                    \
+    using In = In_;                                                                \
+    using InB = InB_;                                                              \
+    using Out = Out_;                                                              \
+    using Acc = Acc_;                                                              \
+    static constexpr const char* kPlain = #plain_fn;                               \
+    static constexpr const char* kStrided = #strided_fn;                           \
+    static constexpr const char* kBatch = #batch_fn;                               \
+    static constexpr auto plain = plain_fn;                                        \
+    static constexpr auto strided = strided_fn;                                    \
+    static constexpr auto batch = batch_fn;                                        \
   };
 FP_ENV_FAMILY(F32, float, float, float, float, invar_sgemm, invar_sgemm_batch_strided,
               invar_sgemm_batch)
@@ -136,21 +144,29 @@ struct Scenario {
   const char* name;
   double alpha, beta;
   bool k_zero = false;
-  bool nan_c = false;   // C full of NaN (garbage for int32)
-  bool invalid = false; // m = -1
+  bool nan_c = false;    // C full of NaN (garbage for int32)
+  bool invalid = false;  // m = -1
 };
 
 template <class Acc>
 std::vector<Scenario> scenarios() {
   const double subnormal = std::is_same_v<Acc, double> ? 0x1.4p-1070 : 0x1.4p-146;
   if constexpr (std::is_integral_v<Acc>) {
-    return {{"ordinary", 3, -2}, {"alpha 0", 0, 2}, {"k 0", 5, 7, true},
-            {"beta 0 over garbage", -1, 0, false, true}, {"alpha 0 beta 1", 0, 1},
-            {"alpha INT32_MIN", -2147483648.0, 1}, {"m -1", 1, 0, false, false, true}};
+    return {{"ordinary", 3, -2},
+            {"alpha 0", 0, 2},
+            {"k 0", 5, 7, true},
+            {"beta 0 over garbage", -1, 0, false, true},
+            {"alpha 0 beta 1", 0, 1},
+            {"alpha INT32_MIN", -2147483648.0, 1},
+            {"m -1", 1, 0, false, false, true}};
   } else {
-    return {{"ordinary", 0.75, -1.5}, {"alpha 0", 0, 2}, {"k 0", 0.5, 0.5, true},
-            {"beta 0 over NaN", -1, 0, false, true}, {"alpha 0 beta 1", 0, 1},
-            {"subnormal alpha", subnormal, 0}, {"subnormal alpha, beta 1", subnormal, 1},
+    return {{"ordinary", 0.75, -1.5},
+            {"alpha 0", 0, 2},
+            {"k 0", 0.5, 0.5, true},
+            {"beta 0 over NaN", -1, 0, false, true},
+            {"alpha 0 beta 1", 0, 1},
+            {"subnormal alpha", subnormal, 0},
+            {"subnormal alpha, beta 1", subnormal, 1},
             {"m -1", 1, 0, false, false, true}};
   }
 }
@@ -171,7 +187,8 @@ void add_family(std::vector<Case>& cases, const Scenario& sc, Shape shape, uint6
   const Acc alpha = static_cast<Acc>(sc.alpha), beta = static_cast<Acc>(sc.beta);
   // A is k x m (transposed), B is k x n, C is m x n with ldc = n + 3; batch entries contiguous.
   const int64_t lda = m + 1, ldb = n + 2, ldc = n + 3;
-  const int64_t sa = std::max<int64_t>(k, 1) * lda, sb = std::max<int64_t>(k, 1) * ldb, scs = m * ldc;
+  const int64_t sa = std::max<int64_t>(k, 1) * lda, sb = std::max<int64_t>(k, 1) * ldb,
+                scs = m * ldc;
   auto a = std::make_shared<std::vector<In>>(values<In>(sa * batch, seed));
   auto b = std::make_shared<std::vector<InB>>(values<InB>(sb * batch, seed + 1));
   std::vector<Out> c0 = values<Out>(scs * batch, seed + 2);
@@ -184,8 +201,8 @@ void add_family(std::vector<Case>& cases, const Scenario& sc, Shape shape, uint6
                                        want.data() + i * scs, Strides{ldc, 1});
   }
   const int64_t mm = sc.invalid ? -1 : m;
-  const std::string tag = std::string(sc.name) + " " + std::to_string(m) + "x" +
-                          std::to_string(n) + "x" + std::to_string(k);
+  const std::string tag = std::string(sc.name) + " " + std::to_string(m) + "x" + std::to_string(n) +
+                          "x" + std::to_string(k);
   const invar_status expect = sc.invalid ? INVAR_EINVAL : INVAR_OK;
 
   // The single call: entry 0 only.
@@ -235,74 +252,87 @@ void add_packed(std::vector<Case>& cases, const Scenario& sc, Shape shape, uint6
   }
   const int64_t mm = sc.invalid ? -1 : m;
   const invar_status expect = sc.invalid ? INVAR_EINVAL : INVAR_OK;
-  const std::string tag = std::string(sc.name) + " " + std::to_string(m) + "x" +
-                          std::to_string(n) + "x" + std::to_string(k);
+  const std::string tag = std::string(sc.name) + " " + std::to_string(m) + "x" + std::to_string(n) +
+                          "x" + std::to_string(k);
   auto pack_b = [=](invar_packed** h) {
-    if constexpr (d) return invar_dgemm_pack_b(INVAR_TRANS, k, n, b->data(), ldb, h);
-    else return invar_sgemm_pack_b(INVAR_TRANS, k, n, b->data(), ldb, h);
+    if constexpr (d)
+      return invar_dgemm_pack_b(INVAR_TRANS, k, n, b->data(), ldb, h);
+    else
+      return invar_sgemm_pack_b(INVAR_TRANS, k, n, b->data(), ldb, h);
   };
   auto pack_a = [=](invar_packed** h) {
-    if constexpr (d) return invar_dgemm_pack_a(INVAR_NO_TRANS, mm, k, alpha, a->data(), lda, h);
-    else return invar_sgemm_pack_a(INVAR_NO_TRANS, mm, k, alpha, a->data(), lda, h);
+    if constexpr (d)
+      return invar_dgemm_pack_a(INVAR_NO_TRANS, mm, k, alpha, a->data(), lda, h);
+    else
+      return invar_sgemm_pack_a(INVAR_NO_TRANS, mm, k, alpha, a->data(), lda, h);
   };
   const char* f_epi = d ? "invar_dgemm_epilogue" : "invar_sgemm_epilogue";
-  cases.push_back({std::string(f_epi) + " " + tag, f_epi, expect, bytes_of(c0), bytes_of(want_epilogue),
-                   [=](unsigned char* c) {
+  cases.push_back({std::string(f_epi) + " " + tag, f_epi, expect, bytes_of(c0),
+                   bytes_of(want_epilogue), [=](unsigned char* c) {
                      T* cc = reinterpret_cast<T*>(c);
                      if constexpr (d)
-                       return invar_dgemm_epilogue(INVAR_NO_TRANS, INVAR_TRANS, mm, n, k, alpha, a->data(), lda,
-                                                   b->data(), ldb, beta, cc, ldc, INVAR_BIAS_ROW,
-                                                   bias->data(), INVAR_ACT_RELU);
+                       return invar_dgemm_epilogue(INVAR_NO_TRANS, INVAR_TRANS, mm, n, k, alpha,
+                                                   a->data(), lda, b->data(), ldb, beta, cc, ldc,
+                                                   INVAR_BIAS_ROW, bias->data(), INVAR_ACT_RELU);
                      else
-                       return invar_sgemm_epilogue(INVAR_NO_TRANS, INVAR_TRANS, mm, n, k, alpha, a->data(), lda,
-                                                   b->data(), ldb, beta, cc, ldc, INVAR_BIAS_ROW,
-                                                   bias->data(), INVAR_ACT_RELU);
+                       return invar_sgemm_epilogue(INVAR_NO_TRANS, INVAR_TRANS, mm, n, k, alpha,
+                                                   a->data(), lda, b->data(), ldb, beta, cc, ldc,
+                                                   INVAR_BIAS_ROW, bias->data(), INVAR_ACT_RELU);
                    }});
   const char* f_packed = d ? "invar_dgemm_packed" : "invar_sgemm_packed";
-  cases.push_back({std::string(f_packed) + " " + tag, f_packed, expect, bytes_of(c0), bytes_of(want),
-                   [=](unsigned char* c) {
+  cases.push_back({std::string(f_packed) + " " + tag, f_packed, expect, bytes_of(c0),
+                   bytes_of(want), [=](unsigned char* c) {
                      invar_packed* h = nullptr;
                      invar_status s = noted(pack_b(&h));
                      if (s != INVAR_OK) return s;
                      T* cc = reinterpret_cast<T*>(c);
-                     if constexpr (d) s = noted(invar_dgemm_packed(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc));
-                     else s = noted(invar_sgemm_packed(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc));
+                     if constexpr (d)
+                       s = noted(invar_dgemm_packed(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h,
+                                                    beta, cc, ldc));
+                     else
+                       s = noted(invar_sgemm_packed(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h,
+                                                    beta, cc, ldc));
                      invar_packed_free(h);
                      return s;
                    }});
   const char* f_pepi = d ? "invar_dgemm_packed_epilogue" : "invar_sgemm_packed_epilogue";
-  cases.push_back({std::string(f_pepi) + " " + tag, f_pepi, expect, bytes_of(c0), bytes_of(want_epilogue),
-                   [=](unsigned char* c) {
+  cases.push_back({std::string(f_pepi) + " " + tag, f_pepi, expect, bytes_of(c0),
+                   bytes_of(want_epilogue), [=](unsigned char* c) {
                      invar_packed* h = nullptr;
                      invar_status s = noted(pack_b(&h));
                      if (s != INVAR_OK) return s;
                      T* cc = reinterpret_cast<T*>(c);
                      if constexpr (d)
-                       s = noted(invar_dgemm_packed_epilogue(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc,
-                                                       INVAR_BIAS_ROW, bias->data(), INVAR_ACT_RELU));
+                       s = noted(invar_dgemm_packed_epilogue(INVAR_NO_TRANS, mm, alpha, a->data(),
+                                                             lda, h, beta, cc, ldc, INVAR_BIAS_ROW,
+                                                             bias->data(), INVAR_ACT_RELU));
                      else
-                       s = noted(invar_sgemm_packed_epilogue(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc,
-                                                       INVAR_BIAS_ROW, bias->data(), INVAR_ACT_RELU));
+                       s = noted(invar_sgemm_packed_epilogue(INVAR_NO_TRANS, mm, alpha, a->data(),
+                                                             lda, h, beta, cc, ldc, INVAR_BIAS_ROW,
+                                                             bias->data(), INVAR_ACT_RELU));
                      invar_packed_free(h);
                      return s;
                    }});
   // Prepacked A: a failure is pack_a's (m = -1).
   const char* f_pack_a = d ? "invar_dgemm_pack_a" : "invar_sgemm_pack_a";
   const char* f_pa = d ? "invar_dgemm_packed_a" : "invar_sgemm_packed_a";
-  cases.push_back({std::string(f_pa) + " " + tag, sc.invalid ? f_pack_a : f_pa, expect, bytes_of(c0),
-                   bytes_of(want), [=](unsigned char* c) {
-                     invar_packed* h = nullptr;
-                     invar_status s = noted(pack_a(&h));
-                     if (s != INVAR_OK) return s;
-                     T* cc = reinterpret_cast<T*>(c);
-                     if constexpr (d) s = noted(invar_dgemm_packed_a(h, INVAR_TRANS, n, b->data(), ldb, beta, cc, ldc));
-                     else s = noted(invar_sgemm_packed_a(h, INVAR_TRANS, n, b->data(), ldb, beta, cc, ldc));
-                     invar_packed_free(h);
-                     return s;
-                   }});
+  cases.push_back(
+      {std::string(f_pa) + " " + tag, sc.invalid ? f_pack_a : f_pa, expect, bytes_of(c0),
+       bytes_of(want), [=](unsigned char* c) {
+         invar_packed* h = nullptr;
+         invar_status s = noted(pack_a(&h));
+         if (s != INVAR_OK) return s;
+         T* cc = reinterpret_cast<T*>(c);
+         if constexpr (d)
+           s = noted(invar_dgemm_packed_a(h, INVAR_TRANS, n, b->data(), ldb, beta, cc, ldc));
+         else
+           s = noted(invar_sgemm_packed_a(h, INVAR_TRANS, n, b->data(), ldb, beta, cc, ldc));
+         invar_packed_free(h);
+         return s;
+       }});
   const char* f_pab = d ? "invar_dgemm_packed_ab" : "invar_sgemm_packed_ab";
-  cases.push_back({std::string(f_pab) + " " + tag, sc.invalid ? f_pack_a : f_pab, expect, bytes_of(c0),
-                   bytes_of(want), [=](unsigned char* c) {
+  cases.push_back({std::string(f_pab) + " " + tag, sc.invalid ? f_pack_a : f_pab, expect,
+                   bytes_of(c0), bytes_of(want), [=](unsigned char* c) {
                      invar_packed* ha = nullptr;
                      invar_packed* hb = nullptr;
                      invar_status s = noted(pack_a(&ha));
@@ -310,8 +340,10 @@ void add_packed(std::vector<Case>& cases, const Scenario& sc, Shape shape, uint6
                      s = noted(pack_b(&hb));
                      T* cc = reinterpret_cast<T*>(c);
                      if (s == INVAR_OK) {
-                       if constexpr (d) s = noted(invar_dgemm_packed_ab(ha, hb, beta, cc, ldc));
-                       else s = noted(invar_sgemm_packed_ab(ha, hb, beta, cc, ldc));
+                       if constexpr (d)
+                         s = noted(invar_dgemm_packed_ab(ha, hb, beta, cc, ldc));
+                       else
+                         s = noted(invar_sgemm_packed_ab(ha, hb, beta, cc, ldc));
                      }
                      invar_packed_free(ha);
                      invar_packed_free(hb);
@@ -328,13 +360,15 @@ void add_int8_packed(std::vector<Case>& cases, const Scenario& sc, Shape shape, 
   const int32_t alpha = static_cast<int32_t>(sc.alpha), beta = static_cast<int32_t>(sc.beta);
   const int64_t lda = k + 1, ldb = n + 2, ldc = n + 3;
   auto a = std::make_shared<std::vector<In>>(values<In>(m * lda, seed));
-  auto b = std::make_shared<std::vector<int8_t>>(values<int8_t>(std::max<int64_t>(k, 1) * ldb, seed + 1));
+  auto b = std::make_shared<std::vector<int8_t>>(
+      values<int8_t>(std::max<int64_t>(k, 1) * ldb, seed + 1));
   std::vector<int32_t> c0 = values<int32_t>(m * ldc, seed + 2);
   if (sc.nan_c) c0.assign(c0.size(), 0x5A5A5A5A);
   std::vector<int32_t> want = c0;
   if (!sc.invalid)
-    reference_any<In, int8_t, int32_t, int32_t>(m, n, k, alpha, a->data(), Strides{lda, 1}, b->data(),
-                                                Strides{ldb, 1}, beta, want.data(), Strides{ldc, 1});
+    reference_any<In, int8_t, int32_t, int32_t>(m, n, k, alpha, a->data(), Strides{lda, 1},
+                                                b->data(), Strides{ldb, 1}, beta, want.data(),
+                                                Strides{ldc, 1});
   const int64_t mm = sc.invalid ? -1 : m;
   const char* f = u8 ? "invar_gemm_u8s8s32_packed" : "invar_gemm_s8s8s32_packed";
   cases.push_back({std::string(f) + " " + sc.name + " " + std::to_string(m) + "x" +
@@ -342,12 +376,17 @@ void add_int8_packed(std::vector<Case>& cases, const Scenario& sc, Shape shape, 
                    f, sc.invalid ? INVAR_EINVAL : INVAR_OK, bytes_of(c0), bytes_of(want),
                    [=](unsigned char* c) {
                      invar_packed* h = nullptr;
-                     invar_status s = u8 ? invar_gemm_u8s8s32_pack_b(INVAR_NO_TRANS, k, n, b->data(), ldb, &h)
-                                         : invar_gemm_s8s8s32_pack_b(INVAR_NO_TRANS, k, n, b->data(), ldb, &h);
+                     invar_status s =
+                         u8 ? invar_gemm_u8s8s32_pack_b(INVAR_NO_TRANS, k, n, b->data(), ldb, &h)
+                            : invar_gemm_s8s8s32_pack_b(INVAR_NO_TRANS, k, n, b->data(), ldb, &h);
                      if (s != INVAR_OK) return s;
                      int32_t* cc = reinterpret_cast<int32_t*>(c);
-                     if constexpr (u8) s = noted(invar_gemm_u8s8s32_packed(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc));
-                     else s = noted(invar_gemm_s8s8s32_packed(INVAR_NO_TRANS, mm, alpha, a->data(), lda, h, beta, cc, ldc));
+                     if constexpr (u8)
+                       s = noted(invar_gemm_u8s8s32_packed(INVAR_NO_TRANS, mm, alpha, a->data(),
+                                                           lda, h, beta, cc, ldc));
+                     else
+                       s = noted(invar_gemm_s8s8s32_packed(INVAR_NO_TRANS, mm, alpha, a->data(),
+                                                           lda, h, beta, cc, ldc));
                      invar_packed_free(h);
                      return s;
                    }});
@@ -449,16 +488,19 @@ TEST(FpEnvReported, DazAndASubnormalAlphaOnSixteenBitProducts) {
   const invar_f16 af[4] = {{0x3C00}, {0x4000}, {0x4200}, {0x4400}};
   invar_bf16 cb[8], want_b[8];
   invar_f16 cf[8], want_f[8];
-  for (int i = 0; i < 8; ++i) cb[i] = want_b[i] = invar_bf16{0x7FC0}, cf[i] = want_f[i] = invar_f16{0x7E00};
+  for (int i = 0; i < 8; ++i)
+    cb[i] = want_b[i] = invar_bf16{0x7FC0}, cf[i] = want_f[i] = invar_f16{0x7E00};
   for (int e = 0; e < 2; ++e) {
-    reference_any<invar_bf16, invar_bf16, invar_bf16, float>(2, 2, 2, alpha, ab, Strides{2, 1}, ab, Strides{2, 1},
-                                                             0.0f, want_b + 4 * e, Strides{2, 1});
-    reference_any<invar_f16, invar_f16, invar_f16, float>(2, 2, 2, alpha, af, Strides{2, 1}, af, Strides{2, 1},
-                                                          0.0f, want_f + 4 * e, Strides{2, 1});
+    reference_any<invar_bf16, invar_bf16, invar_bf16, float>(
+        2, 2, 2, alpha, ab, Strides{2, 1}, ab, Strides{2, 1}, 0.0f, want_b + 4 * e, Strides{2, 1});
+    reference_any<invar_f16, invar_f16, invar_f16, float>(
+        2, 2, 2, alpha, af, Strides{2, 1}, af, Strides{2, 1}, 0.0f, want_f + 4 * e, Strides{2, 1});
   }
   _mm_setcsr(kDaz);
-  const invar_status s1 = invar_gemm_bf16bf16bf16(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, alpha, ab, 2, ab, 2, 0.0f, cb, 2);
-  const invar_status s2 = invar_gemm_f16f16f16(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, alpha, af, 2, af, 2, 0.0f, cf, 2);
+  const invar_status s1 = invar_gemm_bf16bf16bf16(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, alpha,
+                                                  ab, 2, ab, 2, 0.0f, cb, 2);
+  const invar_status s2 = invar_gemm_f16f16f16(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, alpha, af,
+                                               2, af, 2, 0.0f, cf, 2);
   const unsigned after = _mm_getcsr();
   _mm_setcsr(0x1F80);
   EXPECT_EQ(after, kDaz);
@@ -467,10 +509,10 @@ TEST(FpEnvReported, DazAndASubnormalAlphaOnSixteenBitProducts) {
   EXPECT_EQ(std::memcmp(cb, want_b, 8), 0);
   EXPECT_EQ(std::memcmp(cf, want_f, 8), 0);
   _mm_setcsr(kDaz);
-  const invar_status s3 = invar_gemm_bf16bf16bf16_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, alpha, ab, 2, 0,
-                                                                ab, 2, 0, 0.0f, cb, 2, 4, 2);
-  const invar_status s4 = invar_gemm_f16f16f16_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, alpha, af, 2, 0,
-                                                             af, 2, 0, 0.0f, cf, 2, 4, 2);
+  const invar_status s3 = invar_gemm_bf16bf16bf16_batch_strided(
+      INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, alpha, ab, 2, 0, ab, 2, 0, 0.0f, cb, 2, 4, 2);
+  const invar_status s4 = invar_gemm_f16f16f16_batch_strided(
+      INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, alpha, af, 2, 0, af, 2, 0, 0.0f, cf, 2, 4, 2);
   _mm_setcsr(0x1F80);
   ASSERT_EQ(s3, INVAR_OK) << invar_last_error();
   ASSERT_EQ(s4, INVAR_OK) << invar_last_error();
@@ -485,10 +527,10 @@ TEST(FpEnvReported, NullOperandsWithASubnormalAlphaAreRefused) {
   double cd[4] = {1, 2, 3, 4};
   for (unsigned mode : {0x1F80u, kDaz, kFtzDaz}) {
     _mm_setcsr(mode);
-    const invar_status s = noted(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 0x1.4p-146f, nullptr, 2, nullptr, 2,
-                                       0.0f, c, 2));
-    const invar_status sd = invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 0x1p-1070, nullptr, 2, nullptr, 2,
-                                        0.0, cd, 2);
+    const invar_status s = noted(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 0x1.4p-146f,
+                                             nullptr, 2, nullptr, 2, 0.0f, c, 2));
+    const invar_status sd = invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 0x1p-1070, nullptr,
+                                        2, nullptr, 2, 0.0, cd, 2);
     const unsigned after = _mm_getcsr();
     _mm_setcsr(0x1F80);
     EXPECT_EQ(after, mode);
@@ -507,7 +549,8 @@ TEST(FpEnvReported, PackedAUnderFtzDazKeepsASubnormalAlpha) {
   _mm_setcsr(kFtzDaz);
   invar_packed* h = nullptr;
   const invar_status s1 = invar_sgemm_pack_a(INVAR_NO_TRANS, 2, 2, alpha, a, 2, &h);
-  const invar_status s2 = s1 == INVAR_OK ? invar_sgemm_packed_a(h, INVAR_NO_TRANS, 2, b, 2, 0.0f, c, 2) : s1;
+  const invar_status s2 =
+      s1 == INVAR_OK ? invar_sgemm_packed_a(h, INVAR_NO_TRANS, 2, b, 2, 0.0f, c, 2) : s1;
   invar_packed_free(h);
   const unsigned after = _mm_getcsr();
   _mm_setcsr(0x1F80);
@@ -526,12 +569,13 @@ TEST(FpEnvReported, NoFlagLeaksIntoTheCaller) {
   float small_c[4] = {0, 0, 0, 0};
   invar_set_num_threads(2);
   _mm_setcsr(0x1F80);
-  const invar_status s1 = invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 0x1.4p-146f, a.data(), 2, b.data(), 2,
-                                      0.0f, small_c, 2);
+  const invar_status s1 = invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 0x1.4p-146f,
+                                      a.data(), 2, b.data(), 2, 0.0f, small_c, 2);
   const unsigned after1 = _mm_getcsr();
   _mm_setcsr(0x1F80);
-  const invar_status s2 = invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 0.1f, a.data(), k, m * k,
-                                                    b.data(), n, k * n, 0.5f, c.data(), n, m * n, batch);
+  const invar_status s2 =
+      invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 0.1f, a.data(), k, m * k,
+                                b.data(), n, k * n, 0.5f, c.data(), n, m * n, batch);
   const unsigned after2 = _mm_getcsr();
   _mm_setcsr(0x1F80);
   invar_set_num_threads(0);

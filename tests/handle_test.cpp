@@ -54,7 +54,8 @@ TEST(Handles, BytesThatAreNotAHandleAreRefused) {
     EXPECT_TRUE(names_once("invar_sgemm_packed"));
     EXPECT_EQ(invar_sgemm_packed_a(h, INVAR_NO_TRANS, 2, o.b, 2, 0.0f, o.c, 2), INVAR_EINVAL);
     EXPECT_EQ(invar_sgemm_packed_ab(h, h, 0.0f, o.c, 2), INVAR_EINVAL);
-    EXPECT_EQ(invar_gemm_s8s8s32_packed(INVAR_NO_TRANS, 2, 1, o.ia, 2, h, 0, o.ic, 2), INVAR_EINVAL);
+    EXPECT_EQ(invar_gemm_s8s8s32_packed(INVAR_NO_TRANS, 2, 1, o.ia, 2, h, 0, o.ic, 2),
+              INVAR_EINVAL);
     EXPECT_EQ(invar_packed_bytes(h), 0u);
     EXPECT_TRUE(o.untouched()) << "fill " << int(fill);
   }
@@ -151,7 +152,8 @@ TEST(Handles, MovedFromPackedOperandsAreRefusedInCpp) {
   EXPECT_THROW(gemm(1.0f, Op::kNoTrans, MatrixView<const float>(a.data(), 2, 3), pb, 0.0f,
                     MatrixView<float>(c.data(), 2, 4)),
                Error);
-  PackedA pa = pack_a(1.0f, Op::kNoTrans, MatrixView<const float>(a.data(), 2, 3), Context::default_context());
+  PackedA pa = pack_a(1.0f, Op::kNoTrans, MatrixView<const float>(a.data(), 2, 3),
+                      Context::default_context());
   PackedA kept = std::move(pa);
   EXPECT_THROW(gemm(pa, Op::kNoTrans, MatrixView<const float>(b.data(), 3, 4), 0.0f,
                     MatrixView<float>(c.data(), 2, 4)),
@@ -159,7 +161,8 @@ TEST(Handles, MovedFromPackedOperandsAreRefusedInCpp) {
   EXPECT_THROW(gemm(pa, taken, 0.0f, MatrixView<float>(c.data(), 2, 4)), Error);
   EXPECT_EQ(c, c0);
   // The objects moved to still work.
-  gemm(1.0f, Op::kNoTrans, MatrixView<const float>(a.data(), 2, 3), taken, 0.0f, MatrixView<float>(c.data(), 2, 4));
+  gemm(1.0f, Op::kNoTrans, MatrixView<const float>(a.data(), 2, 3), taken, 0.0f,
+       MatrixView<float>(c.data(), 2, 4));
   EXPECT_EQ(c[0], 6.0f);
   gemm(kept, taken, 0.0f, MatrixView<float>(c.data(), 2, 4));
   EXPECT_EQ(c[7], 6.0f);

@@ -39,54 +39,59 @@ struct Small {
 
 // The status is INVAR_EINVAL, the message starts with `function` (once) and names `argument`
 // ("extent": any of the sizes and leading dimensions, when all of them are out of range).
-::testing::AssertionResult refused(invar_status s, const char* function, const std::string& argument) {
+::testing::AssertionResult refused(invar_status s, const char* function,
+                                   const std::string& argument) {
   const std::string msg = invar_last_error();
   if (s != INVAR_EINVAL)
     return ::testing::AssertionFailure() << "status " << s << " (" << msg << ")";
   const std::string prefix = std::string(function) + ": ";
   if (msg.rfind(prefix, 0) != 0 || msg.find(prefix, prefix.size()) != std::string::npos)
-    return ::testing::AssertionFailure() << "\"" << msg << "\" does not name " << function << " once";
+    return ::testing::AssertionFailure()
+           << "\"" << msg << "\" does not name " << function << " once";
   bool named = msg.find(argument) != std::string::npos;
   if (argument == "extent")
     for (const char* name : {"lda", "ldb", "ldc", "m = ", "n = ", "k = "})
       named = named || msg.find(name, prefix.size()) != std::string::npos;
-  if (!named) return ::testing::AssertionFailure() << "\"" << msg << "\" does not name " << argument;
+  if (!named)
+    return ::testing::AssertionFailure() << "\"" << msg << "\" does not name " << argument;
   return ::testing::AssertionSuccess();
 }
 
 TEST(Overflow, HugeExtentsWithAlphaZeroAreRefused) {
   // alpha == 0, beta == 2: only C would be touched, all 2^80 elements of it.
   Small<float> f;
-  EXPECT_TRUE(refused(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, k2p40, k2p40, k2p40, 0.0f, f.a.data(), k2p40,
-                                  f.b.data(), k2p40, 2.0f, f.c.data(), k2p40),
+  EXPECT_TRUE(refused(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, k2p40, k2p40, k2p40, 0.0f,
+                                  f.a.data(), k2p40, f.b.data(), k2p40, 2.0f, f.c.data(), k2p40),
                       "invar_sgemm", "extent"));
   EXPECT_TRUE(f.c_untouched());
   Small<double> d;
-  EXPECT_TRUE(refused(invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, k2p40, k2p40, k2p40, 0.0, d.a.data(), k2p40,
-                                  d.b.data(), k2p40, 2.0, d.c.data(), k2p40),
+  EXPECT_TRUE(refused(invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, k2p40, k2p40, k2p40, 0.0,
+                                  d.a.data(), k2p40, d.b.data(), k2p40, 2.0, d.c.data(), k2p40),
                       "invar_dgemm", "extent"));
   EXPECT_TRUE(d.c_untouched());
   Small<invar_bf16> h;
-  EXPECT_TRUE(refused(invar_gemm_bf16bf16bf16(INVAR_NO_TRANS, INVAR_NO_TRANS, k2p40, k2p40, k2p40, 0.0f,
-                                              h.a.data(), k2p40, h.b.data(), k2p40, 2.0f, h.c.data(), k2p40),
-                      "invar_gemm_bf16bf16bf16", "extent"));
+  EXPECT_TRUE(refused(
+      invar_gemm_bf16bf16bf16(INVAR_NO_TRANS, INVAR_NO_TRANS, k2p40, k2p40, k2p40, 0.0f, h.a.data(),
+                              k2p40, h.b.data(), k2p40, 2.0f, h.c.data(), k2p40),
+      "invar_gemm_bf16bf16bf16", "extent"));
   EXPECT_TRUE(h.c_untouched());
   Small<int32_t> i;
-  EXPECT_TRUE(refused(invar_gemm_s8s8s32(INVAR_NO_TRANS, INVAR_NO_TRANS, k2p40, k2p40, k2p40, 0,
-                                         reinterpret_cast<const int8_t*>(i.a.data()), k2p40,
-                                         reinterpret_cast<const int8_t*>(i.b.data()), k2p40, 2, i.c.data(), k2p40),
-                      "invar_gemm_s8s8s32", "extent"));
+  EXPECT_TRUE(refused(
+      invar_gemm_s8s8s32(INVAR_NO_TRANS, INVAR_NO_TRANS, k2p40, k2p40, k2p40, 0,
+                         reinterpret_cast<const int8_t*>(i.a.data()), k2p40,
+                         reinterpret_cast<const int8_t*>(i.b.data()), k2p40, 2, i.c.data(), k2p40),
+      "invar_gemm_s8s8s32", "extent"));
   EXPECT_TRUE(i.c_untouched());
 }
 
 TEST(Overflow, Int64MaxExtentsAreRefused) {
   Small<float> f;
-  EXPECT_TRUE(refused(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, kMax, kMax, kMax, 1.0f, f.a.data(), kMax,
-                                  f.b.data(), kMax, 0.0f, f.c.data(), kMax),
+  EXPECT_TRUE(refused(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, kMax, kMax, kMax, 1.0f,
+                                  f.a.data(), kMax, f.b.data(), kMax, 0.0f, f.c.data(), kMax),
                       "invar_sgemm", "extent"));
-  EXPECT_TRUE(refused(invar_sgemm_epilogue(INVAR_NO_TRANS, INVAR_NO_TRANS, kMax, kMax, kMax, 1.0f, f.a.data(),
-                                           kMax, f.b.data(), kMax, 0.0f, f.c.data(), kMax, INVAR_BIAS_NONE,
-                                           nullptr, INVAR_ACT_RELU),
+  EXPECT_TRUE(refused(invar_sgemm_epilogue(INVAR_NO_TRANS, INVAR_NO_TRANS, kMax, kMax, kMax, 1.0f,
+                                           f.a.data(), kMax, f.b.data(), kMax, 0.0f, f.c.data(),
+                                           kMax, INVAR_BIAS_NONE, nullptr, INVAR_ACT_RELU),
                       "invar_sgemm_epilogue", "extent"));
   EXPECT_TRUE(f.c_untouched());
 }
@@ -94,81 +99,90 @@ TEST(Overflow, Int64MaxExtentsAreRefused) {
 TEST(Overflow, LeadingDimensionsThatWrapAreRefused) {
   // m = n = k = 2 with ld = 2^62: 2^62 floats are 2^64 bytes, so row 1 would land on row 0.
   Small<float> f;
-  EXPECT_TRUE(refused(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(), 2, f.b.data(), 2,
-                                  0.0f, f.c.data(), k2p62),
+  EXPECT_TRUE(refused(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(), 2,
+                                  f.b.data(), 2, 0.0f, f.c.data(), k2p62),
                       "invar_sgemm", "ldc"));
-  EXPECT_TRUE(refused(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(), k2p62, f.b.data(), 2,
-                                  0.0f, f.c.data(), 2),
+  EXPECT_TRUE(refused(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(), k2p62,
+                                  f.b.data(), 2, 0.0f, f.c.data(), 2),
                       "invar_sgemm", "lda"));
-  EXPECT_TRUE(refused(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(), 2, f.b.data(), k2p62,
-                                  0.0f, f.c.data(), 2),
+  EXPECT_TRUE(refused(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(), 2,
+                                  f.b.data(), k2p62, 0.0f, f.c.data(), 2),
                       "invar_sgemm", "ldb"));
   EXPECT_TRUE(f.c_untouched());
   Small<double> d;
-  EXPECT_TRUE(refused(invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0, d.a.data(), 2, d.b.data(), 2, 0.0,
-                                  d.c.data(), k2p61),
+  EXPECT_TRUE(refused(invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0, d.a.data(), 2,
+                                  d.b.data(), 2, 0.0, d.c.data(), k2p61),
                       "invar_dgemm", "ldc"));
   EXPECT_TRUE(d.c_untouched());
   Small<invar_f16> h;
-  EXPECT_TRUE(refused(invar_gemm_f16f16f32(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, h.a.data(), 2, h.b.data(),
-                                           2, 0.0f, reinterpret_cast<float*>(h.c.data()), k2p62),
-                      "invar_gemm_f16f16f32", "ldc"));
+  EXPECT_TRUE(refused(
+      invar_gemm_f16f16f32(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, h.a.data(), 2, h.b.data(),
+                           2, 0.0f, reinterpret_cast<float*>(h.c.data()), k2p62),
+      "invar_gemm_f16f16f32", "ldc"));
   EXPECT_TRUE(h.c_untouched());
   Small<int32_t> i;
-  EXPECT_TRUE(refused(invar_gemm_u8s8s32(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1,
-                                         reinterpret_cast<const uint8_t*>(i.a.data()), 2,
-                                         reinterpret_cast<const int8_t*>(i.b.data()), 2, 0, i.c.data(), k2p62),
-                      "invar_gemm_u8s8s32", "ldc"));
+  EXPECT_TRUE(refused(
+      invar_gemm_u8s8s32(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1,
+                         reinterpret_cast<const uint8_t*>(i.a.data()), 2,
+                         reinterpret_cast<const int8_t*>(i.b.data()), 2, 0, i.c.data(), k2p62),
+      "invar_gemm_u8s8s32", "ldc"));
   EXPECT_TRUE(i.c_untouched());
   // Through a packed B, and packing such a B.
   float w[4] = {1, 2, 3, 4};
   invar_packed* packed = nullptr;
   ASSERT_EQ(invar_sgemm_pack_b(INVAR_NO_TRANS, 2, 2, w, 2, &packed), INVAR_OK);
-  EXPECT_TRUE(refused(invar_sgemm_packed(INVAR_NO_TRANS, 2, 1.0f, f.a.data(), 2, packed, 0.0f, f.c.data(), k2p62),
-                      "invar_sgemm_packed", "ldc"));
+  EXPECT_TRUE(refused(
+      invar_sgemm_packed(INVAR_NO_TRANS, 2, 1.0f, f.a.data(), 2, packed, 0.0f, f.c.data(), k2p62),
+      "invar_sgemm_packed", "ldc"));
   invar_packed_free(packed);
   invar_packed* never = nullptr;
-  EXPECT_TRUE(refused(invar_sgemm_pack_b(INVAR_NO_TRANS, 2, 2, f.b.data(), k2p62, &never), "invar_sgemm_pack_b",
-                      "ldb"));
+  EXPECT_TRUE(refused(invar_sgemm_pack_b(INVAR_NO_TRANS, 2, 2, f.b.data(), k2p62, &never),
+                      "invar_sgemm_pack_b", "ldb"));
   EXPECT_EQ(never, nullptr);
   EXPECT_TRUE(f.c_untouched());
 }
 
 TEST(Overflow, BatchStridesThatWrapAreRefused) {
   Small<float> f;
-  EXPECT_TRUE(refused(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(), 2, k2p61,
-                                                f.b.data(), 2, 0, 0.0f, f.c.data(), 2, 4, 3),
-                      "invar_sgemm_batch_strided", "stride_a"));
-  EXPECT_TRUE(refused(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(), 2, 0,
-                                                f.b.data(), 2, k2p62, 0.0f, f.c.data(), 2, 4, 3),
-                      "invar_sgemm_batch_strided", "stride_b"));
-  EXPECT_TRUE(refused(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(), 2, 0,
-                                                f.b.data(), 2, 0, 0.0f, f.c.data(), 2, k2p61, 3),
-                      "invar_sgemm_batch_strided", "stride_c"));
-  EXPECT_TRUE(refused(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(), 2, 0,
-                                                f.b.data(), 2, 0, 0.0f, f.c.data(), 2, kMin, 2),
-                      "invar_sgemm_batch_strided", "stride_c"));
-  EXPECT_TRUE(refused(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 0.0f, f.a.data(), 2, 0,
-                                                f.b.data(), 2, 0, 0.0f, f.c.data(), 2, kMin, 5),
-                      "invar_sgemm_batch_strided", "stride_c"));
+  EXPECT_TRUE(
+      refused(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(),
+                                        2, k2p61, f.b.data(), 2, 0, 0.0f, f.c.data(), 2, 4, 3),
+              "invar_sgemm_batch_strided", "stride_a"));
+  EXPECT_TRUE(
+      refused(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(),
+                                        2, 0, f.b.data(), 2, k2p62, 0.0f, f.c.data(), 2, 4, 3),
+              "invar_sgemm_batch_strided", "stride_b"));
+  EXPECT_TRUE(
+      refused(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(),
+                                        2, 0, f.b.data(), 2, 0, 0.0f, f.c.data(), 2, k2p61, 3),
+              "invar_sgemm_batch_strided", "stride_c"));
+  EXPECT_TRUE(
+      refused(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(),
+                                        2, 0, f.b.data(), 2, 0, 0.0f, f.c.data(), 2, kMin, 2),
+              "invar_sgemm_batch_strided", "stride_c"));
+  EXPECT_TRUE(
+      refused(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 0.0f, f.a.data(),
+                                        2, 0, f.b.data(), 2, 0, 0.0f, f.c.data(), 2, kMin, 5),
+              "invar_sgemm_batch_strided", "stride_c"));
   EXPECT_TRUE(f.c_untouched());
   Small<double> d;
-  EXPECT_TRUE(refused(invar_dgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0, d.a.data(), 2,
-                                                -k2p62, d.b.data(), 2, 0, 0.0, d.c.data(), 2, 4, 3),
-                      "invar_dgemm_batch_strided", "stride_a"));
+  EXPECT_TRUE(
+      refused(invar_dgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0, d.a.data(), 2,
+                                        -k2p62, d.b.data(), 2, 0, 0.0, d.c.data(), 2, 4, 3),
+              "invar_dgemm_batch_strided", "stride_a"));
   EXPECT_TRUE(d.c_untouched());
   Small<invar_bf16> h;
-  EXPECT_TRUE(refused(invar_gemm_bf16bf16bf16_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f,
-                                                            h.a.data(), 2, 0, h.b.data(), 2, 0, 0.0f, h.c.data(), 2,
-                                                            k2p62, 2),
+  EXPECT_TRUE(refused(invar_gemm_bf16bf16bf16_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2,
+                                                            1.0f, h.a.data(), 2, 0, h.b.data(), 2,
+                                                            0, 0.0f, h.c.data(), 2, k2p62, 2),
                       "invar_gemm_bf16bf16bf16_batch_strided", "stride_c"));
   EXPECT_TRUE(h.c_untouched());
   Small<int32_t> i;
-  EXPECT_TRUE(refused(invar_gemm_s8s8s32_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1,
-                                                       reinterpret_cast<const int8_t*>(i.a.data()), 2, k2p62,
-                                                       reinterpret_cast<const int8_t*>(i.b.data()), 2, 0, 0,
-                                                       i.c.data(), 2, 4, 2),
-                      "invar_gemm_s8s8s32_batch_strided", "stride_a"));
+  EXPECT_TRUE(refused(
+      invar_gemm_s8s8s32_batch_strided(
+          INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1, reinterpret_cast<const int8_t*>(i.a.data()),
+          2, k2p62, reinterpret_cast<const int8_t*>(i.b.data()), 2, 0, 0, i.c.data(), 2, 4, 2),
+      "invar_gemm_s8s8s32_batch_strided", "stride_a"));
   EXPECT_TRUE(i.c_untouched());
 }
 
@@ -179,18 +193,21 @@ TEST(Overflow, HugeBatchesWithABadSharedArgumentAreRefusedFirst) {
   const float* a[1] = {f.a.data()};
   const float* b[1] = {f.b.data()};
   float* c[1] = {f.c.data()};
-  EXPECT_TRUE(refused(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(), 2, 0,
-                                                f.b.data(), 2, 0, 0.0f, f.c.data(), 1, 4, k2p40),
-                      "invar_sgemm_batch_strided", "ldc"));
-  EXPECT_TRUE(refused(invar_sgemm_batch(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, a, 2, b, 2, 0.0f, c, 1,
-                                        k2p40),
+  EXPECT_TRUE(
+      refused(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, f.a.data(),
+                                        2, 0, f.b.data(), 2, 0, 0.0f, f.c.data(), 1, 4, k2p40),
+              "invar_sgemm_batch_strided", "ldc"));
+  EXPECT_TRUE(refused(invar_sgemm_batch(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 2, 1.0f, a, 2, b, 2,
+                                        0.0f, c, 1, k2p40),
                       "invar_sgemm_batch", "ldc"));
-  EXPECT_TRUE(refused(invar_sgemm_batch_strided(INVAR_TRANS, INVAR_TRANS, kMin, 4, 3, 1.0f, f.a.data(), 1, 0,
-                                                f.b.data(), 3, 12, 0.0f, f.c.data(), 4, 0, 2),
-                      "invar_sgemm_batch_strided", "m = "));
-  EXPECT_TRUE(refused(invar_sgemm_batch_strided(INVAR_TRANS, INVAR_TRANS, 12, kMin, 10, 1.0f, f.a.data(), 14, 0,
-                                                f.b.data(), 17, 0, 0.0f, f.c.data(), 1, 0, 3),
-                      "invar_sgemm_batch_strided", "n = "));
+  EXPECT_TRUE(
+      refused(invar_sgemm_batch_strided(INVAR_TRANS, INVAR_TRANS, kMin, 4, 3, 1.0f, f.a.data(), 1,
+                                        0, f.b.data(), 3, 12, 0.0f, f.c.data(), 4, 0, 2),
+              "invar_sgemm_batch_strided", "m = "));
+  EXPECT_TRUE(
+      refused(invar_sgemm_batch_strided(INVAR_TRANS, INVAR_TRANS, 12, kMin, 10, 1.0f, f.a.data(),
+                                        14, 0, f.b.data(), 17, 0, 0.0f, f.c.data(), 1, 0, 3),
+              "invar_sgemm_batch_strided", "n = "));
   EXPECT_TRUE(f.c_untouched());
 }
 

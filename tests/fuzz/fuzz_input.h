@@ -88,8 +88,8 @@ class Reader {
   int enum_value() {
     const uint8_t t = byte();
     if (t < 0xF0) return t % 8 < 7 ? (t & 1) : 2 + (t >> 4) % 3;
-    static constexpr int kOdd[16] = {-1, 2, 3, 4, 7, 100, -100, 0x7FFFFFFF, -0x7FFFFFFF - 1,
-                                     111, 112, 101, 102, 'N', 'T', 5};
+    static constexpr int kOdd[16] = {
+        -1, 2, 3, 4, 7, 100, -100, 0x7FFFFFFF, -0x7FFFFFFF - 1, 111, 112, 101, 102, 'N', 'T', 5};
     return kOdd[t - 0xF0];
   }
   // tag < 0xB0: tag % 20; 0xB0..0xCF: the next two bytes modulo 320; 0xD0..0xEF: kSpecial;
@@ -129,8 +129,9 @@ class Reader {
   double scalar_f(bool is_double);
   int32_t scalar_i() {
     const uint8_t t = byte();
-    static constexpr int32_t kInts[16] = {0, 1, -1, 2, 3, -7, 0x7FFFFFFF, -0x7FFFFFFF - 1,
-                                          255, 65536, -65536, 1000003, 0x40000000, -2, 5, 127};
+    static constexpr int32_t kInts[16] = {
+        0,   1,     -1,     2,       3,          -7, 0x7FFFFFFF, -0x7FFFFFFF - 1,
+        255, 65536, -65536, 1000003, 0x40000000, -2, 5,          127};
     if (t < 0xF0) return kInts[t % 16];
     return static_cast<int32_t>(bytes(4));
   }
@@ -151,21 +152,30 @@ class Reader {
 
 // Scalars for alpha, beta and the "table" data kind.
 inline constexpr double kScalars[24] = {
-    0.0, 1.0, -1.0, 0.5, 2.0, 3.7, -0.0,
-    0x1.4p-146,                 // an f32 subnormal (the alpha of the DAZ reports)
-    0x1p-149,                   // the smallest f32 subnormal
-    0x1p-126,                   // the smallest f32 normal
-    0x1.fffffcp-127,            // the largest f32 subnormal
-    0x1.fffffep127,             // FLT_MAX
+    0.0,
+    1.0,
+    -1.0,
+    0.5,
+    2.0,
+    3.7,
+    -0.0,
+    0x1.4p-146,       // an f32 subnormal (the alpha of the DAZ reports)
+    0x1p-149,         // the smallest f32 subnormal
+    0x1p-126,         // the smallest f32 normal
+    0x1.fffffcp-127,  // the largest f32 subnormal
+    0x1.fffffep127,   // FLT_MAX
     std::numeric_limits<double>::infinity(),
     -std::numeric_limits<double>::infinity(),
     std::numeric_limits<double>::quiet_NaN(),
-    0x1p60, 0x1p-60, 0.1, -2.5,
-    0x1.0000020000000p0,        // 1 + 2^-23
+    0x1p60,
+    0x1p-60,
+    0.1,
+    -2.5,
+    0x1.0000020000000p0,  // 1 + 2^-23
     3.0,
-    0x1p-1074,                  // the smallest f64 subnormal
+    0x1p-1074,  // the smallest f64 subnormal
     -0x1p-140,
-    0x1.8p-1040,                // an f64 subnormal
+    0x1.8p-1040,  // an f64 subnormal
 };
 
 inline double Reader::scalar_f(bool is_double) {

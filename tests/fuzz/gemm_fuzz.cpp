@@ -125,22 +125,29 @@ void fill(std::vector<T>& v, uint8_t kind, uint8_t seed) {
     } else if constexpr (std::is_same_v<T, invar_bf16>) {
       switch (kind % 4) {
         case 0: x.bits = static_cast<uint16_t>((r & 0x807F) | ((120 + (r >> 16) % 12) << 7)); break;
-        case 1: x.bits = static_cast<uint16_t>((r & 0x807F) | ((r >> 20) % 3 == 0 ? 0 : 0x0080)); break;
+        case 1:
+          x.bits = static_cast<uint16_t>((r & 0x807F) | ((r >> 20) % 3 == 0 ? 0 : 0x0080));
+          break;
         case 2: x.bits = static_cast<uint16_t>(r); break;
         default: x.bits = 0x5D80; break;  // 2^60
       }
     } else if constexpr (std::is_same_v<T, invar_f16>) {
       switch (kind % 4) {
         case 0: x.bits = static_cast<uint16_t>((r & 0x83FF) | ((10 + (r >> 16) % 10) << 10)); break;
-        case 1: x.bits = static_cast<uint16_t>((r & 0x83FF) | ((r >> 20) % 3 == 0 ? 0 : 0x0400)); break;
+        case 1:
+          x.bits = static_cast<uint16_t>((r & 0x83FF) | ((r >> 20) % 3 == 0 ? 0 : 0x0400));
+          break;
         case 2: x.bits = static_cast<uint16_t>(r); break;
         default: x.bits = 0x7BFF; break;  // 65504
       }
     } else {  // int8_t, uint8_t, int32_t
       switch (kind % 4) {
-        case 0: case 2: x = static_cast<T>(r); break;
+        case 0:
+        case 2: x = static_cast<T>(r); break;
         case 1: x = static_cast<T>(static_cast<int64_t>(r % 7) - 3); break;
-        default: x = std::is_signed_v<T> ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max(); break;
+        default:
+          x = std::is_signed_v<T> ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+          break;
       }
     }
   }
@@ -157,8 +164,8 @@ struct Layout {
 // activation 1: relu; 2 and 3 are checked against the library in the contract's mode instead).
 template <class In, class InB, class Out, class Acc>
 void reference(int64_t m, int64_t n, int64_t k, Acc alpha, const In* a, Layout la, const InB* b,
-               Layout lb, Acc beta, Out* c, Layout lc, int bias = 0, const Acc* bias_values = nullptr,
-               int activation = 0) {
+               Layout lb, Acc beta, Out* c, Layout lc, int bias = 0,
+               const Acc* bias_values = nullptr, int activation = 0) {
   const bool epilogue = bias != 0 || activation != 0;
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < n; ++j) {
@@ -171,7 +178,8 @@ void reference(int64_t m, int64_t n, int64_t k, Acc alpha, const In* a, Layout l
             sum += static_cast<uint32_t>(widen(a[i * la.rs + p * la.cs])) *
                    static_cast<uint32_t>(widen(b[p * lb.rs + j * lb.cs]));
         if ((k == 0 || alpha == 0) && beta == 1) continue;
-        const uint32_t scaled = beta == 0 ? 0u : static_cast<uint32_t>(beta) * static_cast<uint32_t>(cij);
+        const uint32_t scaled =
+            beta == 0 ? 0u : static_cast<uint32_t>(beta) * static_cast<uint32_t>(cij);
         acc = static_cast<Acc>(static_cast<uint32_t>(alpha) * sum + scaled);
       } else {
         if (k == 0 || alpha == Acc(0)) {
@@ -187,8 +195,10 @@ void reference(int64_t m, int64_t n, int64_t k, Acc alpha, const In* a, Layout l
         if (bias == 2) acc = acc + bias_values[j];
         if (activation == 1) acc = acc < Acc(0) ? Acc(0) : acc;
       }
-      if constexpr (std::is_same_v<Out, Acc>) cij = acc;
-      else cij = narrow<Out>(acc);
+      if constexpr (std::is_same_v<Out, Acc>)
+        cij = acc;
+      else
+        cij = narrow<Out>(acc);
     }
   }
 }
@@ -234,9 +244,10 @@ void dgemv_(const char*, const int*, const int*, const double*, const double*, c
             const double*, const int*, const double*, double*, const int*);
 float sdot_(const int*, const float*, const int*, const float*, const int*);
 double ddot_(const int*, const double*, const int*, const double*, const int*);
-void cblas_sgemv(int, int, int, int, float, const float*, int, const float*, int, float, float*, int);
-void cblas_dgemv(int, int, int, int, double, const double*, int, const double*, int, double, double*,
+void cblas_sgemv(int, int, int, int, float, const float*, int, const float*, int, float, float*,
                  int);
+void cblas_dgemv(int, int, int, int, double, const double*, int, const double*, int, double,
+                 double*, int);
 float cblas_sdot(int, const float*, int, const float*, int);
 double cblas_ddot(int, const double*, int, const double*, int);
 }
@@ -275,7 +286,7 @@ struct Operand {
     i128 total = hi - lo;
     if (separate) total = one * (cnt > 0 ? (cnt < (1 << 20) ? cnt : (1 << 20)) : 1);
     const i128 bytes = total > cap ? cap : total * static_cast<i128>(sizeof(T));
-    zone = bytes >= kImpossibleBytes ? Zone::kImpossible
+    zone = bytes >= kImpossibleBytes  ? Zone::kImpossible
            : bytes > kAllocLimitBytes ? Zone::kUnaffordable
                                       : Zone::kSmall;
     const int64_t list = cnt > 64 ? 64 : cnt;
@@ -318,7 +329,8 @@ struct Args {
 
 int64_t sat_add(int64_t x, int64_t y) {
   int64_t r;
-  return __builtin_add_overflow(x, y, &r) ? (x > 0 ? invar::fuzz::kI64Max : invar::fuzz::kI64Min) : r;
+  return __builtin_add_overflow(x, y, &r) ? (x > 0 ? invar::fuzz::kI64Max : invar::fuzz::kI64Min)
+                                          : r;
 }
 int64_t clamp64(i128 v) {
   if (v > invar::fuzz::kI64Max) return invar::fuzz::kI64Max;
@@ -328,26 +340,38 @@ int64_t clamp64(i128 v) {
 
 enum Family { kF32, kF64, kBf16F32, kBf16Bf16, kF16F32, kF16F16, kS8, kU8 };
 enum Variant {
-  kPlain, kEpilogue, kStrided, kPointers, kPackedB, kPackedA, kPackedAB, kPackedEpilogue, kFortran,
-  kCblas, kFortranGemv, kCblasGemv, kFortranDot, kCblasDot
+  kPlain,
+  kEpilogue,
+  kStrided,
+  kPointers,
+  kPackedB,
+  kPackedA,
+  kPackedAB,
+  kPackedEpilogue,
+  kFortran,
+  kCblas,
+  kFortranGemv,
+  kCblasGemv,
+  kFortranDot,
+  kCblasDot
 };
 struct Entry {
   Family family;
   Variant variant;
 };
 constexpr Entry kEntries[] = {
-    {kF32, kPlain},     {kF64, kPlain},         {kF32, kEpilogue},      {kF64, kEpilogue},
-    {kF32, kStrided},   {kF64, kStrided},       {kF32, kPointers},      {kF64, kPointers},
-    {kBf16F32, kPlain}, {kBf16Bf16, kPlain},    {kF16F32, kPlain},      {kF16F16, kPlain},
-    {kS8, kPlain},      {kU8, kPlain},          {kBf16F32, kStrided},   {kBf16Bf16, kStrided},
-    {kF16F32, kStrided}, {kF16F16, kStrided},   {kS8, kStrided},        {kU8, kStrided},
-    {kBf16F32, kPointers}, {kBf16Bf16, kPointers}, {kF16F32, kPointers}, {kF16F16, kPointers},
-    {kS8, kPointers},   {kU8, kPointers},       {kF32, kPackedB},       {kF64, kPackedB},
-    {kF32, kPackedA},   {kF64, kPackedA},       {kF32, kPackedAB},      {kF64, kPackedAB},
-    {kF32, kPackedEpilogue}, {kF64, kPackedEpilogue}, {kS8, kPackedB},  {kU8, kPackedB},
-    {kF32, kFortran},   {kF64, kFortran},       {kF32, kCblas},         {kF64, kCblas},
-    {kF32, kFortranGemv}, {kF64, kFortranGemv}, {kF32, kCblasGemv},     {kF64, kCblasGemv},
-    {kF32, kFortranDot}, {kF64, kFortranDot},   {kF32, kCblasDot},      {kF64, kCblasDot},
+    {kF32, kPlain},          {kF64, kPlain},          {kF32, kEpilogue},    {kF64, kEpilogue},
+    {kF32, kStrided},        {kF64, kStrided},        {kF32, kPointers},    {kF64, kPointers},
+    {kBf16F32, kPlain},      {kBf16Bf16, kPlain},     {kF16F32, kPlain},    {kF16F16, kPlain},
+    {kS8, kPlain},           {kU8, kPlain},           {kBf16F32, kStrided}, {kBf16Bf16, kStrided},
+    {kF16F32, kStrided},     {kF16F16, kStrided},     {kS8, kStrided},      {kU8, kStrided},
+    {kBf16F32, kPointers},   {kBf16Bf16, kPointers},  {kF16F32, kPointers}, {kF16F16, kPointers},
+    {kS8, kPointers},        {kU8, kPointers},        {kF32, kPackedB},     {kF64, kPackedB},
+    {kF32, kPackedA},        {kF64, kPackedA},        {kF32, kPackedAB},    {kF64, kPackedAB},
+    {kF32, kPackedEpilogue}, {kF64, kPackedEpilogue}, {kS8, kPackedB},      {kU8, kPackedB},
+    {kF32, kFortran},        {kF64, kFortran},        {kF32, kCblas},       {kF64, kCblas},
+    {kF32, kFortranGemv},    {kF64, kFortranGemv},    {kF32, kCblasGemv},   {kF64, kCblasGemv},
+    {kF32, kFortranDot},     {kF64, kFortranDot},     {kF32, kCblasDot},    {kF64, kCblasDot},
 };
 constexpr int kEntryCount = sizeof(kEntries) / sizeof(kEntries[0]);
 
@@ -362,36 +386,45 @@ inline T_ tr(int v) {
   return t;
 }
 
-#define INVAR_FUZZ_CALLS(Prefix, StridedName, PtrName)                                            \
-  static invar_status plain(int ta, int tb, int64_t m, int64_t n, int64_t k, Acc al, const In* a, \
+#define INVAR_FUZZ_CALLS(Prefix, StridedName, PtrName)                                             \
+  static invar_status plain(int ta, int tb, int64_t m, int64_t n, int64_t k, Acc al, const In* a,  \
                             int64_t lda, const InB* b, int64_t ldb, Acc be, Out* c, int64_t ldc) { \
-    return Prefix(tr(ta), tr(tb), m, n, k, al, a, lda, b, ldb, be, c, ldc);                       \
-  }                                                                                               \
-  static invar_status strided(int ta, int tb, int64_t m, int64_t n, int64_t k, Acc al,            \
-                              const In* a, int64_t lda, int64_t sa, const InB* b, int64_t ldb,    \
-                              int64_t sb, Acc be, Out* c, int64_t ldc, int64_t sc, int64_t bt) {  \
-    return StridedName(tr(ta), tr(tb), m, n, k, al, a, lda, sa, b, ldb, sb, be, c, ldc, sc, bt);  \
-  }                                                                                               \
-  static invar_status pointers(int ta, int tb, int64_t m, int64_t n, int64_t k, Acc al,           \
-                               const In* const* a, int64_t lda, const InB* const* b, int64_t ldb, \
-                               Acc be, Out* const* c, int64_t ldc, int64_t bt) {                  \
-    return PtrName(tr(ta), tr(tb), m, n, k, al, a, lda, b, ldb, be, c, ldc, bt);                  \
+    return Prefix(tr(ta), tr(tb), m, n, k, al, a, lda, b, ldb, be, c, ldc);                        \
+  }                                                                                                \
+  static invar_status strided(int ta, int tb, int64_t m, int64_t n, int64_t k, Acc al,             \
+                              const In* a, int64_t lda, int64_t sa, const InB* b, int64_t ldb,     \
+                              int64_t sb, Acc be, Out* c, int64_t ldc, int64_t sc, int64_t bt) {   \
+    return StridedName(tr(ta), tr(tb), m, n, k, al, a, lda, sa, b, ldb, sb, be, c, ldc, sc, bt);   \
+  }                                                                                                \
+  static invar_status pointers(int ta, int tb, int64_t m, int64_t n, int64_t k, Acc al,            \
+                               const In* const* a, int64_t lda, const InB* const* b, int64_t ldb,  \
+                               Acc be, Out* const* c, int64_t ldc, int64_t bt) {                   \
+    return PtrName(tr(ta), tr(tb), m, n, k, al, a, lda, b, ldb, be, c, ldc, bt);                   \
   }
 
 struct F32 {
-  using In = float; using InB = float; using Out = float; using Acc = float;
+  using In = float;
+  using InB = float;
+  using Out = float;
+  using Acc = float;
   static constexpr const char* kName[] = {"invar_sgemm", "invar_sgemm_epilogue",
                                           "invar_sgemm_batch_strided", "invar_sgemm_batch"};
   INVAR_FUZZ_CALLS(invar_sgemm, invar_sgemm_batch_strided, invar_sgemm_batch)
 };
 struct F64 {
-  using In = double; using InB = double; using Out = double; using Acc = double;
+  using In = double;
+  using InB = double;
+  using Out = double;
+  using Acc = double;
   static constexpr const char* kName[] = {"invar_dgemm", "invar_dgemm_epilogue",
                                           "invar_dgemm_batch_strided", "invar_dgemm_batch"};
   INVAR_FUZZ_CALLS(invar_dgemm, invar_dgemm_batch_strided, invar_dgemm_batch)
 };
 struct Bf16F32 {
-  using In = invar_bf16; using InB = invar_bf16; using Out = float; using Acc = float;
+  using In = invar_bf16;
+  using InB = invar_bf16;
+  using Out = float;
+  using Acc = float;
   static constexpr const char* kName[] = {"invar_gemm_bf16bf16f32", "",
                                           "invar_gemm_bf16bf16f32_batch_strided",
                                           "invar_gemm_bf16bf16f32_batch"};
@@ -399,7 +432,10 @@ struct Bf16F32 {
                    invar_gemm_bf16bf16f32_batch)
 };
 struct Bf16Bf16 {
-  using In = invar_bf16; using InB = invar_bf16; using Out = invar_bf16; using Acc = float;
+  using In = invar_bf16;
+  using InB = invar_bf16;
+  using Out = invar_bf16;
+  using Acc = float;
   static constexpr const char* kName[] = {"invar_gemm_bf16bf16bf16", "",
                                           "invar_gemm_bf16bf16bf16_batch_strided",
                                           "invar_gemm_bf16bf16bf16_batch"};
@@ -407,7 +443,10 @@ struct Bf16Bf16 {
                    invar_gemm_bf16bf16bf16_batch)
 };
 struct F16F32 {
-  using In = invar_f16; using InB = invar_f16; using Out = float; using Acc = float;
+  using In = invar_f16;
+  using InB = invar_f16;
+  using Out = float;
+  using Acc = float;
   static constexpr const char* kName[] = {"invar_gemm_f16f16f32", "",
                                           "invar_gemm_f16f16f32_batch_strided",
                                           "invar_gemm_f16f16f32_batch"};
@@ -415,7 +454,10 @@ struct F16F32 {
                    invar_gemm_f16f16f32_batch)
 };
 struct F16F16 {
-  using In = invar_f16; using InB = invar_f16; using Out = invar_f16; using Acc = float;
+  using In = invar_f16;
+  using InB = invar_f16;
+  using Out = invar_f16;
+  using Acc = float;
   static constexpr const char* kName[] = {"invar_gemm_f16f16f16", "",
                                           "invar_gemm_f16f16f16_batch_strided",
                                           "invar_gemm_f16f16f16_batch"};
@@ -423,17 +465,21 @@ struct F16F16 {
                    invar_gemm_f16f16f16_batch)
 };
 struct S8 {
-  using In = int8_t; using InB = int8_t; using Out = int32_t; using Acc = int32_t;
-  static constexpr const char* kName[] = {"invar_gemm_s8s8s32", "",
-                                          "invar_gemm_s8s8s32_batch_strided",
-                                          "invar_gemm_s8s8s32_batch"};
+  using In = int8_t;
+  using InB = int8_t;
+  using Out = int32_t;
+  using Acc = int32_t;
+  static constexpr const char* kName[] = {
+      "invar_gemm_s8s8s32", "", "invar_gemm_s8s8s32_batch_strided", "invar_gemm_s8s8s32_batch"};
   INVAR_FUZZ_CALLS(invar_gemm_s8s8s32, invar_gemm_s8s8s32_batch_strided, invar_gemm_s8s8s32_batch)
 };
 struct U8 {
-  using In = uint8_t; using InB = int8_t; using Out = int32_t; using Acc = int32_t;
-  static constexpr const char* kName[] = {"invar_gemm_u8s8s32", "",
-                                          "invar_gemm_u8s8s32_batch_strided",
-                                          "invar_gemm_u8s8s32_batch"};
+  using In = uint8_t;
+  using InB = int8_t;
+  using Out = int32_t;
+  using Acc = int32_t;
+  static constexpr const char* kName[] = {
+      "invar_gemm_u8s8s32", "", "invar_gemm_u8s8s32_batch_strided", "invar_gemm_u8s8s32_batch"};
   INVAR_FUZZ_CALLS(invar_gemm_u8s8s32, invar_gemm_u8s8s32_batch_strided, invar_gemm_u8s8s32_batch)
 };
 #undef INVAR_FUZZ_CALLS
@@ -443,12 +489,14 @@ struct U8 {
 void check_message(const char* function, invar_status status,
                    const std::string& msg = invar_last_error()) {
   if (status == INVAR_OK) {
-    if (!msg.empty()) fail(std::string(function) + " succeeded but left the message \"" + msg + "\"");
+    if (!msg.empty())
+      fail(std::string(function) + " succeeded but left the message \"" + msg + "\"");
     return;
   }
   const std::string prefix = std::string(function) + ": ";
   if (msg.rfind(prefix, 0) != 0)
-    fail(std::string(function) + " failed with \"" + msg + "\", which does not start with \"" + prefix + "\"");
+    fail(std::string(function) + " failed with \"" + msg + "\", which does not start with \"" +
+         prefix + "\"");
   if (msg.find(prefix, prefix.size()) != std::string::npos)
     fail(std::string(function) + ": the function is named twice in \"" + msg + "\"");
   const std::size_t at = msg.find("packed in ");
@@ -570,10 +618,14 @@ void run_c_api(const Args& g, Variant variant) {
   for (const Use& u : {Use{A.zone, reads_a, "a"}, Use{B.zone, reads_b, "b"},
                        Use{C.zone, writes_c, "c"}, Use{Bias.zone, touches && bias != 0, "bias"}}) {
     if (u.zone == Zone::kSmall) continue;
-    if (u.zone == Zone::kImpossible && u.used) e.invalid(std::string(u.name) + " spans 2^63 bytes or more");
-    else if (u.zone == Zone::kImpossible) e.either();
-    else if (u.used && !e.must_fail) return;  // cannot be allocated, may rightly be accepted
-    else e.either();
+    if (u.zone == Zone::kImpossible && u.used)
+      e.invalid(std::string(u.name) + " spans 2^63 bytes or more");
+    else if (u.zone == Zone::kImpossible)
+      e.either();
+    else if (u.used && !e.must_fail)
+      return;  // cannot be allocated, may rightly be accepted
+    else
+      e.either();
   }
   if (batched && count > 4096 && !e.must_fail) return;  // a long loop over empty products
   // This call's own operands are packed before the product validates its arguments: a pack of
@@ -605,10 +657,12 @@ void run_c_api(const Args& g, Variant variant) {
       const In* ai = pointers ? A.pointers[i] : A.base() + g.sa * i;
       const InB* bi = pointers ? B.pointers[i] : B.base() + g.sb * i;
       Out* ci;
-      if (pointers) ci = expected[i].data();
-      else ci = expected[0].data() + (C.base() - C.parts[0].data()) + g.sc * i;
-      reference<In, InB, Out, Acc>(m, n, k, alpha, ai, la, bi, lb, beta, ci, lc, bias,
-                                   Bias.base(), activation);
+      if (pointers)
+        ci = expected[i].data();
+      else
+        ci = expected[0].data() + (C.base() - C.parts[0].data()) + g.sc * i;
+      reference<In, InB, Out, Acc>(m, n, k, alpha, ai, la, bi, lb, beta, ci, lc, bias, Bias.base(),
+                                   activation);
     }
   }
 
@@ -632,7 +686,8 @@ void run_c_api(const Args& g, Variant variant) {
     constexpr bool dbl = std::is_same_v<In, double>;
     if constexpr (is_int) {
       if (how == 1) {  // a floating-point B where an int8 B belongs
-        const invar_status s = in_mode("invar_sgemm_pack_b", [&] { return invar_sgemm_pack_b(tr(0), 2, 2, fsmall, 2, &h); });
+        const invar_status s = in_mode(
+            "invar_sgemm_pack_b", [&] { return invar_sgemm_pack_b(tr(0), 2, 2, fsmall, 2, &h); });
         return keep("invar_sgemm_pack_b", s, h);
       }
       // packed for the other A type
@@ -649,8 +704,9 @@ void run_c_api(const Args& g, Variant variant) {
       const char* fn = side_a ? (d ? "invar_dgemm_pack_a" : "invar_sgemm_pack_a")
                               : (d ? "invar_dgemm_pack_b" : "invar_sgemm_pack_b");
       const invar_status s = in_mode(fn, [&] {
-        if (side_a) return d ? invar_dgemm_pack_a(tr(0), 2, 2, 1.0, dsmall, 2, &h)
-                             : invar_sgemm_pack_a(tr(0), 2, 2, 1.0f, fsmall, 2, &h);
+        if (side_a)
+          return d ? invar_dgemm_pack_a(tr(0), 2, 2, 1.0, dsmall, 2, &h)
+                   : invar_sgemm_pack_a(tr(0), 2, 2, 1.0f, fsmall, 2, &h);
         return d ? invar_dgemm_pack_b(tr(0), 2, 2, dsmall, 2, &h)
                  : invar_sgemm_pack_b(tr(0), 2, 2, fsmall, 2, &h);
       });
@@ -697,8 +753,10 @@ void run_c_api(const Args& g, Variant variant) {
       constexpr bool d = std::is_same_v<In, double>;
       const char* fn = d ? "invar_dgemm_pack_b" : "invar_sgemm_pack_b";
       const invar_status s = in_mode(fn, [&] {
-        if constexpr (d) return invar_dgemm_pack_b(tr(0), k + 1, 1, other_k.data(), 1, &h);
-        else return invar_sgemm_pack_b(tr(0), k + 1, 1, other_k.data(), 1, &h);
+        if constexpr (d)
+          return invar_dgemm_pack_b(tr(0), k + 1, 1, other_k.data(), 1, &h);
+        else
+          return invar_sgemm_pack_b(tr(0), k + 1, 1, other_k.data(), 1, &h);
       });
       return keep(fn, s, h);
     }
@@ -782,29 +840,35 @@ void run_c_api(const Args& g, Variant variant) {
       const invar_packed* h = operand_handle(false);
       if (pack_failed) break;
       if constexpr (is_int) {
-        function = std::is_same_v<In, uint8_t> ? "invar_gemm_u8s8s32_packed" : "invar_gemm_s8s8s32_packed";
+        function =
+            std::is_same_v<In, uint8_t> ? "invar_gemm_u8s8s32_packed" : "invar_gemm_s8s8s32_packed";
         status = in_mode(function, [&] {
           if constexpr (std::is_same_v<In, uint8_t>)
             return invar_gemm_u8s8s32_packed(tr(g.ta), m, alpha, a, g.lda, h, beta, c, g.ldc);
-          else return invar_gemm_s8s8s32_packed(tr(g.ta), m, alpha, a, g.lda, h, beta, c, g.ldc);
+          else
+            return invar_gemm_s8s8s32_packed(tr(g.ta), m, alpha, a, g.lda, h, beta, c, g.ldc);
         });
       } else if constexpr (std::is_same_v<F, F32> || std::is_same_v<F, F64>) {
         constexpr bool d = std::is_same_v<F, F64>;
         if (variant == kPackedB) {
           function = d ? "invar_dgemm_packed" : "invar_sgemm_packed";
           status = in_mode(function, [&] {
-            if constexpr (d) return invar_dgemm_packed(tr(g.ta), m, alpha, a, g.lda, h, beta, c, g.ldc);
-            else return invar_sgemm_packed(tr(g.ta), m, alpha, a, g.lda, h, beta, c, g.ldc);
+            if constexpr (d)
+              return invar_dgemm_packed(tr(g.ta), m, alpha, a, g.lda, h, beta, c, g.ldc);
+            else
+              return invar_sgemm_packed(tr(g.ta), m, alpha, a, g.lda, h, beta, c, g.ldc);
           });
         } else {
           function = d ? "invar_dgemm_packed_epilogue" : "invar_sgemm_packed_epilogue";
           status = in_mode(function, [&] {
             if constexpr (d)
               return invar_dgemm_packed_epilogue(tr(g.ta), m, alpha, a, g.lda, h, beta, c, g.ldc,
-                                                 static_cast<B_>(bias), bv, static_cast<A_>(activation));
+                                                 static_cast<B_>(bias), bv,
+                                                 static_cast<A_>(activation));
             else
               return invar_sgemm_packed_epilogue(tr(g.ta), m, alpha, a, g.lda, h, beta, c, g.ldc,
-                                                 static_cast<B_>(bias), bv, static_cast<A_>(activation));
+                                                 static_cast<B_>(bias), bv,
+                                                 static_cast<A_>(activation));
           });
         }
       }
@@ -819,33 +883,40 @@ void run_c_api(const Args& g, Variant variant) {
         if (variant == kPackedA) {
           function = d ? "invar_dgemm_packed_a" : "invar_sgemm_packed_a";
           status = in_mode(function, [&] {
-            if constexpr (d) return invar_dgemm_packed_a(ha, tr(g.tb), n, b, g.ldb, beta, c, g.ldc);
-            else return invar_sgemm_packed_a(ha, tr(g.tb), n, b, g.ldb, beta, c, g.ldc);
+            if constexpr (d)
+              return invar_dgemm_packed_a(ha, tr(g.tb), n, b, g.ldb, beta, c, g.ldc);
+            else
+              return invar_sgemm_packed_a(ha, tr(g.tb), n, b, g.ldb, beta, c, g.ldc);
           });
         } else {
           const invar_packed* hb = handle == 5 ? wrong_k_handle() : operand_handle(false);
           if (pack_failed) break;
           function = d ? "invar_dgemm_packed_ab" : "invar_sgemm_packed_ab";
           status = in_mode(function, [&] {
-            if constexpr (d) return invar_dgemm_packed_ab(ha, hb, beta, c, g.ldc);
-            else return invar_sgemm_packed_ab(ha, hb, beta, c, g.ldc);
+            if constexpr (d)
+              return invar_dgemm_packed_ab(ha, hb, beta, c, g.ldc);
+            else
+              return invar_sgemm_packed_ab(ha, hb, beta, c, g.ldc);
           });
         }
       }
       break;
     }
-    default:
-      break;
+    default: break;
   }
   // The message before invar_packed_free, a call of its own, clears it.
   const std::string message = invar_last_error();
-  for (invar_packed* h : owned) in_mode("invar_packed_free", [&] { invar_packed_free(h); return 0; });
+  for (invar_packed* h : owned)
+    in_mode("invar_packed_free", [&] {
+      invar_packed_free(h);
+      return 0;
+    });
 
-  std::string what = std::string(function) + " m=" + std::to_string(m) + " n=" +
-                     std::to_string(n) + " k=" + std::to_string(k) + " lda=" +
-                     std::to_string(g.lda) + " ldb=" + std::to_string(g.ldb) + " ldc=" +
-                     std::to_string(g.ldc) + " batch=" + std::to_string(count) + " ta=" +
-                     std::to_string(g.ta) + " tb=" + std::to_string(g.tb);
+  std::string what = std::string(function) + " m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                     " k=" + std::to_string(k) + " lda=" + std::to_string(g.lda) +
+                     " ldb=" + std::to_string(g.ldb) + " ldc=" + std::to_string(g.ldc) +
+                     " batch=" + std::to_string(count) + " ta=" + std::to_string(g.ta) +
+                     " tb=" + std::to_string(g.tb);
   if (pack_failed) {
     if (e.must_succeed) fail(what + ": packing failed: " + message);
     status = INVAR_EINVAL;
@@ -854,7 +925,8 @@ void run_c_api(const Args& g, Variant variant) {
   }
   if (status != INVAR_OK) {
     if (e.must_succeed) fail(what + ": refused a valid call: " + message);
-    if (e.must_fail && status != INVAR_EINVAL) fail(what + ": returned " + std::to_string(status) + ", not INVAR_EINVAL");
+    if (e.must_fail && status != INVAR_EINVAL)
+      fail(what + ": returned " + std::to_string(status) + ", not INVAR_EINVAL");
     for (std::size_t i = 0; i < C.parts.size(); ++i)
       if (first_difference(C.parts[i], before[i]) >= 0) fail(what + ": failed but changed C");
     return;
@@ -887,8 +959,9 @@ void run_c_api(const Args& g, Variant variant) {
   }
   for (std::size_t i = 0; i < C.parts.size(); ++i) {
     const int64_t at = first_difference(C.parts[i], expected[i]);
-    if (at >= 0) fail(what + ": C differs from the scalar chain at element " + std::to_string(at) +
-                      " of buffer " + std::to_string(i));
+    if (at >= 0)
+      fail(what + ": C differs from the scalar chain at element " + std::to_string(at) +
+           " of buffer " + std::to_string(i));
   }
 }
 
@@ -898,19 +971,25 @@ template <class T>
 void run_blas(const Args& g, bool cblas) {
   constexpr bool d = std::is_same_v<T, double>;
   const int m = static_cast<int>(g.m), n = static_cast<int>(g.n), k = static_cast<int>(g.k);
-  const int lda = static_cast<int>(g.lda), ldb = static_cast<int>(g.ldb), ldc = static_cast<int>(g.ldc);
+  const int lda = static_cast<int>(g.lda), ldb = static_cast<int>(g.ldb),
+            ldc = static_cast<int>(g.ldc);
   const T alpha = static_cast<T>(g.alpha), beta = static_cast<T>(g.beta);
   static constexpr char kChars[] = {'N', 'T', 'C', 'n', 't', 'c', 'X', '\0'};
   const char ca = g.ta >= 0 && g.ta < 8 ? kChars[g.ta] : static_cast<char>(g.ta);
   const char cb = g.tb >= 0 && g.tb < 8 ? kChars[g.tb] : static_cast<char>(g.tb);
   auto char_trans = [](char c) { return c == 'T' || c == 't' || c == 'C' || c == 'c'; };
-  auto char_ok = [](char c) { return c == 'N' || c == 'n' || c == 'T' || c == 't' || c == 'C' || c == 'c'; };
+  auto char_ok = [](char c) {
+    return c == 'N' || c == 'n' || c == 'T' || c == 't' || c == 'C' || c == 'c';
+  };
   // CBLAS: layout from the bias byte (0: row-major, 1: column-major, else raw); trans 111..113.
   const int layout = g.bias == 0 ? 101 : g.bias == 1 ? 102 : g.bias;
-  const int ita = g.ta >= 0 && g.ta < 3 ? 111 + g.ta : g.ta, itb = g.tb >= 0 && g.tb < 3 ? 111 + g.tb : g.tb;
+  const int ita = g.ta >= 0 && g.ta < 3 ? 111 + g.ta : g.ta,
+            itb = g.tb >= 0 && g.tb < 3 ? 111 + g.tb : g.tb;
   bool row_major = false, ta1, tb1;
   int expected_info = 0;
-  auto need = [&](bool bad, int info) { if (bad && expected_info == 0) expected_info = info; };
+  auto need = [&](bool bad, int info) {
+    if (bad && expected_info == 0) expected_info = info;
+  };
   if (cblas) {
     row_major = layout == 101;
     ta1 = ita == 112 || ita == 113;
@@ -967,24 +1046,29 @@ void run_blas(const Args& g, bool cblas) {
   auto before = C.parts[0];
   auto expected = before;
   if (expected_info == 0)
-    reference<T, T, T, T>(mm, nn, kk, alpha, A.base(), la, B.base(), lb, beta,
-                          expected.data(), lc);
+    reference<T, T, T, T>(mm, nn, kk, alpha, A.base(), la, B.base(), lb, beta, expected.data(), lc);
   g_blas_info = 0;
   const char* function = cblas ? (d ? "cblas_dgemm" : "cblas_sgemm") : (d ? "dgemm_" : "sgemm_");
   in_mode(function, [&] {
     if (cblas) {
-      if constexpr (d) cblas_dgemm(layout, ita, itb, m, n, k, alpha, A.base(), lda, B.base(), ldb, beta, C.base(), ldc);
-      else cblas_sgemm(layout, ita, itb, m, n, k, alpha, A.base(), lda, B.base(), ldb, beta, C.base(), ldc);
+      if constexpr (d)
+        cblas_dgemm(layout, ita, itb, m, n, k, alpha, A.base(), lda, B.base(), ldb, beta, C.base(),
+                    ldc);
+      else
+        cblas_sgemm(layout, ita, itb, m, n, k, alpha, A.base(), lda, B.base(), ldb, beta, C.base(),
+                    ldc);
     } else {
-      if constexpr (d) dgemm_(&ca, &cb, &m, &n, &k, &alpha, A.base(), &lda, B.base(), &ldb, &beta, C.base(), &ldc);
-      else sgemm_(&ca, &cb, &m, &n, &k, &alpha, A.base(), &lda, B.base(), &ldb, &beta, C.base(), &ldc);
+      if constexpr (d)
+        dgemm_(&ca, &cb, &m, &n, &k, &alpha, A.base(), &lda, B.base(), &ldb, &beta, C.base(), &ldc);
+      else
+        sgemm_(&ca, &cb, &m, &n, &k, &alpha, A.base(), &lda, B.base(), &ldb, &beta, C.base(), &ldc);
     }
     return 0;
   });
-  const std::string what = std::string(function) + " m=" + std::to_string(m) + " n=" +
-                           std::to_string(n) + " k=" + std::to_string(k) + " lda=" +
-                           std::to_string(lda) + " ldb=" + std::to_string(ldb) + " ldc=" +
-                           std::to_string(ldc);
+  const std::string what = std::string(function) + " m=" + std::to_string(m) +
+                           " n=" + std::to_string(n) + " k=" + std::to_string(k) +
+                           " lda=" + std::to_string(lda) + " ldb=" + std::to_string(ldb) +
+                           " ldc=" + std::to_string(ldc);
   if (expected_info != 0) {
     // CBLAS reports a row-major call's positions as the column-major call it maps to sees them
     // (blas_abi.h), so only that it reported is checked there.
@@ -1025,7 +1109,8 @@ void run_blas2(const Args& g, Variant variant) {
     const i128 span_x = len > 0 ? i128{len - 1} * (incx < 0 ? -incx : incx) + 1 : 0;
     const i128 span_y = len > 0 ? i128{len - 1} * (incy < 0 ? -incy : incy) + 1 : 0;
     if (span_x > (1 << 20) || span_y > (1 << 20)) return;
-    std::vector<T> x(static_cast<std::size_t>(span_x > 0 ? span_x : 1)), y(static_cast<std::size_t>(span_y > 0 ? span_y : 1));
+    std::vector<T> x(static_cast<std::size_t>(span_x > 0 ? span_x : 1)),
+        y(static_cast<std::size_t>(span_y > 0 ? span_y : 1));
     fill(x, g.kind[0], g.seed[0]);
     fill(y, g.kind[1], g.seed[1]);
     T want = T(0);
@@ -1033,8 +1118,12 @@ void run_blas2(const Args& g, Variant variant) {
       want = std::fma(element(x.data(), i, len, incx), element(y.data(), i, len, incy), want);
     const char* function = cblas ? (d ? "cblas_ddot" : "cblas_sdot") : (d ? "ddot_" : "sdot_");
     const T got = in_mode(function, [&] {
-      if constexpr (d) return cblas ? cblas_ddot(n, x.data(), incx, y.data(), incy) : ddot_(&n, x.data(), &incx, y.data(), &incy);
-      else return cblas ? cblas_sdot(n, x.data(), incx, y.data(), incy) : sdot_(&n, x.data(), &incx, y.data(), &incy);
+      if constexpr (d)
+        return cblas ? cblas_ddot(n, x.data(), incx, y.data(), incy)
+                     : ddot_(&n, x.data(), &incx, y.data(), &incy);
+      else
+        return cblas ? cblas_sdot(n, x.data(), incx, y.data(), incy)
+                     : sdot_(&n, x.data(), &incx, y.data(), &incy);
     });
     if (!same(got, want))
       fail(std::string(function) + " n=" + std::to_string(n) + " incx=" + std::to_string(incx) +
@@ -1047,8 +1136,8 @@ void run_blas2(const Args& g, Variant variant) {
   const int layout = g.bias == 0 ? 101 : g.bias == 1 ? 102 : g.bias;
   const int itrans = g.ta >= 0 && g.ta < 3 ? 111 + g.ta : g.ta;
   const bool row_major = cblas && layout == 101;
-  const bool trans = cblas ? (itrans == 112 || itrans == 113)
-                           : (ct == 'T' || ct == 't' || ct == 'C' || ct == 'c');
+  const bool trans =
+      cblas ? (itrans == 112 || itrans == 113) : (ct == 'T' || ct == 't' || ct == 'C' || ct == 'c');
   bool invalid;
   if (cblas) {
     invalid = (layout != 101 && layout != 102) || itrans < 111 || itrans > 113 || m < 0 || n < 0 ||
@@ -1061,11 +1150,15 @@ void run_blas2(const Args& g, Variant variant) {
   const int64_t ylen = trans ? nn : mm, xlen = trans ? mm : nn;
   // A stored m x n: columns lda apart (column-major) or rows lda apart (row-major).
   const i128 a_span = row_major ? span(mm, nn, lda) : span(nn, mm, lda);
-  auto vspan = [](int64_t len, int inc) { return len > 0 ? i128{len - 1} * (inc < 0 ? -inc : inc) + 1 : i128{0}; };
+  auto vspan = [](int64_t len, int inc) {
+    return len > 0 ? i128{len - 1} * (inc < 0 ? -inc : inc) + 1 : i128{0};
+  };
   const i128 x_span = vspan(xlen, incx), y_span = vspan(ylen, incy);
   const i128 limit = i128{1} << 20;
   if (!invalid && (a_span > limit || x_span > limit || y_span > limit)) return;
-  auto size_of = [&](i128 v) { return static_cast<std::size_t>(invalid || v <= 0 || v > limit ? 64 : v); };
+  auto size_of = [&](i128 v) {
+    return static_cast<std::size_t>(invalid || v <= 0 || v > limit ? 64 : v);
+  };
   std::vector<T> a(size_of(a_span)), x(size_of(x_span)), y(size_of(y_span));
   fill(a, g.kind[0], g.seed[0]);
   fill(x, g.kind[1], g.seed[1]);
@@ -1091,17 +1184,23 @@ void run_blas2(const Args& g, Variant variant) {
   const char* function = cblas ? (d ? "cblas_dgemv" : "cblas_sgemv") : (d ? "dgemv_" : "sgemv_");
   in_mode(function, [&] {
     if (cblas) {
-      if constexpr (d) cblas_dgemv(layout, itrans, m, n, alpha, a.data(), lda, x.data(), incx, beta, y.data(), incy);
-      else cblas_sgemv(layout, itrans, m, n, alpha, a.data(), lda, x.data(), incx, beta, y.data(), incy);
+      if constexpr (d)
+        cblas_dgemv(layout, itrans, m, n, alpha, a.data(), lda, x.data(), incx, beta, y.data(),
+                    incy);
+      else
+        cblas_sgemv(layout, itrans, m, n, alpha, a.data(), lda, x.data(), incx, beta, y.data(),
+                    incy);
     } else {
-      if constexpr (d) dgemv_(&ct, &m, &n, &alpha, a.data(), &lda, x.data(), &incx, &beta, y.data(), &incy);
-      else sgemv_(&ct, &m, &n, &alpha, a.data(), &lda, x.data(), &incx, &beta, y.data(), &incy);
+      if constexpr (d)
+        dgemv_(&ct, &m, &n, &alpha, a.data(), &lda, x.data(), &incx, &beta, y.data(), &incy);
+      else
+        sgemv_(&ct, &m, &n, &alpha, a.data(), &lda, x.data(), &incx, &beta, y.data(), &incy);
     }
     return 0;
   });
-  const std::string what = std::string(function) + " m=" + std::to_string(m) + " n=" +
-                           std::to_string(n) + " lda=" + std::to_string(lda) + " incx=" +
-                           std::to_string(incx) + " incy=" + std::to_string(incy);
+  const std::string what = std::string(function) + " m=" + std::to_string(m) +
+                           " n=" + std::to_string(n) + " lda=" + std::to_string(lda) +
+                           " incx=" + std::to_string(incx) + " incy=" + std::to_string(incy);
   if (invalid != (g_blas_info != 0))
     fail(what + (invalid ? ": an invalid call was not reported" : ": a valid call was reported"));
   if (invalid) {
@@ -1116,8 +1215,8 @@ Args decode(Reader& r) {
   Args g;
   g.entry = r.byte() % kEntryCount;
   const uint8_t mode = r.byte(), flags = r.byte();
-  g_mode = kCleanMxcsr | ((mode & 3u) << 13) | ((mode & 4) ? 0x8000u : 0) | ((mode & 8) ? 0x40u : 0) |
-           (flags & 0x3Fu);
+  g_mode = kCleanMxcsr | ((mode & 3u) << 13) | ((mode & 4) ? 0x8000u : 0) |
+           ((mode & 8) ? 0x40u : 0) | (flags & 0x3Fu);
   g.threads = 1 + r.byte() % 3;
   g.ta = r.enum_value();
   g.tb = r.enum_value();
@@ -1160,15 +1259,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   const Args g = decode(r);
   const Entry& e = kEntries[g.entry];
   if (std::getenv("GEMM_FUZZ_PRINT") != nullptr) {  // to read a failing input
-    std::fprintf(stderr,
-                 "entry %d (family %d, variant %d) mxcsr 0x%04x threads %d ta %d tb %d m %lld n %lld "
-                 "k %lld lda %lld ldb %lld ldc %lld sa %lld sb %lld sc %lld batch %lld alpha %a "
-                 "beta %a ialpha %d ibeta %d bias %d activation %d nulls 0x%x handle %d\n",
-                 g.entry, e.family, e.variant, g_mode, g.threads, g.ta, g.tb, (long long)g.m,
-                 (long long)g.n, (long long)g.k, (long long)g.lda, (long long)g.ldb,
-                 (long long)g.ldc, (long long)g.sa, (long long)g.sb, (long long)g.sc,
-                 (long long)g.batch, g.alpha, g.beta, g.ialpha, g.ibeta, g.bias, g.activation,
-                 g.nulls, g.handle);
+    std::fprintf(
+        stderr,
+        "entry %d (family %d, variant %d) mxcsr 0x%04x threads %d ta %d tb %d m %lld n %lld "
+        "k %lld lda %lld ldb %lld ldc %lld sa %lld sb %lld sc %lld batch %lld alpha %a "
+        "beta %a ialpha %d ibeta %d bias %d activation %d nulls 0x%x handle %d\n",
+        g.entry, e.family, e.variant, g_mode, g.threads, g.ta, g.tb, (long long)g.m, (long long)g.n,
+        (long long)g.k, (long long)g.lda, (long long)g.ldb, (long long)g.ldc, (long long)g.sa,
+        (long long)g.sb, (long long)g.sc, (long long)g.batch, g.alpha, g.beta, g.ialpha, g.ibeta,
+        g.bias, g.activation, g.nulls, g.handle);
   }
   g_entry = "";
   const uint32_t mode = g_mode;
@@ -1177,14 +1276,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   g_mode = mode;
   switch (e.family) {
     case kF32:
-      if (e.variant == kFortran || e.variant == kCblas) run_blas<float>(g, e.variant == kCblas);
-      else if (e.variant >= kFortranGemv) run_blas2<float>(g, e.variant);
-      else run_c_api<F32>(g, e.variant);
+      if (e.variant == kFortran || e.variant == kCblas)
+        run_blas<float>(g, e.variant == kCblas);
+      else if (e.variant >= kFortranGemv)
+        run_blas2<float>(g, e.variant);
+      else
+        run_c_api<F32>(g, e.variant);
       break;
     case kF64:
-      if (e.variant == kFortran || e.variant == kCblas) run_blas<double>(g, e.variant == kCblas);
-      else if (e.variant >= kFortranGemv) run_blas2<double>(g, e.variant);
-      else run_c_api<F64>(g, e.variant);
+      if (e.variant == kFortran || e.variant == kCblas)
+        run_blas<double>(g, e.variant == kCblas);
+      else if (e.variant >= kFortranGemv)
+        run_blas2<double>(g, e.variant);
+      else
+        run_c_api<F64>(g, e.variant);
       break;
     case kBf16F32: run_c_api<Bf16F32>(g, e.variant); break;
     case kBf16Bf16: run_c_api<Bf16Bf16>(g, e.variant); break;

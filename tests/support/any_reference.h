@@ -25,9 +25,12 @@ inline int32_t widen_any(int32_t x) { return x; }
 
 template <class Out, class Acc>
 Out store_any(Acc x) {
-  if constexpr (std::is_same_v<Out, invar_bf16>) return numeric::round_to_bf16(x);
-  else if constexpr (std::is_same_v<Out, invar_f16>) return numeric::round_to_f16(x);
-  else return x;
+  if constexpr (std::is_same_v<Out, invar_bf16>)
+    return numeric::round_to_bf16(x);
+  else if constexpr (std::is_same_v<Out, invar_f16>)
+    return numeric::round_to_f16(x);
+  else
+    return x;
 }
 
 // Element (i, j) of op(X) is at x[i * rs + j * cs].
@@ -51,7 +54,8 @@ void reference_any(int64_t m, int64_t n, int64_t k, Acc alpha, const In* a, Stri
           sum += static_cast<uint32_t>(widen_any(a[i * sa.rs + p * sa.cs])) *
                  static_cast<uint32_t>(widen_any(b[p * sb.rs + j * sb.cs]));
         if ((k == 0 || alpha == 0) && beta == 1) continue;
-        const uint32_t scaled = beta == 0 ? 0u : static_cast<uint32_t>(beta) * static_cast<uint32_t>(cij);
+        const uint32_t scaled =
+            beta == 0 ? 0u : static_cast<uint32_t>(beta) * static_cast<uint32_t>(cij);
         const uint32_t product = alpha == 0 ? 0u : static_cast<uint32_t>(alpha) * sum;
         acc = static_cast<Acc>(product + scaled);
       } else {

@@ -24,7 +24,8 @@ struct FpState {
   std::string str() const {
     char text[64];
     std::snprintf(text, sizeof text, "control 0x%llx status 0x%llx",
-                  static_cast<unsigned long long>(control), static_cast<unsigned long long>(status));
+                  static_cast<unsigned long long>(control),
+                  static_cast<unsigned long long>(status));
     return text;
   }
 };
