@@ -59,7 +59,8 @@ invar_status guarded(const char* function, Fn&& fn) noexcept {
 
 // The integer a C caller passed for an enum parameter. C allows any int there; reading it
 // through the C++ enum type would be undefined for values outside the enumerators, so copy the
-// bytes.
+// bytes. The entry points hand their enum parameters on by reference (never loading them as the
+// enum type) until they reach this.
 template <class E>
 int raw_enum(const E& e) noexcept {
   std::underlying_type_t<E> raw;
@@ -95,10 +96,11 @@ invar::api::GemmCall<In, Out> make_call(const char* function, int trans_a, int t
 
 // Every element type: one validation, one engine.
 template <class In, class InB, class Out, class Acc>
-invar_status gemm_entry(const char* function, invar_trans ta, invar_trans tb, int64_t m, int64_t n,
-                        int64_t k, Acc alpha, const In* a, int64_t lda, const InB* b, int64_t ldb,
-                        Acc beta, Out* c, int64_t ldc, const invar_packed* packed = nullptr,
-                        int bias = 0, const Acc* bias_values = nullptr, int activation = 0,
+invar_status gemm_entry(const char* function, const invar_trans& ta, const invar_trans& tb,
+                        int64_t m, int64_t n, int64_t k, Acc alpha, const In* a, int64_t lda,
+                        const InB* b, int64_t ldb, Acc beta, Out* c, int64_t ldc,
+                        const invar_packed* packed = nullptr, int bias = 0,
+                        const Acc* bias_values = nullptr, int activation = 0,
                         const invar_packed* packed_a = nullptr) {
   invar::api::clear_last_error();
   const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
@@ -121,8 +123,8 @@ invar_status gemm_entry(const char* function, invar_trans ta, invar_trans tb, in
 
 // AIn: the A element type whose kernel the panels are for (T itself but for the int8 B).
 template <class T, class AIn = T>
-invar_status pack_b_entry(const char* function, invar_trans tb, int64_t k, int64_t n, const T* b,
-                          int64_t ldb, invar_packed** out) {
+invar_status pack_b_entry(const char* function, const invar_trans& tb, int64_t k, int64_t n,
+                          const T* b, int64_t ldb, invar_packed** out) {
   invar::api::clear_last_error();
   const int trans_b = raw_enum(tb);
   return guarded(function, [&] {
@@ -138,8 +140,8 @@ invar_status pack_b_entry(const char* function, invar_trans tb, int64_t k, int64
 }
 
 template <class T>
-invar_status pack_a_entry(const char* function, invar_trans ta, int64_t m, int64_t k, T alpha,
-                          const T* a, int64_t lda, invar_packed** out) {
+invar_status pack_a_entry(const char* function, const invar_trans& ta, int64_t m, int64_t k,
+                          T alpha, const T* a, int64_t lda, invar_packed** out) {
   invar::api::clear_last_error();
   const int trans_a = raw_enum(ta);
   return guarded(function, [&] {
@@ -156,9 +158,9 @@ invar_status pack_a_entry(const char* function, invar_trans ta, int64_t m, int64
 
 // A prepacked A, with B unpacked or (b_packed) prepacked too.
 template <class T>
-invar_status packed_a_entry(const char* function, const invar_packed* a, invar_trans tb, int64_t n,
-                            const T* b, int64_t ldb, const invar_packed* b_packed, T beta, T* c,
-                            int64_t ldc) {
+invar_status packed_a_entry(const char* function, const invar_packed* a, const invar_trans& tb,
+                            int64_t n, const T* b, int64_t ldb, const invar_packed* b_packed,
+                            T beta, T* c, int64_t ldc) {
   invar::api::clear_last_error();
   invar::runtime::FpModeGuard fp_mode;  // the handle's alpha is converted in the library's mode
   const invar::detail::PackedOperand* pa = nullptr;
@@ -178,7 +180,7 @@ invar_status packed_a_entry(const char* function, const invar_packed* a, invar_t
 // op(A) times a prepacked B. Acc: the element type of alpha, beta and C; the B the handle was
 // packed from is int8 for the integer products, else In.
 template <class In, class Acc>
-invar_status packed_entry(const char* function, invar_trans ta, int64_t m, Acc alpha,
+invar_status packed_entry(const char* function, const invar_trans& ta, int64_t m, Acc alpha,
                           const In* a, int64_t lda, const invar_packed* b, Acc beta, Acc* c,
                           int64_t ldc, int bias = 0, const Acc* bias_values = nullptr,
                           int activation = 0) {
@@ -204,6 +206,16 @@ invar_status run_batch(const char* function, int64_t batch, Entry&& entry) {
                                " is negative");
     return INVAR_EINVAL;
   }
+  if (batch == 0) return INVAR_OK;
+  // Entry 0 first: a batch whose shared arguments are invalid is refused before anything is
+  // allocated for its entries.
+  {
+    std::string error = invar::api::validate(entry(0));
+    if (!error.empty()) {
+      invar::api::set_last_error(error + " (batch entry 0)");
+      return INVAR_EINVAL;
+    }
+  }
   std::vector<std::invoke_result_t<Entry&, int64_t>> calls;
   calls.reserve(static_cast<std::size_t>(batch));
   for (int64_t i = 0; i < batch; ++i) {
@@ -219,10 +231,11 @@ invar_status run_batch(const char* function, int64_t batch, Entry&& entry) {
 }
 
 template <class In, class InB, class Out, class Acc>
-invar_status batch_strided_entry(const char* function, invar_trans ta, invar_trans tb, int64_t m,
-                                 int64_t n, int64_t k, Acc alpha, const In* a, int64_t lda,
-                                 int64_t stride_a, const InB* b, int64_t ldb, int64_t stride_b,
-                                 Acc beta, Out* c, int64_t ldc, int64_t stride_c, int64_t batch) {
+invar_status batch_strided_entry(const char* function, const invar_trans& ta, const invar_trans& tb,
+                                 int64_t m, int64_t n, int64_t k, Acc alpha, const In* a,
+                                 int64_t lda, int64_t stride_a, const InB* b, int64_t ldb,
+                                 int64_t stride_b, Acc beta, Out* c, int64_t ldc, int64_t stride_c,
+                                 int64_t batch) {
   invar::api::clear_last_error();
   const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
   return guarded(function, [&] {
@@ -239,7 +252,8 @@ invar_status batch_strided_entry(const char* function, invar_trans ta, invar_tra
     std::string error;
     auto check = [&](const char* name, const char* stride_name, const void* base, int64_t rows,
                      int64_t cols, int64_t ld, int64_t stride, std::size_t elem_bytes) {
-      if (!error.empty() || base == nullptr || ld < cols) return;  // left to run_batch
+      // Negative extents, a short leading dimension or a NULL matrix are left to run_batch.
+      if (!error.empty() || base == nullptr || rows <= 0 || cols <= 0 || ld < cols) return;
       const int64_t span = invar::api::span_elements(rows, cols, ld, elem_bytes);
       int64_t low = 0, high = 0;
       if (span < 0) return;  // run_batch names the leading dimension
@@ -284,9 +298,10 @@ invar_status batch_strided_entry(const char* function, invar_trans ta, invar_tra
 }
 
 template <class In, class InB, class Out, class Acc>
-invar_status batch_entry(const char* function, invar_trans ta, invar_trans tb, int64_t m, int64_t n,
-                         int64_t k, Acc alpha, const In* const* a, int64_t lda, const InB* const* b,
-                         int64_t ldb, Acc beta, Out* const* c, int64_t ldc, int64_t batch) {
+invar_status batch_entry(const char* function, const invar_trans& ta, const invar_trans& tb,
+                         int64_t m, int64_t n, int64_t k, Acc alpha, const In* const* a,
+                         int64_t lda, const InB* const* b, int64_t ldb, Acc beta, Out* const* c,
+                         int64_t ldc, int64_t batch) {
   invar::api::clear_last_error();
   const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
   return guarded(function, [&] {
