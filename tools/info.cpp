@@ -114,7 +114,7 @@ int run_info(const InfoOptions& o) {
     p.unit_alpha = true;
     p.first_init = kernels::AccInit::kZero;
     p.allow_direct = impl.allow_direct;
-    const driver::Plan plan = api::plan_product(impl, *k, p);
+    const driver::Plan plan = api::plan_product(impl, *k, p, topo);
     std::printf("%s %lld x %lld x %lld%s, alpha 1, beta 0:\n%s",
                 k == &sgemm ? "plan:       f32" : "            u8s8s32",
                 static_cast<long long>(o.m), static_cast<long long>(o.n),

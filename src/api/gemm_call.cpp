@@ -109,11 +109,11 @@ std::string check_span(const char* f, const char* name, const char* ld_name, con
 }  // namespace
 
 driver::Plan plan_product(const Context::Impl& context, const kernels::GemmKernel& kernel,
-                          const driver::GemmProblem& problem) {
+                          const driver::GemmProblem& problem, const arch::CacheTopology& caches) {
   return driver::make_plan(
       kernel,
       driver::request_of(problem, context.num_threads.load(), context.pool.max_threads()),
-      arch::cache_topology().topology, context.overrides);
+      caches, context.overrides);
 }
 
 template <class In, class Out>
@@ -268,7 +268,7 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
                  : call.beta == Acc(1) ? kernels::AccInit::kLoad
                                        : kernels::AccInit::kScale;
 
-  const driver::Plan plan = plan_product(context, kernel, p);
+  const driver::Plan plan = plan_product(context, kernel, p, caches.topology);
   if (plan.workspace_bytes == 0) {
     driver::run_gemm(kernel, p, plan, nullptr, &context.pool);
   } else {

@@ -100,9 +100,9 @@ template <class In, class Out>
 void execute_batch(Context::Impl& context, const GemmCall<In, Out>* calls, int64_t count);
 
 // The plan of a validated, non-degenerate problem on this context: the one make_plan call
-// execute() makes (`invar info --shape` prints it).
+// execute() makes over the caches it found (`invar info --shape` prints it).
 driver::Plan plan_product(const Context::Impl& context, const kernels::GemmKernel& kernel,
-                          const driver::GemmProblem& problem);
+                          const driver::GemmProblem& problem, const arch::CacheTopology& caches);
 
 }  // namespace invar::api
 

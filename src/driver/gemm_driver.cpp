@@ -4,24 +4,6 @@
 
 namespace invar::driver {
 
-PlanRequest request_of(const GemmProblem& p, int threads, int max_team) {
-  PlanRequest r;
-  r.m = p.m;
-  r.n = p.n;
-  r.k = p.k;
-  r.a_row_major = p.a_cs == 1;
-  r.b_row_major = p.b_cs == 1;
-  r.b_transposed = p.b_rs == 1;
-  r.unit_alpha = p.unit_alpha;
-  r.first_init = p.first_init;
-  r.a_prepacked = p.a_panels != nullptr;
-  r.b_prepacked = p.b_panels != nullptr;
-  r.allow_direct = p.allow_direct;
-  r.threads = threads;
-  r.max_team = max_team;
-  return r;
-}
-
 bool in_place_tiles(const kernels::GemmKernel& kernel, const GemmProblem& problem) {
   return in_place_tiles(kernel, request_of(problem, 1, 1));
 }

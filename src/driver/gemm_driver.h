@@ -103,7 +103,23 @@ void pack_a_whole(const kernels::GemmKernel& kernel, int64_t m, int64_t k, const
 
 // The planner's view of a problem: its shape, layouts and scalars' class, with `threads` offered
 // and a pool of at most `max_team` (plan.h).
-PlanRequest request_of(const GemmProblem& problem, int threads, int max_team);
+inline PlanRequest request_of(const GemmProblem& p, int threads, int max_team) {
+  PlanRequest r;
+  r.m = p.m;
+  r.n = p.n;
+  r.k = p.k;
+  r.a_row_major = p.a_cs == 1;
+  r.b_row_major = p.b_cs == 1;
+  r.b_transposed = p.b_rs == 1;
+  r.unit_alpha = p.unit_alpha;
+  r.first_init = p.first_init;
+  r.a_prepacked = p.a_panels != nullptr;
+  r.b_prepacked = p.b_panels != nullptr;
+  r.allow_direct = p.allow_direct;
+  r.threads = threads;
+  r.max_team = max_team;
+  return r;
+}
 
 // Runs the product as `plan` (made for it by make_plan) says, on the pool when the plan's team
 // has more than one member (nullptr: the caller alone). `workspace` may be null when

@@ -108,7 +108,10 @@ std::size_t whole_a_bytes(const GemmKernel& kern, const Plan& plan, int64_t rows
 
 // The direct paths (few rows, or a small product, and a kernel for B's layout, or a kernel's
 // small form): true and the path set in *plan when one applies.
-bool plan_direct(const GemmKernel& kern, const PlanRequest& r, bool small_fits, Plan* plan) {
+// Inlined: every call plans, and the smallest products take these paths.
+inline __attribute__((always_inline)) bool plan_direct(const GemmKernel& kern,
+                                                       const PlanRequest& r, bool small_fits,
+                                                       Plan* plan) {
   if (!r.allow_direct || r.a_prepacked) return false;
   const double fmas = static_cast<double>(r.m) * static_cast<double>(r.n) * static_cast<double>(r.k);
   const bool small = fmas <= kSmallDirectFmas;
@@ -293,7 +296,9 @@ bool in_place_split_rows(int64_t m, int64_t n, const Plan& plan, int64_t nr, int
 }
 
 bool small_split_rows(const GemmKernel& kern, int64_t m, int members) {
-  return (m + kern.mr - 1) / kern.mr >= 2 * members;
+  // At least 2 * members tiles of rows: ceil(m / mr) >= t exactly when m > (t - 1) * mr (no
+  // division on the smallest products' way).
+  return m > (2 * static_cast<int64_t>(members) - 1) * kern.mr;
 }
 
 TeamPlan team_plan(const GemmKernel& kern, const PlanRequest& r, const Plan& plan, int members) {
@@ -377,17 +382,15 @@ Plan make_plan_with_blocks(const GemmKernel& kern, const PlanRequest& r, bool sm
   return plan;
 }
 
-Plan make_plan(const GemmKernel& kern, const PlanRequest& request,
-               const arch::CacheTopology& topology, const blocking::BlockOverrides& overrides) {
-  PlanRequest r = request;
-  r.threads = useful_threads(r.m, r.n, r.k, r.threads);
+Plan make_plan(const GemmKernel& kern, const PlanRequest& r, const arch::CacheTopology& topology,
+               const blocking::BlockOverrides& overrides) {
   // Only the small path reads it, and only above kDirectMaxRows rows.
   const bool small_fits =
       r.m > kernels::kDirectMaxRows &&
       blocking::small_kernel_fits(topology, {kern.mr, kern.nr},
                                   {kern.a_packed_bytes, kern.b_packed_bytes}, r.n, r.k);
   Plan plan;
-  plan.threads = std::max(1, std::min(r.threads, r.max_team));
+  plan.threads = std::max(1, std::min(useful_threads(r.m, r.n, r.k, r.threads), r.max_team));
   plan.small_fits = small_fits;
   // The direct paths need no block sizes.
   if (!plan_direct(kern, r, small_fits, &plan)) {

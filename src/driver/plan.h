@@ -177,6 +177,8 @@ enum class LoopOrder {
   kKBlocksOuter,       // for pc: pack this member's A rows once; for jc: pack B, for ic: ...
 };
 
+// The fields under each path's heading are set for that path only; the others are left unset
+// (a plan is made on every call, and zeroing all of it showed in the smallest products' cost).
 struct Plan {
   Path path = Path::kLoopNest;
   // The team asked of the pool (1: the caller alone); a pool may give fewer.
@@ -184,33 +186,34 @@ struct Plan {
   // The operands fit the small form's cache budget (blocking::small_kernel_fits).
   bool small_fits = false;
 
-  // kDirect / kDirectTransposed: rows per kernel call, columns per member's unit, k-block depth.
-  int64_t direct_rows = 0;
-  int64_t direct_cols = 0;
-  int64_t direct_kc = 0;
+  // kDirect, kDirectTransposed, kDirectPrepacked: rows per kernel call, columns per member's
+  // unit, k-block depth.
+  int64_t direct_rows;
+  int64_t direct_cols;
+  int64_t direct_kc;
   // kSmall: whether the members split rows (else columns) for a full team.
-  bool small_by_rows = false;
+  bool small_by_rows;
 
   // kAInPlace: the tiles (the kernel's small form) rather than direct_panels; rows per group;
   // the depth of B's k-blocks (balanced), the number of buffers taking turns, each's bytes;
   // whether the members split rows (else panels) for a full team.
-  bool in_place_tiles = false;
-  int64_t in_place_rows = 0;
-  int64_t in_place_kc = 0;
-  int in_place_buffers = 0;
-  std::size_t in_place_block_bytes = 0;
-  bool in_place_by_rows = false;
+  bool in_place_tiles;
+  int64_t in_place_rows;
+  int64_t in_place_kc;
+  int in_place_buffers;
+  std::size_t in_place_block_bytes;
+  bool in_place_by_rows;
 
   // kLoopNest: block sizes (blocks.mc/nc before rounding to whole tiles) and their whole-tile
   // maxima; loop order; the team's split; each member's workspace slot.
   blocking::BlockSizes blocks;
-  int64_t mc = 0, nc = 0, kc = 0;
-  LoopOrder order = LoopOrder::kColumnBlocksOuter;
-  bool room_for_whole_a = false;  // the slots can hold the widest member's whole k-block of A
+  int64_t mc, nc, kc;
+  LoopOrder order;
+  bool room_for_whole_a;  // the slots can hold the widest member's whole k-block of A
   TeamPlan team;
-  std::size_t a_bytes = 0, b_bytes = 0, tile_bytes = 0, slot_bytes = 0;
+  std::size_t a_bytes, b_bytes, tile_bytes, slot_bytes;
   // Row blocks of at most this many rows over a prepacked B run B-outer (kBOuterPanels tiles).
-  int64_t b_outer_rows = 0;
+  int64_t b_outer_rows;
 
   // Bytes the executor reserves in the workspace (0: none is needed).
   std::size_t workspace_bytes = 0;
