@@ -241,6 +241,14 @@ TEST(Plan, TheTeamIsWhatTheWorkIsWorth) {
   EXPECT_EQ(plan(avx2(), r, zen4()).threads, 3);
 }
 
+TEST(Plan, BatchesOfSmallProductsRunSideBySide) {
+  EXPECT_EQ(driver::batch_members(32, 32, 32, 2, 100), 2);     // one thread's worth each
+  EXPECT_EQ(driver::batch_members(32, 32, 32, 8, 3), 3);       // no more members than products
+  EXPECT_EQ(driver::batch_members(32, 32, 32, 2, 1), 1);       // a batch of one
+  EXPECT_EQ(driver::batch_members(32, 32, 32, 1, 100), 1);     // one thread
+  EXPECT_EQ(driver::batch_members(512, 512, 512, 2, 100), 1);  // each worth the whole team
+}
+
 TEST(Plan, FewRowsReadBInPlace) {
   const GemmKernel kern = avx2();
   // A decode step over a row-major B: k-blocks of kDirectKc rows, swept along j.

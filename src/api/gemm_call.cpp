@@ -302,11 +302,10 @@ template <class In, class Out>
 void execute_batch(Context::Impl& context, const GemmCall<In, Out>* calls, int64_t count) {
   using Acc = typename GemmCall<In, Out>::Acc;
   if (count <= 0) return;
-  const int threads = context.num_threads.load();
   const GemmCall<In, Out>& first = calls[0];
-  const int per_product = driver::useful_threads(first.m, first.n, first.k, threads);
-  const bool one_by_one = count == 1 || per_product >= threads;
-  const int members = one_by_one ? 1 : static_cast<int>(std::min<int64_t>(threads, count));
+  const int members =
+      driver::batch_members(first.m, first.n, first.k, context.num_threads.load(), count);
+  const bool one_by_one = members == 1;
   // A narrow C: one f32 copy of C per member, reused for each of its products and allocated
   // before any product runs (if that fails, no C has been written).
   std::size_t elements = 0;

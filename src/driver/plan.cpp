@@ -261,6 +261,11 @@ int useful_threads(int64_t m, int64_t n, int64_t k, int threads) {
   return limit < threads ? static_cast<int>(limit) : threads;
 }
 
+int batch_members(int64_t m, int64_t n, int64_t k, int threads, int64_t count) {
+  if (count <= 1 || useful_threads(m, n, k, threads) >= threads) return 1;
+  return static_cast<int>(std::min<int64_t>(threads, count));
+}
+
 std::size_t packed_a_bytes(const GemmKernel& kern, int64_t m, int64_t k) {
   const int64_t panels = (m + kern.mr - 1) / kern.mr;
   return align_up(static_cast<std::size_t>(panels * kern.mr * k) * kern.a_packed_bytes);

@@ -225,6 +225,11 @@ std::string describe_plan(const Plan& plan, const std::string& indent);
 // How many of `threads` are worth starting for an m x n x k product (at least 1).
 int useful_threads(int64_t m, int64_t n, int64_t k, int threads);
 
+// How many members run a batch of `count` products shaped m x n x k side by side, each product
+// on one thread (1: the products one after another, each with the whole team): a product that
+// is worth all `threads` by itself runs alone.
+int batch_members(int64_t m, int64_t n, int64_t k, int threads, int64_t count);
+
 // The whole plan: the team (useful_threads, then the pool's limit), then the path, then, when
 // a packed path is taken, block sizes from the topology (overrides win) and the rest.
 Plan make_plan(const kernels::GemmKernel& kernel, const PlanRequest& request,
