@@ -1,6 +1,8 @@
 // The planner over made-up kernels and cache topologies: which path, split, blocks and loop
 // order a shape gets, and the invariants every plan keeps. Pure functions: the same on every
 // machine, and no kernel runs.
+#include "driver/plan.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 
 #include "arch/cache_topology.h"
 #include "blocking/block_sizes.h"
-#include "driver/plan.h"
 #include "kernels/kernel_set.h"
 
 namespace invar::test {
@@ -40,8 +41,8 @@ void stub_small(int64_t, int64_t, int64_t, const void*, int64_t, const void*, in
                 void*, int64_t, AccInit, const void*) {
   ++g_kernel_calls;
 }
-void stub_direct(int64_t, int64_t, int64_t, const void*, const void*, int64_t, int64_t,
-                 const void*, int64_t, void*, int64_t, AccInit, const void*) {
+void stub_direct(int64_t, int64_t, int64_t, const void*, const void*, int64_t, int64_t, const void*,
+                 int64_t, void*, int64_t, AccInit, const void*) {
   ++g_kernel_calls;
 }
 
@@ -97,8 +98,7 @@ CacheTopology zen4() {
   return make("zen4", {32 * kKiB, 8, 64, 1}, {1 * kMiB, 8, 64, 1}, {32 * kMiB, 16, 64, 1});
 }
 CacheTopology xeon_amx() {
-  return make("xeon_amx", {48 * kKiB, 12, 64, 1}, {2 * kMiB, 16, 64, 1},
-              {300 * kMiB, 20, 64, 1});
+  return make("xeon_amx", {48 * kKiB, 12, 64, 1}, {2 * kMiB, 16, 64, 1}, {300 * kMiB, 20, 64, 1});
 }
 CacheTopology tiny() { return make("tiny", {8 * kKiB, 2, 64, 1}, {128 * kKiB, 4, 64, 1}, {}); }
 
@@ -148,8 +148,8 @@ void expect_shared_out(int64_t count, int members) {
 // The invariants of any plan for request r.
 void expect_invariants(const GemmKernel& kern, const PlanRequest& r, const Plan& p) {
   SCOPED_TRACE(std::string(kern.name) + " " + std::to_string(r.m) + "x" + std::to_string(r.n) +
-               "x" + std::to_string(r.k) + " threads=" + std::to_string(r.threads) + " path=" +
-               driver::path_name(p.path));
+               "x" + std::to_string(r.k) + " threads=" + std::to_string(r.threads) +
+               " path=" + driver::path_name(p.path));
   ASSERT_GE(p.threads, 1);
   ASSERT_LE(p.threads, std::max(1, r.threads));
   ASSERT_LE(p.threads, r.max_team);
@@ -231,8 +231,8 @@ void expect_invariants(const GemmKernel& kern, const PlanRequest& r, const Plan&
 }
 
 TEST(Plan, TheTeamIsWhatTheWorkIsWorth) {
-  EXPECT_EQ(driver::useful_threads(32, 32, 32, 8), 1);   // 65 kflop
-  EXPECT_EQ(driver::useful_threads(64, 64, 64, 8), 2);   // 524 kflop: two members' worth
+  EXPECT_EQ(driver::useful_threads(32, 32, 32, 8), 1);  // 65 kflop
+  EXPECT_EQ(driver::useful_threads(64, 64, 64, 8), 2);  // 524 kflop: two members' worth
   EXPECT_EQ(driver::useful_threads(1024, 1024, 1024, 8), 8);
   EXPECT_EQ(driver::useful_threads(1024, 1024, 1024, 1), 1);
   // The pool's limit caps the team, whatever is offered.

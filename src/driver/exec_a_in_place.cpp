@@ -43,12 +43,13 @@ void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, const Plan& pl
 
   auto member = [&](int me, int members, auto&& barrier) {
     // This member's rows and panels.
-    const bool by_rows = members == plan.threads
-                             ? plan.in_place_by_rows
-                             : in_place_split_rows(p.m, p.n, plan, nr, members);
+    const bool by_rows = members == plan.threads ? plan.in_place_by_rows
+                                                 : in_place_split_rows(p.m, p.n, plan, nr, members);
     int64_t row_lo = 0, row_hi = p.m, lo = 0, hi = panels;
-    if (by_rows) share(p.m, me, members, &row_lo, &row_hi);
-    else share(panels, me, members, &lo, &hi);
+    if (by_rows)
+      share(p.m, me, members, &row_lo, &row_hi);
+    else
+      share(panels, me, members, &lo, &hi);
     const int64_t groups = (row_hi - row_lo + height - 1) / height;
     const int64_t j = lo * nr;
     const int64_t cols = std::min(p.n, hi * nr) - j;
@@ -64,8 +65,8 @@ void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, const Plan& pl
       int64_t panel_stride = kc * nr;
       if (prepacked) {
         panel_stride = p.k * nr;
-        my_panels = static_cast<const char*>(p.b_panels) +
-                    (lo * p.k * nr + pc * nr) * kern.b_packed_bytes;
+        my_panels =
+            static_cast<const char*>(p.b_panels) + (lo * p.k * nr + pc * nr) * kern.b_packed_bytes;
       } else {
         char* const buffer = b_packed + (t % buffers) * block_bytes;
         const int64_t pack_at = (by_rows ? kc : kb) * nr * pack_lo;

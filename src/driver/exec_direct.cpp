@@ -99,8 +99,8 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, const Pl
       for (int64_t s = lo; s < hi; ++s) {
         const int64_t cols = std::min(nr, p.n - s * nr);
         char* c = static_cast<char*>(p.c) + (i * p.ldc + s * nr) * kern.c_bytes;
-        kern.direct(rows, cols, p.k, p.alpha, at(p.a, i * p.a_rs, kern.a_in_bytes), p.a_rs,
-                    p.a_cs, static_cast<const char*>(p.b_panels) + s * panel_bytes, nr, c, p.ldc,
+        kern.direct(rows, cols, p.k, p.alpha, at(p.a, i * p.a_rs, kern.a_in_bytes), p.a_rs, p.a_cs,
+                    static_cast<const char*>(p.b_panels) + s * panel_bytes, nr, c, p.ldc,
                     p.first_init, p.beta);
         numeric::apply_epilogue(p.epilogue, c, p.ldc, rows, cols, i, s * nr);
       }

@@ -140,15 +140,16 @@ void run_loop_nest(const GemmKernel& kern, const GemmProblem& p, const Plan& pla
         if (fn != nullptr) fn();
       }
     } const release{kern.release};
-    const TeamPlan team =
-        members == plan.threads ? plan.team : team_plan(kern, request_of(p, members, members), plan, members);
+    const TeamPlan team = members == plan.threads
+                              ? plan.team
+                              : team_plan(kern, request_of(p, members, members), plan, members);
     const Partition part = team.partition;
     // This member's rows, cut into blocks of near-equal height in whole tiles (partial tiles
     // only at the end of the run); a prepacked A's runs start on a tile, its panels' origin.
     int64_t row_lo = 0, row_hi = p.m;
     if (part.tm > 1) member_rows(p.m, part.row_unit, me, members, &row_lo, &row_hi);
-    const int64_t mc_step = blocking::balanced_block(std::max<int64_t>(1, row_hi - row_lo),
-                                                     mc_max, mr);
+    const int64_t mc_step =
+        blocking::balanced_block(std::max<int64_t>(1, row_hi - row_lo), mc_max, mr);
     // In the rows split without own copies the members pack one B block together (in member
     // 0's slot), meeting before reading it and before packing the next.
     const bool shared_b = team.shared_b;
@@ -207,8 +208,8 @@ void run_loop_nest(const GemmKernel& kern, const GemmProblem& p, const Plan& pla
                       p.b_rs, p.b_cs, b_packed + whole / nr * b_panel_bytes);
         }
       } else if (ncols > 0) {
-        kern.pack_b(kc, ncols, at(p.b, pc * p.b_rs + (jc + c0) * p.b_cs, kern.b_in_bytes),
-                    p.b_rs, p.b_cs, b_packed);
+        kern.pack_b(kc, ncols, at(p.b, pc * p.b_rs + (jc + c0) * p.b_cs, kern.b_in_bytes), p.b_rs,
+                    p.b_cs, b_packed);
       }
 
       for (int64_t ic = row_lo; (shared_a || ncols > 0) && ic < row_hi; ic += mc_step) {
@@ -236,13 +237,13 @@ void run_loop_nest(const GemmKernel& kern, const GemmProblem& p, const Plan& pla
           barrier();  // the whole A block is packed
           a_block = buffer;
         } else {
-          kern.pack_a(mc, kc, at(p.a, ic * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs,
-                      p.a_cs, p.alpha, a_packed);
+          kern.pack_a(mc, kc, at(p.a, ic * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs, p.a_cs,
+                      p.alpha, a_packed);
         }
         if (ncols <= 0) continue;  // a member without columns only helps pack A
         char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc + c0) * kern.c_bytes;
-        macro_kernel(kern, mc, ncols, kc, a_block, a_panel_bytes, my_panels, b_panel_bytes,
-                     c_block, p.ldc, init, p.alpha, p.beta, scratch, plan.blocks.prefetch_c,
+        macro_kernel(kern, mc, ncols, kc, a_block, a_panel_bytes, my_panels, b_panel_bytes, c_block,
+                     p.ldc, init, p.alpha, p.beta, scratch, plan.blocks.prefetch_c,
                      prepacked && mc <= plan.b_outer_rows, b_source);
         b_source = {};  // the block is packed
         // The block's chains end with the last k-block: its epilogue runs while it is in cache.

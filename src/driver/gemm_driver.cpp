@@ -17,21 +17,11 @@ void run_gemm(const kernels::GemmKernel& kernel, const GemmProblem& problem, con
               runtime::Workspace* workspace, runtime::ThreadPool* pool) {
   switch (plan.path) {
     case Path::kDirect:
-    case Path::kDirectTransposed:
-      exec::run_direct(kernel, problem, plan, pool);
-      return;
-    case Path::kSmall:
-      exec::run_small(kernel, problem, plan, pool);
-      return;
-    case Path::kDirectPrepacked:
-      exec::run_direct_prepacked(kernel, problem, plan, pool);
-      return;
-    case Path::kAInPlace:
-      exec::run_a_in_place(kernel, problem, plan, workspace, pool);
-      return;
-    case Path::kLoopNest:
-      exec::run_loop_nest(kernel, problem, plan, *workspace, pool);
-      return;
+    case Path::kDirectTransposed: exec::run_direct(kernel, problem, plan, pool); return;
+    case Path::kSmall: exec::run_small(kernel, problem, plan, pool); return;
+    case Path::kDirectPrepacked: exec::run_direct_prepacked(kernel, problem, plan, pool); return;
+    case Path::kAInPlace: exec::run_a_in_place(kernel, problem, plan, workspace, pool); return;
+    case Path::kLoopNest: exec::run_loop_nest(kernel, problem, plan, *workspace, pool); return;
   }
 }
 

@@ -69,10 +69,9 @@ Partition partition(int64_t m, int64_t n, int64_t panels, int64_t mr, int member
   // Per member and element of B (of A), the rows' (columns') split does m / members
   // (n / members) multiply-adds; it packs (members - 1) / members of an element more into its
   // own copy, or 1 / members of one at the contended rate.
-  const double b_charge =
-      !packs_b ? 0.0
-      : own_b  ? kPackBElementFmas * (members - 1)
-               : kPackBElementFmas * kContendedPacking;
+  const double b_charge = !packs_b ? 0.0
+                          : own_b  ? kPackBElementFmas * (members - 1)
+                                   : kPackBElementFmas * kContendedPacking;
   const double a_charge = packs_a ? kPackAElementFmas * kContendedPacking : 0.0;
   const double by_rows = imbalance(m, busiest, members) + b_charge / static_cast<double>(m);
   const double by_cols = imbalance(panels, (panels + members - 1) / members, members) +
@@ -109,11 +108,11 @@ std::size_t whole_a_bytes(const GemmKernel& kern, const Plan& plan, int64_t rows
 // The direct paths (few rows, or a small product, and a kernel for B's layout, or a kernel's
 // small form): true and the path set in *plan when one applies.
 // Inlined: every call plans, and the smallest products take these paths.
-inline __attribute__((always_inline)) bool plan_direct(const GemmKernel& kern,
-                                                       const PlanRequest& r, bool small_fits,
-                                                       Plan* plan) {
+inline __attribute__((always_inline)) bool plan_direct(const GemmKernel& kern, const PlanRequest& r,
+                                                       bool small_fits, Plan* plan) {
   if (!r.allow_direct || r.a_prepacked) return false;
-  const double fmas = static_cast<double>(r.m) * static_cast<double>(r.n) * static_cast<double>(r.k);
+  const double fmas =
+      static_cast<double>(r.m) * static_cast<double>(r.n) * static_cast<double>(r.k);
   const bool small = fmas <= kSmallDirectFmas;
   if (r.b_prepacked) {
     if (kern.direct == nullptr || r.m > kernels::kDirectMaxRows) return false;
@@ -137,8 +136,7 @@ inline __attribute__((always_inline)) bool plan_direct(const GemmKernel& kern,
     return true;
   }
   if (kern.small != nullptr && small_fits && r.unit_alpha && r.a_row_major && r.b_row_major &&
-      r.m > kernels::kDirectMaxRows &&
-      (small || packing_share(r.m, r.n) >= kSmallPackingShare)) {
+      r.m > kernels::kDirectMaxRows && (small || packing_share(r.m, r.n) >= kSmallPackingShare)) {
     plan->path = Path::kSmall;
     plan->small_by_rows = small_split_rows(kern, r.m, plan->threads);
     return true;
@@ -180,32 +178,31 @@ const char* path_name(Path path) {
 
 std::string describe_plan(const Plan& plan, const std::string& indent) {
   const auto num = [](int64_t x) { return std::to_string(x); };
-  const auto kib = [](std::size_t bytes) {
-    return std::to_string((bytes + 1023) / 1024) + " KiB";
-  };
+  const auto kib = [](std::size_t bytes) { return std::to_string((bytes + 1023) / 1024) + " KiB"; };
   std::string s = indent + "path " + path_name(plan.path) + ", team " + num(plan.threads);
   switch (plan.path) {
     case Path::kDirect:
     case Path::kDirectTransposed:
     case Path::kDirectPrepacked:
-      s += std::string(plan.threads > 1 ? " (column groups split)" : "") + "\n" + indent + "rows " + num(plan.direct_rows) +
-           " per call, column groups of " + num(plan.direct_cols) + ", k-blocks of " +
-           num(plan.direct_kc);
+      s += std::string(plan.threads > 1 ? " (column groups split)" : "") + "\n" + indent + "rows " +
+           num(plan.direct_rows) + " per call, column groups of " + num(plan.direct_cols) +
+           ", k-blocks of " + num(plan.direct_kc);
       break;
     case Path::kSmall:
-      if (plan.threads > 1) s += plan.small_by_rows ? " (rows of tiles split)" : " (column groups split)";
+      if (plan.threads > 1)
+        s += plan.small_by_rows ? " (rows of tiles split)" : " (column groups split)";
       break;
     case Path::kAInPlace:
       if (plan.threads > 1) s += plan.in_place_by_rows ? " (rows split)" : " (panels split)";
-      s += "\n" + indent + (plan.in_place_tiles ? "tiles" : "direct_panels") + " over A in place, " +
-           num(plan.in_place_rows) + " rows per group; B packed alone in k-blocks of " +
-           num(plan.in_place_kc) + " (" + num(plan.in_place_buffers) + " buffer" +
-           (plan.in_place_buffers == 1 ? "" : "s") + " of " + kib(plan.in_place_block_bytes) +
-           ")";
+      s += "\n" + indent + (plan.in_place_tiles ? "tiles" : "direct_panels") +
+           " over A in place, " + num(plan.in_place_rows) +
+           " rows per group; B packed alone in k-blocks of " + num(plan.in_place_kc) + " (" +
+           num(plan.in_place_buffers) + " buffer" + (plan.in_place_buffers == 1 ? "" : "s") +
+           " of " + kib(plan.in_place_block_bytes) + ")";
       break;
     case Path::kLoopNest: {
       const Partition& part = plan.team.partition;
-      s += part.tm > 1 ? " (rows split, row unit " + num(part.row_unit) + ")"
+      s += part.tm > 1   ? " (rows split, row unit " + num(part.row_unit) + ")"
            : part.tn > 1 ? std::string(" (columns split)")
                          : std::string();
       s += "\n" + indent + "blocks MC " + num(plan.mc) + ", KC " + num(plan.kc) + ", NC " +
@@ -213,16 +210,16 @@ std::string describe_plan(const Plan& plan, const std::string& indent) {
            (plan.order == LoopOrder::kKBlocksOuter ? "k-blocks outer (A rows packed once)"
                                                    : "column blocks outer");
       s += "\n" + indent + "B " +
-           (plan.b_bytes == 0          ? "prepacked"
-            : plan.team.shared_b       ? "packed by the team into one shared block"
+           (plan.b_bytes == 0            ? "prepacked"
+            : plan.team.shared_b         ? "packed by the team into one shared block"
             : plan.team.partition.tm > 1 ? "packed by each member into a block of its own"
-            : plan.threads > 1         ? "panels packed by the member that reads them"
-                                       : "packed") +
+            : plan.threads > 1           ? "panels packed by the member that reads them"
+                                         : "packed") +
            ", A " +
-           (plan.a_bytes == 0       ? "prepacked"
-            : plan.team.shared_a    ? "blocks packed by the team together"
-            : plan.threads > 1      ? "packed by each member for its rows"
-                                    : "packed") +
+           (plan.a_bytes == 0    ? "prepacked"
+            : plan.team.shared_a ? "blocks packed by the team together"
+            : plan.threads > 1   ? "packed by each member for its rows"
+                                 : "packed") +
            "; slot " + kib(plan.slot_bytes) + " per member";
       break;
     }
@@ -315,9 +312,9 @@ TeamPlan team_plan(const GemmKernel& kern, const PlanRequest& r, const Plan& pla
   // The whole team takes the same order (the shared B blocks come in the same sequence for all):
   // a smaller team than the workspace was sized for, whose widest rows outgrow a slot, takes the
   // usual one.
-  t.whole_a = plan.room_for_whole_a && !t.shared_a &&
-              whole_a_bytes(kern, plan, widest_rows(r.m, t.partition.row_unit, members)) <=
-                  plan.a_bytes;
+  t.whole_a =
+      plan.room_for_whole_a && !t.shared_a &&
+      whole_a_bytes(kern, plan, widest_rows(r.m, t.partition.row_unit, members)) <= plan.a_bytes;
   return t;
 }
 
@@ -338,8 +335,7 @@ void plan_packed(const GemmKernel& kern, const PlanRequest& r, const blocking::B
     plan.in_place_buffers = plan.in_place_kc < r.k ? 2 : 1;
     plan.in_place_block_bytes = packed_b_bytes(kern, plan.in_place_kc, r.n);
     plan.in_place_by_rows = in_place_split_rows(r.m, r.n, plan, kern.nr, plan.threads);
-    plan.workspace_bytes =
-        r.b_prepacked ? 0 : plan.in_place_buffers * plan.in_place_block_bytes;
+    plan.workspace_bytes = r.b_prepacked ? 0 : plan.in_place_buffers * plan.in_place_block_bytes;
     return;
   }
   plan.path = Path::kLoopNest;
@@ -360,12 +356,11 @@ void plan_packed(const GemmKernel& kern, const PlanRequest& r, const blocking::B
   plan.room_for_whole_a = k_outer && whole_a_bytes(kern, plan, widest) <= kWholeKBlockABytes;
   // One workspace slot per member (sized for the largest team this call may get): a packed B
   // block, a packed A block (or a member's rows of a whole k-block) and a scratch tile.
-  plan.a_bytes = r.a_prepacked ? 0
-                               : align_up(std::max(static_cast<std::size_t>(plan.mc * plan.kc) *
-                                                       kern.a_packed_bytes,
-                                                   plan.room_for_whole_a
-                                                       ? whole_a_bytes(kern, plan, widest)
-                                                       : 0));
+  plan.a_bytes =
+      r.a_prepacked
+          ? 0
+          : align_up(std::max(static_cast<std::size_t>(plan.mc * plan.kc) * kern.a_packed_bytes,
+                              plan.room_for_whole_a ? whole_a_bytes(kern, plan, widest) : 0));
   plan.b_bytes = r.b_prepacked
                      ? 0
                      : align_up(static_cast<std::size_t>(plan.nc * plan.kc) * kern.b_packed_bytes);

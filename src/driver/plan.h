@@ -131,10 +131,10 @@ inline constexpr std::size_t kWholeKBlockABytes = std::size_t{8} << 20;
 // What the planner needs to know of a product (validated, m, n, k >= 1, alpha != 0).
 struct PlanRequest {
   int64_t m = 0, n = 0, k = 0;
-  bool a_row_major = true;   // op(A)'s rows are contiguous (a_cs == 1)
-  bool b_row_major = true;   // op(B)'s rows are contiguous (b_cs == 1)
+  bool a_row_major = true;    // op(A)'s rows are contiguous (a_cs == 1)
+  bool b_row_major = true;    // op(B)'s rows are contiguous (b_cs == 1)
   bool b_transposed = false;  // op(B)'s columns are contiguous (b_rs == 1; x * W^T)
-  bool unit_alpha = false;   // alpha is exactly 1 (the small kernels take only that)
+  bool unit_alpha = false;    // alpha is exactly 1 (the small kernels take only that)
   kernels::AccInit first_init = kernels::AccInit::kZero;  // beta == 0, 1 or another value
   bool a_prepacked = false;  // alpha * op(A) was packed ahead of time (GemmProblem::a_panels)
   bool b_prepacked = false;  // op(B) was packed ahead of time (GemmProblem::b_panels)
@@ -144,12 +144,12 @@ struct PlanRequest {
 };
 
 enum class Path {
-  kDirect,           // B row-major, read in place in k-blocks swept along j; A in place
+  kDirect,            // B row-major, read in place in k-blocks swept along j; A in place
   kDirectTransposed,  // B transposed (x * W^T), all of K in one pass; A in place
-  kSmall,            // the kernel's small form: its tiles over A and B in place
-  kDirectPrepacked,  // few rows over a prepacked B, panel by panel (no direct_panels)
-  kAInPlace,         // B packed alone (or prepacked) in deep k-blocks, A read in place
-  kLoopNest,         // the Goto loop nest over packed A and B blocks
+  kSmall,             // the kernel's small form: its tiles over A and B in place
+  kDirectPrepacked,   // few rows over a prepacked B, panel by panel (no direct_panels)
+  kAInPlace,          // B packed alone (or prepacked) in deep k-blocks, A read in place
+  kLoopNest,          // the Goto loop nest over packed A and B blocks
 };
 const char* path_name(Path path);
 
@@ -241,8 +241,8 @@ Plan make_plan_with_blocks(const kernels::GemmKernel& kernel, const PlanRequest&
                            bool small_fits, const blocking::BlockSizes& blocks);
 
 // The loop nest's team choices for a team of `members` (plan.team is this for plan.threads).
-TeamPlan team_plan(const kernels::GemmKernel& kernel, const PlanRequest& request,
-                   const Plan& plan, int members);
+TeamPlan team_plan(const kernels::GemmKernel& kernel, const PlanRequest& request, const Plan& plan,
+                   int members);
 
 // Whether the A-in-place path runs the packed kernel's tiles (its small form) rather than
 // direct_panels: a row-major A with alpha 1, more than kDirectMaxRows rows, and a tile taller
@@ -280,8 +280,12 @@ inline void share(int64_t count, int i, int n, int64_t* lo, int64_t* hi) {
 
 // The blocking model's view of a kernel's tile (blocking::TileShape).
 inline blocking::TileShape tile_shape(const kernels::GemmKernel& kernel) {
-  return {kernel.mr,        kernel.nr,        kernel.k_unit,
-          kernel.b_streams, kernel.b_block_in_l2, kernel.panels_from_l2};
+  return {kernel.mr,
+          kernel.nr,
+          kernel.k_unit,
+          kernel.b_streams,
+          kernel.b_block_in_l2,
+          kernel.panels_from_l2};
 }
 
 // Bytes of the prepacked layouts (GemmProblem::a_panels, b_panels), 64-byte aligned.
