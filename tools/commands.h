@@ -8,7 +8,8 @@
 namespace invar::tool {
 
 struct InfoOptions {
-  int64_t m = 1024, n = 1024, k = 1024;  // the shape whose block sizes are shown
+  int64_t m = 1024, n = 1024, k = 1024;  // the shape whose block sizes and plan are shown
+  bool trans_b = false;                   // the plan for B stored transposed (x * W^T)
 };
 int run_info(const InfoOptions& options);
 

@@ -1,6 +1,7 @@
 #include <cstdio>
 
 #include "api/context_impl.h"
+#include "api/gemm_call.h"
 #include "arch/cache_topology.h"
 #include "arch/cpu_features.h"
 #include "blocking/block_sizes.h"
@@ -97,6 +98,28 @@ int run_info(const InfoOptions& o) {
                 impl.overrides.mc || impl.overrides.kc || impl.overrides.nc
                     ? " (INVAR_MC/KC/NC overrides in force)"
                     : "");
+  }
+  // The plan each of these kernels takes for the shape (alpha 1, beta 0, A row-major, B
+  // row-major or transposed, as the API would pass it): the Plan the engine executes.
+  for (const kernels::GemmKernel* k : {&sgemm, &u8gemm}) {
+    driver::GemmProblem p;
+    p.m = o.m;
+    p.n = o.n;
+    p.k = o.k;
+    p.a_rs = o.k;
+    p.a_cs = 1;
+    p.b_rs = o.trans_b ? 1 : o.n;
+    p.b_cs = o.trans_b ? o.k : 1;
+    p.ldc = o.n;
+    p.unit_alpha = true;
+    p.first_init = kernels::AccInit::kZero;
+    p.allow_direct = impl.allow_direct;
+    const driver::Plan plan = api::plan_product(impl, *k, p, topo);
+    std::printf("%s %lld x %lld x %lld%s, alpha 1, beta 0:\n%s",
+                k == &sgemm ? "plan:       f32" : "            u8s8s32",
+                static_cast<long long>(o.m), static_cast<long long>(o.n),
+                static_cast<long long>(o.k), o.trans_b ? " (B transposed)" : "",
+                driver::describe_plan(plan, "              ").c_str());
   }
   std::printf("threads:    %d\n", context.num_threads());
   std::printf("config:     %s\n", invar_get_config());

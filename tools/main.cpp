@@ -35,8 +35,9 @@ int main(int argc, char** argv) {
   info_cmd->add_option(
               "--shape",
               [&](const CLI::results_t& r) { return parse_shape(r, &info.m, &info.n, &info.k); },
-              "M N K whose block sizes to show")
+              "M N K whose block sizes and plan to show")
       ->expected(3);
+  info_cmd->add_flag("--trans-b", info.trans_b, "plan the shape with B stored transposed (x * W^T)");
 
   invar::tool::FingerprintOptions fp;
   CLI::App* fp_cmd = app.add_subcommand(

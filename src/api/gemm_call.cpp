@@ -108,6 +108,14 @@ std::string check_span(const char* f, const char* name, const char* ld_name, con
 
 }  // namespace
 
+driver::Plan plan_product(const Context::Impl& context, const kernels::GemmKernel& kernel,
+                          const driver::GemmProblem& problem, const arch::CacheTopology& caches) {
+  return driver::make_plan(
+      kernel,
+      driver::request_of(problem, context.num_threads.load(), context.pool.max_threads()),
+      caches, context.overrides);
+}
+
 template <class In, class Out>
 std::string validate(const GemmCall<In, Out>& c) {
   using Acc = typename GemmCall<In, Out>::Acc;
@@ -256,23 +264,16 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
   p.beta = &call.beta;
   p.allow_direct = context.allow_direct;
   p.unit_alpha = call.alpha == Acc(1);
-  // Only the small path reads it, and only above kDirectMaxRows rows.
-  p.small_fits = call.m > kernels::kDirectMaxRows &&
-                 blocking::small_kernel_fits(caches.topology, {kernel.mr, kernel.nr},
-                                             {kernel.a_packed_bytes, kernel.b_packed_bytes},
-                                             call.n, call.k);
   p.first_init = call.beta == Acc(0)   ? kernels::AccInit::kZero
                  : call.beta == Acc(1) ? kernels::AccInit::kLoad
                                        : kernels::AccInit::kScale;
 
-  const int threads = driver::useful_threads(call.m, call.n, call.k, context.num_threads.load());
-  // Small and few-row products take a direct path before any block size or workspace is set up.
-  if (!driver::try_direct(kernel, p, &context.pool, threads)) {
-    const blocking::BlockSizes blocks = blocking::choose_block_sizes(
-        caches.topology, driver::tile_shape(kernel),
-        {kernel.a_packed_bytes, kernel.b_packed_bytes}, call.m, call.n, call.k, context.overrides);
+  const driver::Plan plan = plan_product(context, kernel, p, caches.topology);
+  if (plan.workspace_bytes == 0) {
+    driver::run_gemm(kernel, p, plan, nullptr, &context.pool);
+  } else {
     auto workspace = context.workspaces.lease();
-    driver::run_gemm(kernel, p, blocks, *workspace, &context.pool, threads);
+    driver::run_gemm(kernel, p, plan, &*workspace, &context.pool);
   }
   if constexpr (kNarrowC<In, Out>) {
     for (int64_t i = 0; i < call.m; ++i)
@@ -301,11 +302,10 @@ template <class In, class Out>
 void execute_batch(Context::Impl& context, const GemmCall<In, Out>* calls, int64_t count) {
   using Acc = typename GemmCall<In, Out>::Acc;
   if (count <= 0) return;
-  const int threads = context.num_threads.load();
   const GemmCall<In, Out>& first = calls[0];
-  const int per_product = driver::useful_threads(first.m, first.n, first.k, threads);
-  const bool one_by_one = count == 1 || per_product >= threads;
-  const int members = one_by_one ? 1 : static_cast<int>(std::min<int64_t>(threads, count));
+  const int members =
+      driver::batch_members(first.m, first.n, first.k, context.num_threads.load(), count);
+  const bool one_by_one = members == 1;
   // A narrow C: one f32 copy of C per member, reused for each of its products and allocated
   // before any product runs (if that fails, no C has been written).
   std::size_t elements = 0;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "driver/gemm_driver.h"
 #include "invar/invar.hpp"
 
 namespace invar::api {
@@ -97,6 +98,11 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call);
 // allocated once before any product runs.
 template <class In, class Out>
 void execute_batch(Context::Impl& context, const GemmCall<In, Out>* calls, int64_t count);
+
+// The plan of a validated, non-degenerate problem on this context: the one make_plan call
+// execute() makes over the caches it found (`invar info --shape` prints it).
+driver::Plan plan_product(const Context::Impl& context, const kernels::GemmKernel& kernel,
+                          const driver::GemmProblem& problem, const arch::CacheTopology& caches);
 
 }  // namespace invar::api
 

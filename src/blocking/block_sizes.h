@@ -95,7 +95,7 @@ struct BlockSizes {
   int64_t b_l2_depth = 0;
   // The bytes of L3 a packed B block is sized for (l3_nc's budget: a quarter of this worker's
   // share; 0 without an L3). A team whose B blocks all fit in it together may give each member
-  // a block of its own (gemm_driver.cpp).
+  // a block of its own (driver/plan.cpp).
   int64_t b_block_budget = 0;
 };
 
