@@ -17,8 +17,9 @@ inline constexpr int64_t kMaxSpanBytes = int64_t{1} << 56;
 
 // Elements from the first to one past the last element of a rows x cols matrix whose rows start
 // ld elements apart, i.e. (rows - 1) * ld + cols; rows, cols > 0 and ld >= cols. Returns -1 when
-// the span, or its size in bytes, exceeds kMaxSpanBytes.
+// the span, or its size in bytes, exceeds kMaxSpanBytes, and for extents outside those bounds.
 inline int64_t span_elements(int64_t rows, int64_t cols, int64_t ld, std::size_t elem_bytes) {
+  if (rows <= 0 || cols <= 0 || ld < cols) return -1;
   int64_t offset = 0, span = 0;
   if (__builtin_mul_overflow(rows - 1, ld, &offset) || __builtin_add_overflow(offset, cols, &span))
     return -1;
