@@ -4,7 +4,6 @@
 #include <new>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 #include "api/context_impl.h"
 #include "api/gemm_call.h"
@@ -197,36 +196,37 @@ invar_status packed_entry(const char* function, const invar_trans& ta, int64_t m
                     activation);
 }
 
-// Validates every entry before any is computed, so that on an error no C is touched. `entry(i)`
-// returns the i-th call: the shared arguments with this entry's matrices.
+template <class Call>
+struct EntriesOf;
+template <class In, class Out>
+struct EntriesOf<invar::api::GemmCall<In, Out>> {
+  using type = invar::api::BatchEntries<In, Out>;
+};
+
+// Validates every entry before any is computed, so that on an error no C is touched, then runs
+// them. `entry(i)` returns the i-th call: the shared arguments with this entry's matrices. Entry
+// 0 is validated first, so that a batch whose shared arguments are invalid is refused before
+// anything else; with `each` false it stands for every entry (a strided batch whose matrices
+// were checked as ranges). No memory is taken per entry: calls are made again when they run.
 template <class Entry>
-invar_status run_batch(const char* function, int64_t batch, Entry&& entry) {
+invar_status run_batch(const char* function, int64_t batch, Entry&& entry, bool each = true) {
   if (batch < 0) {
     invar::api::set_last_error(std::string(function) + ": batch = " + std::to_string(batch) +
                                " is negative");
     return INVAR_EINVAL;
   }
   if (batch == 0) return INVAR_OK;
-  // Entry 0 first: a batch whose shared arguments are invalid is refused before anything is
-  // allocated for its entries.
-  {
-    std::string error = invar::api::validate(entry(0));
-    if (!error.empty()) {
-      invar::api::set_last_error(error + " (batch entry 0)");
-      return INVAR_EINVAL;
-    }
-  }
-  std::vector<std::invoke_result_t<Entry&, int64_t>> calls;
-  calls.reserve(static_cast<std::size_t>(batch));
-  for (int64_t i = 0; i < batch; ++i) {
-    calls.push_back(entry(i));
-    std::string error = invar::api::validate(calls.back());
+  for (int64_t i = 0; i < (each ? batch : 1); ++i) {
+    std::string error = invar::api::validate(entry(i));
     if (!error.empty()) {
       invar::api::set_last_error(error + " (batch entry " + std::to_string(i) + ")");
       return INVAR_EINVAL;
     }
   }
-  invar::api::execute_batch(invar::Context::default_context().impl(), calls.data(), batch);
+  using Fn = std::remove_reference_t<Entry>;
+  const typename EntriesOf<std::invoke_result_t<Entry&, int64_t>>::type entries{
+      &entry, [](const void* self, int64_t i) { return (*static_cast<const Fn*>(self))(i); }};
+  invar::api::execute_batch(invar::Context::default_context().impl(), entries, batch);
   return INVAR_OK;
 }
 
@@ -289,11 +289,15 @@ invar_status batch_strided_entry(const char* function, const invar_trans& ta, co
     auto at = [](auto* base, int64_t stride, int64_t i, bool used) {
       return base == nullptr || !used ? base : base + stride * i;
     };
-    return run_batch(function, batch, [&](int64_t i) {
-      return make_call(function, trans_a, trans_b, m, n, k, alpha, at(a, stride_a, i, reads_ab),
-                       lda, at(b, stride_b, i, reads_ab), ldb, beta, at(c, stride_c, i, true),
-                       ldc);
-    });
+    // Entry 0 stands for all: the others differ only in addresses, checked above as ranges.
+    return run_batch(
+        function, batch,
+        [&](int64_t i) {
+          return make_call(function, trans_a, trans_b, m, n, k, alpha,
+                           at(a, stride_a, i, reads_ab), lda, at(b, stride_b, i, reads_ab), ldb,
+                           beta, at(c, stride_c, i, true), ldc);
+        },
+        /*each=*/false);
   });
 }
 

@@ -28,12 +28,12 @@ inline int64_t span_elements(int64_t rows, int64_t cols, int64_t ld, std::size_t
 }
 
 // Whether [base + low, base + high) elements (low <= 0 <= high) are addresses that do not wrap
-// around either end of the address space.
+// around either end of the address space, none of them address 0.
 inline bool addressable(const void* base, int64_t low, int64_t high, std::size_t elem_bytes) {
   const auto address = reinterpret_cast<std::uintptr_t>(base);
   const auto below = static_cast<std::uintptr_t>(-low) * elem_bytes;  // -low <= 2^56 / elem
   const auto above = static_cast<std::uintptr_t>(high) * elem_bytes;
-  return address >= below && address <= UINTPTR_MAX - above;
+  return address > below && address <= UINTPTR_MAX - above;
 }
 
 // The elements spanned by `count` matrices of `span` elements each, the i-th starting at

@@ -299,34 +299,43 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call) {
 }
 
 template <class In, class Out>
-void execute_batch(Context::Impl& context, const GemmCall<In, Out>* calls, int64_t count) {
+void execute_batch(Context::Impl& context, const BatchEntries<In, Out>& entries, int64_t count) {
   using Acc = typename GemmCall<In, Out>::Acc;
   if (count <= 0) return;
-  const GemmCall<In, Out>& first = calls[0];
+  const GemmCall<In, Out> first = entries.at(entries.self, 0);
   const int members =
       driver::batch_members(first.m, first.n, first.k, context.num_threads.load(), count);
-  const bool one_by_one = members == 1;
   // A narrow C: one f32 copy of C per member, reused for each of its products and allocated
-  // before any product runs (if that fails, no C has been written).
-  std::size_t elements = 0;
-  for (int64_t i = 0; i < count; ++i) elements = std::max(elements, wide_elements(calls[i]));
+  // before any product runs (if that fails, no C has been written). Every entry has the first's
+  // shape and alpha, so the first's size serves them all.
+  const std::size_t elements = wide_elements(first);
   const std::unique_ptr<Acc[]> wide = wide_copies<Acc>(elements, members);
-  if (one_by_one) {
-    for (int64_t i = 0; i < count; ++i) execute_on(context, calls[i], wide.get());
+  if (members == 1) {
+    for (int64_t i = 0; i < count; ++i) execute_on(context, entries.at(entries.self, i), wide.get());
     return;
   }
   // A call from inside a pool task runs on its caller alone, so each member's products are
   // single-threaded here. The team may be smaller than asked, never larger.
   context.pool.run(members, [&](runtime::Team& team) {
     Acc* own = wide ? wide.get() + elements * static_cast<std::size_t>(team.tid()) : nullptr;
-    for (int64_t i = team.tid(); i < count; i += team.size()) execute_on(context, calls[i], own);
+    for (int64_t i = team.tid(); i < count; i += team.size())
+      execute_on(context, entries.at(entries.self, i), own);
   });
+}
+
+template <class In, class Out>
+void execute_batch(Context::Impl& context, const GemmCall<In, Out>* calls, int64_t count) {
+  const BatchEntries<In, Out> entries{
+      calls, [](const void* self, int64_t i) { return static_cast<const GemmCall<In, Out>*>(self)[i]; }};
+  execute_batch(context, entries, count);
 }
 
 #define INVAR_GEMM_CALL(In, Out)                                                     \
   template std::string validate<In, Out>(const GemmCall<In, Out>&);              \
   template void execute<In, Out>(Context::Impl&, const GemmCall<In, Out>&);      \
   template void execute_batch<In, Out>(Context::Impl&, const GemmCall<In, Out>*, \
+                                       int64_t);                                \
+  template void execute_batch<In, Out>(Context::Impl&, const BatchEntries<In, Out>&, \
                                        int64_t);
 INVAR_GEMM_CALL(float, float)
 INVAR_GEMM_CALL(double, double)

@@ -99,6 +99,16 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call);
 template <class In, class Out>
 void execute_batch(Context::Impl& context, const GemmCall<In, Out>* calls, int64_t count);
 
+// The calls of a batch made on demand, entry i as at(self, i), so that a batch of any size
+// needs no memory per entry. Every entry has the first's m, n, k and alpha, and was validated.
+template <class In, class Out>
+struct BatchEntries {
+  const void* self;
+  GemmCall<In, Out> (*at)(const void* self, int64_t i);
+};
+template <class In, class Out>
+void execute_batch(Context::Impl& context, const BatchEntries<In, Out>& entries, int64_t count);
+
 // The plan of a validated, non-degenerate problem on this context: the one make_plan call
 // execute() makes over the caches it found (`invar info --shape` prints it).
 driver::Plan plan_product(const Context::Impl& context, const kernels::GemmKernel& kernel,
