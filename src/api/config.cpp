@@ -11,6 +11,7 @@
 #include "api/last_error.h"
 #include "arch/cache_topology.h"
 #include "invar/invar.h"
+#include "runtime/fp_mode.h"
 
 namespace {
 
@@ -44,6 +45,7 @@ std::string describe_default_context() {
 
 extern "C" const char* invar_get_config(void) {
   invar::api::clear_last_error();
+  invar::runtime::FpModeGuard fp_mode;  // the caller's flags back, whatever formatting raised
   static std::mutex mutex;
   static std::set<std::string>* lines = new std::set<std::string>;  // never freed: see above
   try {
@@ -58,6 +60,7 @@ extern "C" const char* invar_get_config(void) {
 
 extern "C" int invar_get_num_threads(void) {
   invar::api::clear_last_error();
+  invar::runtime::FpModeGuard fp_mode;  // creating the default context may compute in double
   try {
     return invar::Context::default_context().num_threads();
   } catch (const std::exception& e) {  // the default context cannot be created
