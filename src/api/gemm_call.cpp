@@ -227,10 +227,8 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
     throw InvalidArgument(std::string(call.function) + ": a was packed for " +
                           call.packed_a->kernel->name + ", but this context runs " + kernel.name);
   if (empty) return;
-  // The whole call runs in invar's mode, so that not even the bookkeeping below (thread and
-  // block counts in double) raises a flag in the caller's environment. Pool workers enter the
-  // mode again in the driver; on the calling thread that second guard finds it already set.
-  runtime::FpModeGuard fp_mode;
+  // The caller (execute, execute_batch) holds the library's FP mode on this thread; pool
+  // workers enter it again in the driver.
   if (call.k == 0 || call.alpha == Acc(0)) {
     if (call.bias == 0 && call.activation == 0) scale_c(call);
     else scale_c_with_epilogue(call);
@@ -317,6 +315,7 @@ void execute_batch(Context::Impl& context, const BatchEntries<In, Out>& entries,
   // A call from inside a pool task runs on its caller alone, so each member's products are
   // single-threaded here. The team may be smaller than asked, never larger.
   context.pool.run(members, [&](runtime::Team& team) {
+    runtime::FpModeGuard fp_mode;  // a pool worker's mode (the caller's thread has it already)
     Acc* own = wide ? wide.get() + elements * static_cast<std::size_t>(team.tid()) : nullptr;
     for (int64_t i = team.tid(); i < count; i += team.size())
       execute_on(context, entries.at(entries.self, i), own);

@@ -87,11 +87,13 @@ struct GemmCall {
 template <class In, class Out>
 std::string validate(const GemmCall<In, Out>& call);
 
-// Runs a validated call on the context. Throws std::bad_alloc when workspace runs out.
+// Runs a validated call on the context, on a thread in the library's FP mode
+// (runtime::FpModeGuard: the entry points enter it before they validate). Throws
+// std::bad_alloc when workspace runs out.
 template <class In, class Out>
 void execute(Context::Impl& context, const GemmCall<In, Out>& call);
 
-// Runs `count` validated calls: one after another, each on all of the context's threads, when
+// Runs `count` validated calls, likewise in the library's FP mode: one after another, each on all of the context's threads, when
 // one product is enough to occupy them; otherwise the products are dealt round-robin to the
 // threads, each running its products alone. Either way every product has its single-call bits.
 // A bf16 or f16 C is computed, as in execute(), on an f32 copy: one per member of the batch,
