@@ -14,8 +14,8 @@
 #include "api/context_impl.h"
 #include "arch/cache_topology.h"
 #include "blocking/block_sizes.h"
-#include "driver/gemm_driver.h"
 #include "dl.h"
+#include "driver/gemm_driver.h"
 #include "invar/invar.hpp"
 #include "kernels/kernel_set.h"
 #include "testing/seeded_data.h"
@@ -144,8 +144,8 @@ void screen(Problem& p, invar::Isa isa, invar::Context& model, double estimate, 
     sequence.push_back(order[i]);
     if ((i + 1) % kModelEvery == 0 || i + 1 == order.size()) sequence.push_back(0);
   }
-  const int calls = std::clamp(int(std::lround(seconds / double(sequence.size()) / estimate)), 1,
-                               100);
+  const int calls =
+      std::clamp(int(std::lround(seconds / double(sequence.size()) / estimate)), 1, 100);
   for (size_t slot = 0; slot < sequence.size(); ++slot) {
     const size_t config = sequence[slot];
     std::shared_ptr<invar::Context> own;
@@ -177,8 +177,8 @@ void screen(Problem& p, invar::Isa isa, invar::Context& model, double estimate, 
     s.model_ref = before > 0 && after > 0 ? (before + after) / 2 : std::max(before, after);
     s.rel_to_model = s.model_ref > 0 ? s.gflops / s.model_ref : 0;
     if (s.config == 0) {
-      size.model_screen_min = size.model_screen_min > 0 ? std::min(size.model_screen_min, s.gflops)
-                                                        : s.gflops;
+      size.model_screen_min =
+          size.model_screen_min > 0 ? std::min(size.model_screen_min, s.gflops) : s.gflops;
       size.model_screen_max = std::max(size.model_screen_max, s.gflops);
     }
   }

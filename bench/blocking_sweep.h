@@ -2,7 +2,8 @@
 // as fast as the best fixed MC, KC, NC on this machine? For invar's best SIMD path on one thread
 // and squares 1024, 2048 and (unless quick) 4096, it times the model's choice (ContextOptions
 // mc = kc = nc = 0) against a grid of fixed blocks around it:
-//   KC x {0.5, 0.75, 1, 1.25, 1.5},  MC x {0.5, 0.75, 1, 1.5} (a multiple of MR),  NC in {model, N/2}
+//   KC x {0.5, 0.75, 1, 1.25, 1.5}, MC x {0.5, 0.75, 1, 1.5} (a multiple of MR),
+//   NC in {model, N/2}
 // (at 4096, where a call takes seconds, KC x {0.75, 1, 1.25} and MC x {0.75, 1, 1.5}).
 //
 // Two passes, both on one shared, noisy machine:
@@ -30,7 +31,7 @@ struct SweepConfig {
   double mc_factor = 1, kc_factor = 1;
   bool nc_half = false;  // NC = N/2 instead of the model's NC
   bool is_model = false;
-  std::string label() const;  // "MC 342 KC 256 NC 1024"
+  std::string label() const;    // "MC 342 KC 256 NC 1024"
   std::string factors() const;  // "MC x0.75 KC x1.25 NC N/2", "model"
 };
 
@@ -39,8 +40,8 @@ struct SweepSample {
   size_t config = 0;  // index into SweepSize::configs
   int pass_slot = 0;  // screen: position in the sequence; confirm: round
   Timing timing;
-  double gflops = 0;       // on the median call
-  double model_ref = 0;    // screen: the model's GFLOP/s around this slot
+  double gflops = 0;        // on the median call
+  double model_ref = 0;     // screen: the model's GFLOP/s around this slot
   double rel_to_model = 0;  // gflops / model_ref
 };
 
@@ -48,15 +49,15 @@ struct SweepSize {
   int64_t n = 0;
   std::vector<SweepConfig> configs;  // configs[0] is the model's choice
   std::vector<SweepSample> screen, confirm;
-  std::vector<size_t> finalists;  // configs re-measured in the confirm pass (model excluded)
+  std::vector<size_t> finalists;        // configs re-measured in the confirm pass (model excluded)
   std::vector<double> finalist_gflops;  // their confirm medians, in the same order
-  double model_gflops = 0;        // confirm pass, median over all its calls
-  size_t best_fixed = 0;          // the finalist with the highest confirm median
+  double model_gflops = 0;              // confirm pass, median over all its calls
+  size_t best_fixed = 0;                // the finalist with the highest confirm median
   double best_gflops = 0;
-  double ratio = 0;                      // model_gflops / best_gflops
-  double round_ratio_min = 0, round_ratio_max = 0;  // the same ratio per confirm round
+  double ratio = 0;                                   // model_gflops / best_gflops
+  double round_ratio_min = 0, round_ratio_max = 0;    // the same ratio per confirm round
   double model_screen_min = 0, model_screen_max = 0;  // drift of the model during screening
-  double seconds = 0;  // wall time of this size
+  double seconds = 0;                                 // wall time of this size
   std::string error;
 };
 

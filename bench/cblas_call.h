@@ -51,15 +51,15 @@ auto cblas_call(Fn fn, bool trans_b) {
 // y = W * x (W stored n x k) or with `trans` y = W^T * x (W stored k x n), row-major.
 template <class T, class Fn>
 auto cblas_gemv_call(Fn fn, bool trans) {
-  return [fn, trans](int64_t, int64_t n, int64_t k, const T* x, const T* w, T* y,
-                     std::string* error) {
-    if (!fits_int(1, n, k, error)) return false;
-    if (trans)
-      fn(kCblasRowMajor, kCblasTrans, int(k), int(n), T(1), w, int(n), x, 1, T(0), y, 1);
-    else
-      fn(kCblasRowMajor, kCblasNoTrans, int(n), int(k), T(1), w, int(k), x, 1, T(0), y, 1);
-    return true;
-  };
+  return
+      [fn, trans](int64_t, int64_t n, int64_t k, const T* x, const T* w, T* y, std::string* error) {
+        if (!fits_int(1, n, k, error)) return false;
+        if (trans)
+          fn(kCblasRowMajor, kCblasTrans, int(k), int(n), T(1), w, int(n), x, 1, T(0), y, 1);
+        else
+          fn(kCblasRowMajor, kCblasNoTrans, int(n), int(k), T(1), w, int(k), x, 1, T(0), y, 1);
+        return true;
+      };
 }
 
 // The upper triangle of C = A * A^T, A stored n x k row-major.

@@ -86,8 +86,8 @@ Check check_same_bits(const T* c, const T* ref, size_t count, const std::string&
     // Integers have no tolerance: say how many differ, and the first pair.
     size_t differ = 0;
     for (size_t i = first; i < count; ++i) differ += c[i] != ref[i];
-    return {false, "FAIL: bits differ from " + ref_name + " in " + std::to_string(differ) +
-                       " of " + std::to_string(count) + " elements, first at element " +
+    return {false, "FAIL: bits differ from " + ref_name + " in " + std::to_string(differ) + " of " +
+                       std::to_string(count) + " elements, first at element " +
                        std::to_string(first) + " (" + std::to_string(c[first]) + " vs " +
                        std::to_string(ref[first]) + ")"};
   } else {
@@ -119,8 +119,7 @@ template Check check_against_oracle<double>(const double*, const double*, const 
                                             int64_t, int64_t, int64_t, int64_t);
 template Check check_same_bits<float>(const float*, const float*, size_t, const std::string&);
 template Check check_same_bits<double>(const double*, const double*, size_t, const std::string&);
-template Check check_same_bits<int32_t>(const int32_t*, const int32_t*, size_t,
-                                        const std::string&);
+template Check check_same_bits<int32_t>(const int32_t*, const int32_t*, size_t, const std::string&);
 template Check check_close<float>(const float*, const float*, size_t, const std::string&);
 template Check check_close<double>(const double*, const double*, size_t, const std::string&);
 

@@ -55,14 +55,13 @@ extern "C" __attribute__((visibility("default"))) const char* invar_bench_eigen_
 #else
   const char* fma = ", no FMA";
 #endif
-  static const std::string info = "Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." +
-                                  std::to_string(EIGEN_MAJOR_VERSION) + "." +
-                                  std::to_string(EIGEN_MINOR_VERSION) + "; " +
-                                  std::to_string(Eigen::internal::packet_traits<float>::size) +
-                                  "-float packets" + fma +
+  static const std::string info =
+      "Eigen " + std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) +
+      "." + std::to_string(EIGEN_MINOR_VERSION) + "; " +
+      std::to_string(Eigen::internal::packet_traits<float>::size) + "-float packets" + fma +
 #ifdef _OPENMP
-                                  ", OpenMP" +
+      ", OpenMP" +
 #endif
-                                  "; " + Eigen::SimdInstructionSetsInUse();
+      "; " + Eigen::SimdInstructionSetsInUse();
   return info.c_str();
 }

@@ -49,15 +49,15 @@ struct GemmRow {
                      float* c, std::string* error)>
       gemm_bf16;
   // uint8 A, int8 B, int32 C (exact: C = A * B modulo 2^32).
-  std::function<bool(int64_t m, int64_t n, int64_t k, const uint8_t* a, const int8_t* b,
-                     int32_t* c, std::string* error)>
+  std::function<bool(int64_t m, int64_t n, int64_t k, const uint8_t* a, const int8_t* b, int32_t* c,
+                     std::string* error)>
       gemm_u8s8;
   // The CBLAS routines beyond GEMM (options.h: kSgemv ... kDsyrk), in the same shape: for gemv
   // m = 1, a = x, b = the matrix (N x K stored for the plain kinds, K x N for the -t ones), c = y;
   // for syrk a = A (N x K), c = C with its upper triangle written, b unused.
   Sgemm sgemv, sgemv_t, ssyrk;
-  std::function<bool(int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c,
-                     std::string* error)>
+  std::function<bool(int64_t m, int64_t n, int64_t k, const double*a, const double*b, double*c,
+                     std::string*error)>
       dgemv, dgemv_t, dsyrk;
   // The kinds a remote row (below) offers.
   std::vector<Kind> remote_kinds;

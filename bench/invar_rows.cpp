@@ -89,8 +89,7 @@ void make_packed_row(const std::shared_ptr<invar::Context>& context, GemmRow* ro
     return guarded(
         [&] {
           const invar::PackedB& packed = pack->get(b, n, k, [&] {
-            return invar::pack_b_u8s8s32(Op::kNoTrans, MatrixView<const int8_t>(b, k, n),
-                                         *context);
+            return invar::pack_b_u8s8s32(Op::kNoTrans, MatrixView<const int8_t>(b, k, n), *context);
           });
           invar::gemm(1, Op::kNoTrans, MatrixView<const uint8_t>(a, m, k), packed, 0,
                       MatrixView<int32_t>(c, m, n), *context);
@@ -129,8 +128,8 @@ bool make_invar_row(const std::string& name, const invar::ContextOptions& option
   using invar::MatrixView;
   using invar::Op;
   // Runs one invar call, turning its exception into the row's error.
-  row->sgemm = [context](int64_t m, int64_t n, int64_t k, const float* a, const float* b,
-                                  float* c, std::string* error) {
+  row->sgemm = [context](int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c,
+                         std::string* error) {
     return guarded(
         [&] {
           invar::gemm(1.0f, Op::kNoTrans, MatrixView<const float>(a, m, k), Op::kNoTrans,
@@ -138,8 +137,8 @@ bool make_invar_row(const std::string& name, const invar::ContextOptions& option
         },
         error);
   };
-  row->sgemm_bt = [context](int64_t m, int64_t n, int64_t k, const float* a,
-                                     const float* w, float* c, std::string* error) {
+  row->sgemm_bt = [context](int64_t m, int64_t n, int64_t k, const float* a, const float* w,
+                            float* c, std::string* error) {
     return guarded(
         [&] {
           invar::gemm(1.0f, Op::kNoTrans, MatrixView<const float>(a, m, k), Op::kTrans,
@@ -148,7 +147,7 @@ bool make_invar_row(const std::string& name, const invar::ContextOptions& option
         error);
   };
   row->dgemm = [context](int64_t m, int64_t n, int64_t k, const double* a, const double* b,
-                                  double* c, std::string* error) {
+                         double* c, std::string* error) {
     return guarded(
         [&] {
           invar::gemm(1.0, Op::kNoTrans, MatrixView<const double>(a, m, k), Op::kNoTrans,
@@ -157,8 +156,8 @@ bool make_invar_row(const std::string& name, const invar::ContextOptions& option
         },
         error);
   };
-  row->gemm_bf16 = [context](int64_t m, int64_t n, int64_t k, const uint16_t* a,
-                                      const uint16_t* b, float* c, std::string* error) {
+  row->gemm_bf16 = [context](int64_t m, int64_t n, int64_t k, const uint16_t* a, const uint16_t* b,
+                             float* c, std::string* error) {
     const auto* a16 = reinterpret_cast<const invar::bf16*>(a);
     const auto* b16 = reinterpret_cast<const invar::bf16*>(b);
     return guarded(
@@ -169,8 +168,8 @@ bool make_invar_row(const std::string& name, const invar::ContextOptions& option
         },
         error);
   };
-  row->gemm_u8s8 = [context](int64_t m, int64_t n, int64_t k, const uint8_t* a,
-                                      const int8_t* b, int32_t* c, std::string* error) {
+  row->gemm_u8s8 = [context](int64_t m, int64_t n, int64_t k, const uint8_t* a, const int8_t* b,
+                             int32_t* c, std::string* error) {
     return guarded(
         [&] {
           invar::gemm(int32_t{1}, Op::kNoTrans, MatrixView<const uint8_t>(a, m, k), Op::kNoTrans,

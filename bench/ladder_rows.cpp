@@ -88,10 +88,9 @@ void add_ladder_rows(std::vector<GemmRow>* rows) {
   rows->push_back(ladder_row("ladder-naive-ijk",
                              "i-j-k loops, -O3: one serial add chain per C element", 1, 512,
                              naive_ijk));
+  rows->push_back(ladder_row("ladder-ikj", "i-k-j loops, -O3, compiler-vectorized", 2, 1024, ikj));
   rows->push_back(
-      ladder_row("ladder-ikj", "i-k-j loops, -O3, compiler-vectorized", 2, 1024, ikj));
-  rows->push_back(ladder_row("ladder-blocked", "i-k-j over 128 x 512 blocks of B, -O3", 3, 2048,
-                             blocked_ikj));
+      ladder_row("ladder-blocked", "i-k-j over 128 x 512 blocks of B, -O3", 3, 2048, blocked_ikj));
 }
 
 }  // namespace invar_bench

@@ -219,8 +219,7 @@ bool call_row(const GemmRow& row, const Shape& s, const Operands& o, Result* c,
       return row.dgemv(s.m, s.n, s.k, o.a64.data(), o.b64.data(), c->c64.data(), error);
     case Kind::kDgemvT:
       return row.dgemv_t(s.m, s.n, s.k, o.a64.data(), o.b64.data(), c->c64.data(), error);
-    case Kind::kDsyrk:
-      return row.dsyrk(s.m, s.n, s.k, o.a64.data(), nullptr, c->c64.data(), error);
+    case Kind::kDsyrk: return row.dsyrk(s.m, s.n, s.k, o.a64.data(), nullptr, c->c64.data(), error);
   }
   return false;
 }
@@ -347,8 +346,7 @@ void measure_shape(Run& run, const Shape& s, int threads, const Operands& o, Ref
   // Multi-threaded turns wait for the previous row's spinning workers to sleep (timing.h); the
   // idle spins are bounded in set_thread_variables.
   const double settle = threads > 1 ? kSettleSeconds : 0.0;
-  const auto timings =
-      time_in_turns(turns, opt.seconds_per_cell, opt.rounds, opt.min_reps, settle);
+  const auto timings = time_in_turns(turns, opt.seconds_per_cell, opt.rounds, opt.min_reps, settle);
   size_t t = 0;
   for (auto& m : results) {
     if (m.timing.error.empty()) m.timing = timings[t++];

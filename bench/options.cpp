@@ -162,14 +162,14 @@ std::string Shape::label() const {
     case Kind::kU8S8: return "u8s8 " + dims;
     // The matrix as stored: rows x columns.
     case Kind::kSgemv:
-    case Kind::kDgemv: return std::string(kind_name(kind)) + " " + std::to_string(n) + "x" +
-                              std::to_string(k);
+    case Kind::kDgemv:
+      return std::string(kind_name(kind)) + " " + std::to_string(n) + "x" + std::to_string(k);
     case Kind::kSgemvT:
-    case Kind::kDgemvT: return std::string(kind_name(kind)) + " " + std::to_string(k) + "x" +
-                               std::to_string(n);
+    case Kind::kDgemvT:
+      return std::string(kind_name(kind)) + " " + std::to_string(k) + "x" + std::to_string(n);
     case Kind::kSsyrk:
-    case Kind::kDsyrk: return std::string(kind_name(kind)) + " " + std::to_string(n) + "x" +
-                              std::to_string(k);
+    case Kind::kDsyrk:
+      return std::string(kind_name(kind)) + " " + std::to_string(n) + "x" + std::to_string(k);
   }
   return dims;
 }
@@ -338,8 +338,10 @@ Options parse_options(int argc, char** argv) {
     if (group("blas")) {
       for (Kind kind : {Kind::kSgemv, Kind::kSgemvT, Kind::kDgemv, Kind::kDgemvT}) {
         const bool t = kind == Kind::kSgemvT || kind == Kind::kDgemvT;
-        for (int64_t rows : o.quick ? std::vector<int64_t>{4096} : std::vector<int64_t>{4096, 16384})
-          shapes.push_back(t ? Shape{1, 4096, rows, false, kind} : Shape{1, rows, 4096, false, kind});
+        for (int64_t rows :
+             o.quick ? std::vector<int64_t>{4096} : std::vector<int64_t>{4096, 16384})
+          shapes.push_back(t ? Shape{1, 4096, rows, false, kind}
+                             : Shape{1, rows, 4096, false, kind});
       }
       for (Kind kind : {Kind::kSsyrk, Kind::kDsyrk})
         for (int64_t n : o.quick ? std::vector<int64_t>{2048} : std::vector<int64_t>{2048, 4096})

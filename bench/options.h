@@ -17,7 +17,19 @@ namespace invar_bench {
 // with M = 1; sgemv-t / dgemv-t y = W^T * x with W stored K x N (CblasTrans), as C = x^T * W;
 // ssyrk / dsyrk the upper triangle of C = A * A^T, A stored N x K (M = N). Each is checked as the
 // GEMM it equals (the syrk triangle mirrored first).
-enum class Kind { kF32, kF32Bt, kF64, kBf16, kU8S8, kSgemv, kSgemvT, kDgemv, kDgemvT, kSsyrk, kDsyrk };
+enum class Kind {
+  kF32,
+  kF32Bt,
+  kF64,
+  kBf16,
+  kU8S8,
+  kSgemv,
+  kSgemvT,
+  kDgemv,
+  kDgemvT,
+  kSsyrk,
+  kDsyrk
+};
 
 // "f32", "f32-bt", "f64", "bf16", "u8s8", "sgemv", "sgemv-t", "dgemv", "dgemv-t", "ssyrk",
 // "dsyrk" (the CSV's op column)

@@ -5,11 +5,11 @@
 // GOP/s; they have no roof, since no integer peak is measured (row_peak).
 #include "report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <algorithm>
 #include <sstream>
 
 namespace invar_bench {
@@ -308,14 +308,15 @@ void ratio_table(const Run& run, const std::vector<Line>& lines, std::ostringstr
   // Geometric means per thread count over compute-bound shapes other than small squares.
   std::vector<std::vector<double>> log_sum(thread_counts.size(),
                                            std::vector<double>(invar_names.size(), 0));
-  std::vector<std::vector<int>> count(thread_counts.size(), std::vector<int>(invar_names.size(), 0));
+  std::vector<std::vector<int>> count(thread_counts.size(),
+                                      std::vector<int>(invar_names.size(), 0));
   for (const auto& line : lines) {
     const size_t tc = size_t(std::find(thread_counts.begin(), thread_counts.end(), line.threads) -
                              thread_counts.begin());
     const Measurement* peer = best_peer(run, line);
     md << "| " << line.label() << " | " << line.threads << " | "
-       << (peer ? run.rows[peer->row].name : "none") << " | "
-       << (peer ? rate_text(*peer) : "—") << " |";
+       << (peer ? run.rows[peer->row].name : "none") << " | " << (peer ? rate_text(*peer) : "—")
+       << " |";
     for (size_t i = 0; i < invar_names.size(); ++i) {
       const Measurement* m = find(run, line, invar_names[i]);
       if (peer == nullptr || !usable(m)) {
@@ -337,8 +338,8 @@ void ratio_table(const Run& run, const std::vector<Line>& lines, std::ostringstr
     md << "| geometric mean, compute-bound shapes (small squares aside) | " << thread_counts[tc]
        << " | | |";
     for (size_t i = 0; i < invar_names.size(); ++i)
-      md << " "
-         << (count[tc][i] ? fmt("%.2f", std::exp(log_sum[tc][i] / count[tc][i])) : "—") << " |";
+      md << " " << (count[tc][i] ? fmt("%.2f", std::exp(log_sum[tc][i] / count[tc][i])) : "—")
+         << " |";
     md << "\n";
   }
 }
@@ -383,8 +384,7 @@ void decode_table(const Run& run, const std::vector<Line>& lines, std::ostringst
 // row's rate of that kind ÷ its own f32 rate (when the run had that f32 square), and the best
 // peer offering that kind. `title` and `intro` open the section.
 void against_f32_table(const Run& run, const std::vector<Line>& lines, Kind kind,
-                       const std::string& title, const std::string& intro,
-                       std::ostringstream& md) {
+                       const std::string& title, const std::string& intro, std::ostringstream& md) {
   std::vector<Line> of_kind;
   for (const auto& line : lines)
     if (line.shape.kind == kind) of_kind.push_back(line);
@@ -432,7 +432,8 @@ void ladder_table(const Run& run, const std::vector<Shape>& shapes, std::ostring
      << "From the textbook loop to invar on every thread, squares only. The ladder-* rows are "
         "plain C++ loops (bench/ladder_rows.cpp) built with the project's default Release flags "
         "(-O3 -DNDEBUG, baseline instruction set: no -march, no -ffast-math, no explicit SIMD); "
-        "slow rows stop at the largest size they finish in about 2 s per call (—). Peak = one core's "
+        "slow rows stop at the largest size they finish in about 2 s per call (—). Peak = one "
+        "core's "
         "FMA peak x the row's threads (";
   for (size_t i = 0; i < rows.size(); ++i)
     md << (i ? ", " : "") << run.rows[rows[i]].name << " " << run.rows[rows[i]].threads;
@@ -619,9 +620,8 @@ std::string summary_markdown(const Run& run) {
       if (any == nullptr) any = m;
       const bool busy = line_cpu_share(run, line) < kBusyShare;
       shared_lines |= busy;
-      cells << " " << rate_text(*m) << " | " << run.rows[peer->row].name << " "
-            << rate_text(*peer) << " | **"
-            << fmt("%.2f", m->gflops_median() / peer->gflops_median()) << "**"
+      cells << " " << rate_text(*m) << " | " << run.rows[peer->row].name << " " << rate_text(*peer)
+            << " | **" << fmt("%.2f", m->gflops_median() / peer->gflops_median()) << "**"
             << (busy ? " †" : "") << " |";
     }
     if (any == nullptr) continue;
@@ -685,9 +685,8 @@ std::string summary_markdown(const Run& run) {
     const Measurement* peer = best_peer(run, line);
     if (!usable(m) || peer == nullptr) continue;
     if (!header) {
-      md << "\n| small square | threads | " << invar_name
-         << " calls/s | best peer | its calls/s | " << invar_name
-         << " ÷ best peer |\n|---|---:|---:|---|---:|---:|\n";
+      md << "\n| small square | threads | " << invar_name << " calls/s | best peer | its calls/s | "
+         << invar_name << " ÷ best peer |\n|---|---:|---:|---|---:|---:|\n";
       header = true;
     }
     md << "| " << line.label() << " | " << line.threads << " | "

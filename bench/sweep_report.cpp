@@ -118,10 +118,10 @@ bool write_sweep_csv(const BlockingSweep& sweep, const std::string& dir) {
     summary << s.n << "," << sweep.isa << "," << m.mc << "," << m.kc << "," << m.nc << ","
             << fmt("%.3f", s.model_gflops) << "," << b.mc << "," << b.kc << "," << b.nc << ","
             << b.factors() << "," << fmt("%.3f", s.best_gflops) << "," << fmt("%.4f", s.ratio)
-            << "," << fmt("%.4f", s.round_ratio_min) << "," << fmt("%.4f", s.round_ratio_max)
-            << "," << fmt("%.3f", s.model_screen_min) << "," << fmt("%.3f", s.model_screen_max)
-            << "," << (s.configs.empty() ? 0 : s.configs.size() - 1) << ","
-            << fmt("%.1f", s.seconds) << "," << csv_text(s.error) << "\n";
+            << "," << fmt("%.4f", s.round_ratio_min) << "," << fmt("%.4f", s.round_ratio_max) << ","
+            << fmt("%.3f", s.model_screen_min) << "," << fmt("%.3f", s.model_screen_max) << ","
+            << (s.configs.empty() ? 0 : s.configs.size() - 1) << "," << fmt("%.1f", s.seconds)
+            << "," << csv_text(s.error) << "\n";
   }
   return bool(csv) && bool(summary);
 }

@@ -118,7 +118,8 @@ std::vector<Timing> time_in_turns(const std::vector<Turn>& turns, double seconds
   std::vector<Timing> timings(turns.size());
   const double slice = seconds_per_call / std::max(rounds, 1);
   auto settle = [&] {
-    if (settle_seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(settle_seconds));
+    if (settle_seconds > 0)
+      std::this_thread::sleep_for(std::chrono::duration<double>(settle_seconds));
   };
   for (int round = 0; round < rounds; ++round)
     for (size_t i = 0; i < turns.size(); ++i)

@@ -2,15 +2,16 @@
 // runs one token at a time (M = 1). With invar both give the same bits for every token.
 #include <cstdio>
 #include <cstring>
-#include <vector>
-
 #include <invar/invar.hpp>
+#include <vector>
 
 int main() {
   const int64_t tokens = 9, d_in = 300, d_out = 128;
   std::vector<float> w(d_out * d_in), x(tokens * d_in);
-  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>((i * 7919) % 1000) / 997.0f - 0.5f;
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 104729) % 1000) / 991.0f - 0.5f;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    w[i] = static_cast<float>((i * 7919) % 1000) / 997.0f - 0.5f;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<float>((i * 104729) % 1000) / 991.0f - 0.5f;
 
   using invar::MatrixView;
   using invar::Op;

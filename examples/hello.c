@@ -1,11 +1,10 @@
 /* The C API: a 2 x 3 times 3 x 2 product, and an error report. */
+#include <invar/invar.h>
 #include <stdio.h>
 
-#include <invar/invar.h>
-
 int main(void) {
-  const float a[6] = {1, 2, 3, 4, 5, 6};       /* 2 x 3 */
-  const float b[6] = {7, 8, 9, 10, 11, 12};    /* 3 x 2 */
+  const float a[6] = {1, 2, 3, 4, 5, 6};    /* 2 x 3 */
+  const float b[6] = {7, 8, 9, 10, 11, 12}; /* 3 x 2 */
   float c[4] = {0};
   if (invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 2, 2, 3, 1.0f, a, 3, b, 2, 0.0f, c, 2) !=
       INVAR_OK) {

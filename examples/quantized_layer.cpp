@@ -3,9 +3,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <vector>
-
 #include <invar/invar.hpp>
+#include <vector>
 
 int main() {
   const int64_t tokens = 7, d_in = 600, d_out = 96;
@@ -22,8 +21,8 @@ int main() {
   invar::gemm(1, Op::kNoTrans, MatrixView<const uint8_t>(x.data(), tokens, d_in), packed, 0,
               MatrixView<int32_t>(prefill.data(), tokens, d_out));
   for (int64_t t = 0; t < tokens; ++t) {
-    invar::gemm(1, Op::kNoTrans, MatrixView<const uint8_t>(x.data() + t * d_in, 1, d_in), packed,
-                0, MatrixView<int32_t>(decode.data() + t * d_out, 1, d_out));
+    invar::gemm(1, Op::kNoTrans, MatrixView<const uint8_t>(x.data() + t * d_in, 1, d_in), packed, 0,
+                MatrixView<int32_t>(decode.data() + t * d_out, 1, d_out));
   }
   // The first output, summed here in the order of k.
   int32_t y00 = 0;

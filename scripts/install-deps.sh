@@ -11,11 +11,12 @@ set -euo pipefail
 # tests (scripts/test-python.sh; python3-torch 1.13 is ~48 MB to fetch, ~40 s to install).
 # Open MPI, ScaLAPACK (its BLACS and the reference PxGEMM) and mpi4py: libinvar_scalapack and its
 # tests (scripts/test-dist.sh).
-# clang-14 and libclang-rt-14-dev: the libFuzzer targets (tests/fuzz, libFuzzer's runtime).
+# clang-14 and libclang-rt-14-dev: the libFuzzer targets (tests/fuzz, libFuzzer's runtime);
+# clang-format-14: the format check (scripts/check-format.sh).
 packages=(cmake ninja-build g++ googletest libgtest-dev libcli11-dev libssl-dev libbenchmark-dev
           libblas-test python3-numpy pkgconf python3-threadpoolctl python3-venv python3-dev
           python3-torch libopenmpi-dev openmpi-bin libscalapack-openmpi-dev python3-mpi4py
-          clang-14 libclang-rt-14-dev)
+          clang-14 libclang-rt-14-dev clang-format-14)
 if [[ "${1:-}" == "--cross" ]]; then
   packages+=(g++-aarch64-linux-gnu qemu-user)
 fi

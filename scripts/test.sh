@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs every test of invar from a fresh clone:
+#   0. the sources' format (scripts/check-format.sh, clang-format 14);
 #   1. release build, whole suite once per instruction-set path (CTest);
 #   1b. the distributed product under MPI: oversubscribed launches of 1-6 processes
 #      (scripts/test-dist.sh), one count per check;
@@ -57,6 +58,13 @@ configure_build() {
   cmake -S "$root" -B "$dir" -G Ninja "$@" >/dev/null
   cmake --build "$dir" -j "$jobs"
 }
+
+echo "== format"
+if scripts/check-format.sh; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+fi
 
 configure_build build/release -DCMAKE_BUILD_TYPE=Release
 run_ctest build/release "release"

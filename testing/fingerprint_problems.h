@@ -28,14 +28,14 @@ void fingerprint_results(Visit&& visit) {
   };
   std::vector<Problem> problems;
   const float scalars[] = {1.0f, 0.0f, -1.0f, 0.5f, 2.0f, 3.7f};
-  const int64_t shapes[][3] = {{1, 1, 1},     {3, 5, 7},      {6, 16, 8},    {13, 17, 29},
-                               {12, 32, 64},  {31, 33, 65},   {1, 257, 300}, {64, 64, 257},
+  const int64_t shapes[][3] = {{1, 1, 1},      {3, 5, 7},      {6, 16, 8},    {13, 17, 29},
+                               {12, 32, 64},   {31, 33, 65},   {1, 257, 300}, {64, 64, 257},
                                {100, 37, 513}, {130, 97, 1025}};
   int s = 0;
   for (const auto& shape : shapes)
     for (int t = 0; t < 4; ++t, ++s)
-      problems.push_back({shape[0], shape[1], shape[2], (t & 1) != 0, (t & 2) != 0,
-                          scalars[s % 6], scalars[(s / 6 + s) % 6]});
+      problems.push_back({shape[0], shape[1], shape[2], (t & 1) != 0, (t & 2) != 0, scalars[s % 6],
+                          scalars[(s / 6 + s) % 6]});
 
   auto products = [&](auto zero, const char* type) {
     using T = decltype(zero);
@@ -51,8 +51,8 @@ void fingerprint_results(Visit&& visit) {
            MatrixView<const T>(b.data(), b_rows, b_cols), static_cast<T>(p.beta),
            MatrixView<T>(c.data(), p.m, p.n));
       char label[128];
-      std::snprintf(label, sizeof label, "%s %c%c %4lld x %4lld x %4lld alpha %-4g beta %-4g",
-                    type, p.ta ? 'T' : 'N', p.tb ? 'T' : 'N', static_cast<long long>(p.m),
+      std::snprintf(label, sizeof label, "%s %c%c %4lld x %4lld x %4lld alpha %-4g beta %-4g", type,
+                    p.ta ? 'T' : 'N', p.tb ? 'T' : 'N', static_cast<long long>(p.m),
                     static_cast<long long>(p.n), static_cast<long long>(p.k), p.alpha, p.beta);
       visit(std::string(label), c);
     }

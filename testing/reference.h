@@ -15,8 +15,10 @@ void reference_gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
     for (int64_t j = 0; j < n; ++j) {
       T& cij = c[i * ldc + j];
       if (k == 0 || alpha == T(0)) {
-        if (beta == T(0)) cij = T(0);
-        else if (beta != T(1)) cij = beta * cij;
+        if (beta == T(0))
+          cij = T(0);
+        else if (beta != T(1))
+          cij = beta * cij;
         continue;
       }
       T acc = beta == T(0) ? T(0) : beta * cij;

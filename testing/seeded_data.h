@@ -33,8 +33,10 @@ class Rng {
   }
   template <class T>
   T symmetric_value() {
-    if constexpr (sizeof(T) == sizeof(float)) return symmetric();
-    else return symmetric_double();
+    if constexpr (sizeof(T) == sizeof(float))
+      return symmetric();
+    else
+      return symmetric_double();
   }
 
  private:

@@ -8,8 +8,8 @@
 #include "api/context_impl.h"
 #include "invar/invar.hpp"
 #include "runtime/env.h"
-#include "testing/seeded_data.h"
 #include "testing/reference.h"
+#include "testing/seeded_data.h"
 
 namespace invar::test {
 namespace {
@@ -22,8 +22,10 @@ class ScopedEnv {
     setenv(name, value, 1);
   }
   ~ScopedEnv() {
-    if (had_) setenv(name_, old_.c_str(), 1);
-    else unsetenv(name_);
+    if (had_)
+      setenv(name_, old_.c_str(), 1);
+    else
+      unsetenv(name_);
   }
 
  private:
@@ -34,7 +36,8 @@ class ScopedEnv {
 
 TEST(CppApi, MultipliesViewsOfLargerBuffers) {
   // C[2:5, 1:4] = A[1:4, 0:2] * B[0:2, 3:6] inside bigger buffers.
-  auto abuf = random_floats(6 * 5, 1), bbuf = random_floats(4 * 8, 2), cbuf = random_floats(7 * 6, 3);
+  auto abuf = random_floats(6 * 5, 1), bbuf = random_floats(4 * 8, 2),
+       cbuf = random_floats(7 * 6, 3);
   auto expected = cbuf;
   MatrixView<const float> a = MatrixView<const float>(abuf.data(), 6, 5).block(1, 0, 3, 2);
   MatrixView<const float> b = MatrixView<const float>(bbuf.data(), 4, 8).block(0, 3, 2, 3);
@@ -57,21 +60,23 @@ TEST(CppApi, MultipliesDoubleViews) {
   reference_gemm<double>(false, true, 3, 3, 2, 0.3, abuf.data() + 5, 5, bbuf.data() + 3 * 4, 4,
                          -1.5, expected.data() + 2 * 6 + 1, 6);
   EXPECT_TRUE(same_bits(cbuf, expected));
-  EXPECT_THROW(gemm(MatrixView<const double>(abuf.data(), 3, 4),
-                    MatrixView<const double>(bbuf.data(), 3, 4), MatrixView<double>(cbuf.data(), 3, 3)),
-               InvalidArgument);
+  EXPECT_THROW(
+      gemm(MatrixView<const double>(abuf.data(), 3, 4), MatrixView<const double>(bbuf.data(), 3, 4),
+           MatrixView<double>(cbuf.data(), 3, 3)),
+      InvalidArgument);
 }
 
 TEST(CppApi, ShapeMismatchThrowsAndLeavesCUntouched) {
   std::vector<float> a(12), b(12);
   auto c = random_floats(9, 4);
   const auto c0 = c;
-  EXPECT_THROW(gemm(MatrixView<const float>(a.data(), 3, 4), MatrixView<const float>(b.data(), 3, 4),
-                    MatrixView<float>(c.data(), 3, 3)),
+  EXPECT_THROW(gemm(MatrixView<const float>(a.data(), 3, 4),
+                    MatrixView<const float>(b.data(), 3, 4), MatrixView<float>(c.data(), 3, 3)),
                InvalidArgument);
-  EXPECT_THROW(gemm(1.0f, Op::kTrans, MatrixView<const float>(a.data(), 4, 3), Op::kNoTrans,
-                    MatrixView<const float>(b.data(), 4, 3), 0.0f, MatrixView<float>(c.data(), 3, 2)),
-               InvalidArgument);
+  EXPECT_THROW(
+      gemm(1.0f, Op::kTrans, MatrixView<const float>(a.data(), 4, 3), Op::kNoTrans,
+           MatrixView<const float>(b.data(), 4, 3), 0.0f, MatrixView<float>(c.data(), 3, 2)),
+      InvalidArgument);
   EXPECT_THROW(gemm(MatrixView<const float>(nullptr, 3, 4), MatrixView<const float>(b.data(), 4, 3),
                     MatrixView<float>(c.data(), 3, 3)),
                InvalidArgument);

@@ -28,9 +28,9 @@ struct ThreadCount {
 };
 
 template <class T>
-invar_status strided(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
-                     int64_t sa, const T* b, int64_t ldb, int64_t sb, T beta, T* c, int64_t ldc,
-                     int64_t sc, int64_t batch) {
+invar_status strided(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda, int64_t sa,
+                     const T* b, int64_t ldb, int64_t sb, T beta, T* c, int64_t ldc, int64_t sc,
+                     int64_t batch) {
   if constexpr (sizeof(T) == 4)
     return invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_TRANS, m, n, k, alpha, a, lda, sa, b,
                                      ldb, sb, beta, c, ldc, sc, batch);
@@ -58,8 +58,8 @@ TYPED_TEST_SUITE(Batch, ElementTypes);
 TYPED_TEST(Batch, StridedEntriesEqualSingleCalls) {
   using T = TypeParam;
   const ThreadCount two(2);
-  for (const auto& shape : {std::array<int64_t, 4>{5, 7, 9, 11}, {1, 33, 300, 5},
-                            {150, 170, 190, 3}}) {
+  for (const auto& shape :
+       {std::array<int64_t, 4>{5, 7, 9, 11}, {1, 33, 300, 5}, {150, 170, 190, 3}}) {
     const int64_t m = shape[0], n = shape[1], k = shape[2], batch = shape[3];
     const int64_t lda = k + 1, ldb = k + 2, ldc = n + 3;
     const int64_t sa = m * lda + 5, sc = m * ldc + 1;
@@ -155,17 +155,17 @@ TEST(BatchErrors, ABadEntryLeavesEveryCUntouched) {
   EXPECT_NE(message.find("batch entry 2"), std::string::npos) << message;
   EXPECT_TRUE(same_bits(c, c0));
   // Overlapping C matrices, a negative batch.
-  EXPECT_EQ(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 1.0f, a.data(), k,
-                                      0, b.data(), n, 0, 0.0f, c.data(), n, 8, batch),
+  EXPECT_EQ(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 1.0f, a.data(), k, 0,
+                                      b.data(), n, 0, 0.0f, c.data(), n, 8, batch),
             INVAR_EINVAL);
   message = invar_last_error();
   EXPECT_NE(message.find("stride_c = 8"), std::string::npos) << message;
-  EXPECT_EQ(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 1.0f, a.data(), k,
-                                      0, b.data(), n, 0, 0.0f, c.data(), n, 16, -1),
+  EXPECT_EQ(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 1.0f, a.data(), k, 0,
+                                      b.data(), n, 0, 0.0f, c.data(), n, 16, -1),
             INVAR_EINVAL);
   EXPECT_TRUE(same_bits(c, c0));
-  EXPECT_EQ(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 1.0f, a.data(), k,
-                                      0, b.data(), n, 0, 0.0f, nullptr, n, 16, 0),
+  EXPECT_EQ(invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 1.0f, a.data(), k, 0,
+                                      b.data(), n, 0, 0.0f, nullptr, n, 16, 0),
             INVAR_OK);
 }
 

@@ -28,11 +28,11 @@ using invar::blas::kCblasColMajor;
 using invar::blas::kCblasConjTrans;
 using invar::blas::kCblasLeft;
 using invar::blas::kCblasLower;
-using invar::blas::kCblasRight;
-using invar::blas::kCblasUpper;
 using invar::blas::kCblasNoTrans;
+using invar::blas::kCblasRight;
 using invar::blas::kCblasRowMajor;
 using invar::blas::kCblasTrans;
+using invar::blas::kCblasUpper;
 
 // ---- the error handlers of this program --------------------------------------------------------
 
@@ -648,9 +648,7 @@ struct Routes<double> {
 TYPED_TEST(Blas, GemvEqualsTheRowVectorChainForEveryLayoutAndIncrement) {
   using T = TypeParam;
   using R = Routes<T>;
-  const struct {
-    int64_t rows, cols;
-  } shapes[] = {{1, 1}, {3, 5}, {17, 33}, {64, 7}, {130, 97}};
+  const struct { int64_t rows, cols; } shapes[] = {{1, 1}, {3, 5}, {17, 33}, {64, 7}, {130, 97}};
   uint64_t seed = 5000;
   for (const auto& sh : shapes) {
     const int64_t lds = sh.cols + 2;
@@ -664,8 +662,8 @@ TYPED_TEST(Blas, GemvEqualsTheRowVectorChainForEveryLayoutAndIncrement) {
                 random_values<T>(static_cast<std::size_t>(vector_span(len_x, incx)), ++seed);
             for (float alpha : {0.7f, 1.0f, -1.0f, -1.3f, 0.0f}) {
               for (float beta : kBetas) {
-                std::vector<T> y = random_values<T>(
-                    static_cast<std::size_t>(vector_span(len_y, incy)), seed + 7);
+                std::vector<T> y =
+                    random_values<T>(static_cast<std::size_t>(vector_span(len_y, incy)), seed + 7);
                 if (beta == 0.0f)
                   for (int64_t i = 0; i < len_y; ++i)
                     y[vector_offset(i, len_y, incy)] = std::numeric_limits<T>::quiet_NaN();
@@ -715,16 +713,16 @@ TYPED_TEST(Blas, GemvRowsEqualTheRowsOfTheGemmProduct) {
       for (bool w_transposed : {false, true}) {
         std::vector<T> c = c0;
         Entry<T>::cblas(kCblasRowMajor, kCblasNoTrans, w_transposed ? kCblasTrans : kCblasNoTrans,
-                        rows, n, k, T(alpha), x.data(), k, w.data(), w_transposed ? k : n,
-                        T(beta), c.data(), n);
+                        rows, n, k, T(alpha), x.data(), k, w.data(), w_transposed ? k : n, T(beta),
+                        c.data(), n);
         for (int i = 0; i < rows; ++i) {
           std::vector<T> y(c0.begin() + i * n, c0.begin() + (i + 1) * n);
           if (w_transposed)
-            R::c_gemv(kCblasRowMajor, kCblasNoTrans, n, k, T(alpha), w.data(), k,
-                      x.data() + i * k, 1, T(beta), y.data(), 1);
-          else
-            R::c_gemv(kCblasRowMajor, kCblasTrans, k, n, T(alpha), w.data(), n, x.data() + i * k,
+            R::c_gemv(kCblasRowMajor, kCblasNoTrans, n, k, T(alpha), w.data(), k, x.data() + i * k,
                       1, T(beta), y.data(), 1);
+          else
+            R::c_gemv(kCblasRowMajor, kCblasTrans, k, n, T(alpha), w.data(), n, x.data() + i * k, 1,
+                      T(beta), y.data(), 1);
           ASSERT_EQ(std::memcmp(y.data(), c.data() + i * n, n * sizeof(T)), 0)
               << "row " << i << " w_transposed " << w_transposed << " alpha " << alpha;
         }
@@ -820,16 +818,16 @@ TYPED_TEST(Blas, SyrkTriangleEqualsGemmOfAandItsTranspose) {
                 const std::vector<T> expected = triangle_of(full, c0, row_major, upper, n, ldc);
                 if (api == 0) {
                   const FortranInt fn = n, fk = k, flda = lda, fldc = ldc;
-                  R::syrk(upper ? "U" : "L", trans ? "T" : "N", &fn, &fk, &al, a.data(), &flda,
-                          &be, c.data(), &fldc);
+                  R::syrk(upper ? "U" : "L", trans ? "T" : "N", &fn, &fk, &al, a.data(), &flda, &be,
+                          c.data(), &fldc);
                 } else {
                   R::c_syrk(row_major ? kCblasRowMajor : kCblasColMajor,
                             upper ? kCblasUpper : kCblasLower, tr, n, k, al, a.data(), lda, be,
                             c.data(), ldc);
                 }
                 ASSERT_TRUE(same_bits(c, expected))
-                    << "api " << api << " n " << n << " k " << k << " trans " << trans
-                    << " upper " << upper << " alpha " << alpha << " beta " << beta;
+                    << "api " << api << " n " << n << " k " << k << " trans " << trans << " upper "
+                    << upper << " alpha " << alpha << " beta " << beta;
               }
             }
           }
@@ -853,14 +851,17 @@ TYPED_TEST(Blas, GemmtTriangleEqualsGemm) {
           const int64_t lda = (row_major != static_cast<bool>(ta) ? k : n) + 3;
           const int64_t ldb = (row_major != static_cast<bool>(tb) ? n : k) + 1;
           const int64_t ldc = n + 1;
-          const std::vector<T> a = random_values<T>(static_cast<std::size_t>(lda * std::max(n, k)), ++seed);
-          const std::vector<T> b = random_values<T>(static_cast<std::size_t>(ldb * std::max(n, k)), ++seed);
+          const std::vector<T> a =
+              random_values<T>(static_cast<std::size_t>(lda * std::max(n, k)), ++seed);
+          const std::vector<T> b =
+              random_values<T>(static_cast<std::size_t>(ldb * std::max(n, k)), ++seed);
           const std::vector<T> c0 = random_values<T>(static_cast<std::size_t>(ldc * n), ++seed);
           for (bool upper : {false, true}) {
             for (float alpha : {0.7f, -1.0f}) {
               for (float beta : {0.0f, -0.6f}) {
                 const T al = T(alpha), be = T(beta);
-                const int cta = ta ? kCblasTrans : kCblasNoTrans, ctb = tb ? kCblasTrans : kCblasNoTrans;
+                const int cta = ta ? kCblasTrans : kCblasNoTrans,
+                          ctb = tb ? kCblasTrans : kCblasNoTrans;
                 std::vector<T> full = c0, c = c0;
                 if (row_major)
                   Entry<T>::cblas(kCblasRowMajor, cta, ctb, n, n, k, al, a.data(), lda, b.data(),
@@ -916,7 +917,8 @@ TYPED_TEST(Blas, SymmEqualsGemmOfTheFullSymmetricMatrix) {
             const int64_t r = (upper ? i <= j : i >= j) ? i : j, q = r == i ? j : i;
             full[i * ka + j] = a[row_major ? r * lda + q : r + q * lda];
           }
-        const std::vector<T> b = random_values<T>(static_cast<std::size_t>(ldb * (row_major ? m : n)), ++seed);
+        const std::vector<T> b =
+            random_values<T>(static_cast<std::size_t>(ldb * (row_major ? m : n)), ++seed);
         const std::vector<T> c0 = random_values<T>(static_cast<std::size_t>(ldc * c_lines), ++seed);
         for (float alpha : {0.7f, 1.0f}) {
           for (float beta : {0.0f, -0.6f}) {
@@ -940,8 +942,8 @@ TYPED_TEST(Blas, SymmEqualsGemmOfTheFullSymmetricMatrix) {
             }
             if (api == 0) {
               const FortranInt fm = m, fn = n, flda = lda, fldb = ldb, fldc = ldc;
-              R::symm(left ? "L" : "R", upper ? "U" : "L", &fm, &fn, &al, a.data(), &flda,
-                      b.data(), &fldb, &be, c.data(), &fldc);
+              R::symm(left ? "L" : "R", upper ? "U" : "L", &fm, &fn, &al, a.data(), &flda, b.data(),
+                      &fldb, &be, c.data(), &fldc);
             } else {
               R::c_symm(layout, left ? kCblasLeft : kCblasRight, upper ? kCblasUpper : kCblasLower,
                         m, n, al, a.data(), lda, b.data(), ldb, be, c.data(), ldc);
@@ -967,8 +969,10 @@ TYPED_TEST(Blas, BatchStridedEqualsOneGemmPerEntry) {
         const bool tra = ta == kCblasTrans, trb = tb == kCblasTrans;
         const int lda = (row_major != tra ? k : m) + 1, ldb = (row_major != trb ? n : k) + 2;
         const int ldc = (row_major ? n : m) + 1;
-        const int sa = lda * std::max(m, k) + 3, sb = ldb * std::max(n, k), sc = ldc * std::max(m, n) + 1;
-        const std::vector<T> a = random_values<T>(sa * batch, 31), b = random_values<T>(sb * batch, 32);
+        const int sa = lda * std::max(m, k) + 3, sb = ldb * std::max(n, k),
+                  sc = ldc * std::max(m, n) + 1;
+        const std::vector<T> a = random_values<T>(sa * batch, 31),
+                             b = random_values<T>(sb * batch, 32);
         const std::vector<T> c0 = random_values<T>(sc * batch, 33);
         for (float alpha : {0.7f, 1.0f, 0.0f}) {
           for (float beta : {0.0f, -0.6f, 1.0f}) {
@@ -978,8 +982,8 @@ TYPED_TEST(Blas, BatchStridedEqualsOneGemmPerEntry) {
                               b.data() + i * sb, ldb, T(beta), expected.data() + i * sc, ldc);
             R::c_batch(layout, ta, tb, m, n, k, T(alpha), a.data(), lda, sa, b.data(), ldb, sb,
                        T(beta), c.data(), ldc, sc, batch);
-            ASSERT_TRUE(same_bits(c, expected)) << layout << " " << ta << " " << tb << " alpha "
-                                                << alpha << " beta " << beta;
+            ASSERT_TRUE(same_bits(c, expected))
+                << layout << " " << ta << " " << tb << " alpha " << alpha << " beta " << beta;
           }
         }
         // A shared B (stride 0).
@@ -1063,11 +1067,13 @@ TYPED_TEST(Blas, RouteFortranErrorExitsNameTheReferenceParameter) {
   expect(R::kGemmt, 4, c, "gemmt n");
   R::gemmt("U", "N", "N", &two, &m1, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
   expect(R::kGemmt, 5, c, "gemmt k");
-  R::gemmt("U", "T", "N", &two, &three, &one, a.data(), &two, b.data(), &three, &one, c.data(), &two);
+  R::gemmt("U", "T", "N", &two, &three, &one, a.data(), &two, b.data(), &three, &one, c.data(),
+           &two);
   expect(R::kGemmt, 8, c, "gemmt lda");
   R::gemmt("U", "N", "N", &two, &three, &one, a.data(), &two, b.data(), &two, &one, c.data(), &two);
   expect(R::kGemmt, 10, c, "gemmt ldb");
-  R::gemmt("U", "N", "N", &three, &two, &one, a.data(), &three, b.data(), &two, &one, c.data(), &two);
+  R::gemmt("U", "N", "N", &three, &two, &one, a.data(), &three, b.data(), &two, &one, c.data(),
+           &two);
   expect(R::kGemmt, 13, c, "gemmt ldc");
 }
 

@@ -49,8 +49,7 @@ CacheTopology zen5_vm() {
 }
 // Core i9-7980XE.
 CacheTopology skylake_x() {
-  return make("skylake_x", {32 * kKiB, 8, 64, 1}, {1 * kMiB, 16, 64, 1},
-              {25344 * kKiB, 11, 64, 1});
+  return make("skylake_x", {32 * kKiB, 8, 64, 1}, {1 * kMiB, 16, 64, 1}, {25344 * kKiB, 11, 64, 1});
 }
 // Apple M-series performance cluster: 128 KiB L1d, 16 MiB L2 shared by 4 cores, no L3.
 CacheTopology apple_m() {
@@ -238,10 +237,10 @@ TEST(BlockingModel, BBlockInL2) {
   // The Intel Xeon with AMX this was measured on: 48 KiB 12-way L1d, 2 MiB L2, a package L3.
   const CacheTopology xeon =
       make("xeon", {48 * kKiB, 12, 64, 1}, {2 * kMiB, 16, 64, 1}, {480 * kMiB, 16, 64, 1});
-  EXPECT_EQ(blocking::l1_kc(xeon.l1d, in_l2, kF32), 256);     // 8 ways of B, 3 of A
+  EXPECT_EQ(blocking::l1_kc(xeon.l1d, in_l2, kF32), 256);  // 8 ways of B, 3 of A
   const TileShape in_l2_f64{12, 16, 1, false, true};
   EXPECT_EQ(blocking::l1_kc(xeon.l1d, in_l2_f64, {8, 8}), 192);  // f64: 6 ways of B, 5 of A
-  EXPECT_EQ(blocking::l2_nc(xeon.l2, in_l2, kF32, 256), 1024);  // 1 MiB / 1 KiB per column
+  EXPECT_EQ(blocking::l2_nc(xeon.l2, in_l2, kF32, 256), 1024);   // 1 MiB / 1 KiB per column
   EXPECT_EQ(blocking::l2_nc(xeon.l2, in_l2_f64, {8, 8}, 192), 672);
   EXPECT_EQ(blocking::l2_nc(xeon.l2, in_l2, kF32, 1 << 20), 32);  // at least one panel
   const BlockSizes b = choose(xeon, in_l2, 4096, 4096, 4096);
@@ -335,8 +334,8 @@ TEST(BlockingModel, ThisMachineClass) {
 }
 
 TEST(BlockingModel, BlocksStayInsideTheirCaches) {
-  for (const CacheTopology& t : {zen3(), zen5_vm(), skylake_x(), apple_m(), tiny(),
-                                 arch::fallback_topology()}) {
+  for (const CacheTopology& t :
+       {zen3(), zen5_vm(), skylake_x(), apple_m(), tiny(), arch::fallback_topology()}) {
     for (TileShape tile : {kAvx2, kAvx512, kNeon, kGeneric}) {
       for (int64_t s : {1, 7, 100, 513, 2048, 5000}) {
         for (int64_t k : {1, 63, 300, 4096}) {
@@ -382,7 +381,7 @@ TEST(BlockingModel, SmallProblemsSkipTheModel) {
 // there is no L3).
 TEST(BlockingModel, PrefetchOfCOnlyPastTheLastLevelCache) {
   EXPECT_FALSE(choose(zen3(), kAvx2, 1024, 1024, 1024).prefetch_c);  // 12 MiB in 32 MiB
-  EXPECT_TRUE(choose(zen3(), kAvx2, 2048, 2048, 2048).prefetch_c);    // 48 MiB
+  EXPECT_TRUE(choose(zen3(), kAvx2, 2048, 2048, 2048).prefetch_c);   // 48 MiB
   EXPECT_FALSE(choose(zen3(), kAvx2, 16, 16, 16).prefetch_c);
   EXPECT_FALSE(choose(apple_m(), kNeon, 1024, 1024, 1024).prefetch_c);  // 12 MiB in its 16 MiB L2
   EXPECT_TRUE(choose(apple_m(), kNeon, 2048, 2048, 2048).prefetch_c);
@@ -391,13 +390,13 @@ TEST(BlockingModel, PrefetchOfCOnlyPastTheLastLevelCache) {
 // The deepest k-block of op(B), packed, in half of one worker's share of L2 (256 KiB on Zen 3):
 // the columns count in whole panels, and the depth is at most K.
 TEST(BlockingModel, PackedBDepthAgainstHalfOfL2) {
-  EXPECT_EQ(choose(zen3(), kAvx2, 4096, 64, 1024).b_l2_depth, 1024);   // 256 KiB: all of K
-  EXPECT_EQ(choose(zen3(), kAvx2, 4096, 64, 1025).b_l2_depth, 1024);   // 256 KiB + 256 B
-  EXPECT_EQ(choose(zen3(), kAvx2, 8, 65, 65536).b_l2_depth, 819);      // 80 columns packed
-  EXPECT_EQ(choose(zen3(), kAvx2, 8, 48, 1025).b_l2_depth, 1025);      // 192.2 KiB
+  EXPECT_EQ(choose(zen3(), kAvx2, 4096, 64, 1024).b_l2_depth, 1024);  // 256 KiB: all of K
+  EXPECT_EQ(choose(zen3(), kAvx2, 4096, 64, 1025).b_l2_depth, 1024);  // 256 KiB + 256 B
+  EXPECT_EQ(choose(zen3(), kAvx2, 8, 65, 65536).b_l2_depth, 819);     // 80 columns packed
+  EXPECT_EQ(choose(zen3(), kAvx2, 8, 48, 1025).b_l2_depth, 1025);     // 192.2 KiB
   EXPECT_EQ(choose(zen3(), kAvx2, 8, 48, 100).b_l2_depth, 100);
   EXPECT_EQ(choose(zen3(), kAvx2, 512, 512, 512).b_l2_depth, 128);
-  EXPECT_EQ(choose(zen3(), kAvx2, 4, 1 << 20, 64).b_l2_depth, 0);     // not one row: 4 MiB
+  EXPECT_EQ(choose(zen3(), kAvx2, 4, 1 << 20, 64).b_l2_depth, 0);  // not one row: 4 MiB
 }
 
 // The small kernel's budget: all of op(B) in half of the L2 share, a strip of MR rows of A over
@@ -411,8 +410,8 @@ TEST(BlockingModel, SmallKernelBudget) {
   EXPECT_TRUE(blocking::small_kernel_fits(zen4, kAvx512, kF32, 32, 341));     // 15.98 KiB strip
   EXPECT_FALSE(blocking::small_kernel_fits(zen4, kAvx512, kF32, 32, 342));    // 16.03 KiB
   EXPECT_FALSE(blocking::small_kernel_fits(zen4, kAvx512, kF32, 512, 512));
-  EXPECT_TRUE(blocking::small_kernel_fits(zen4, kAvx2, kF32, 64, 682));       // 6-row strip
-  EXPECT_FALSE(blocking::small_kernel_fits(zen4, kAvx512, {8, 8}, 256, 256)); // f64: 24 KiB strip
+  EXPECT_TRUE(blocking::small_kernel_fits(zen4, kAvx2, kF32, 64, 682));        // 6-row strip
+  EXPECT_FALSE(blocking::small_kernel_fits(zen4, kAvx512, {8, 8}, 256, 256));  // f64: 24 KiB strip
   // A shared L2 counts this worker's share.
   EXPECT_FALSE(blocking::small_kernel_fits(apple_m(), kNeon, kF32, 4096, 512));  // 8 of 2 MiB
   EXPECT_TRUE(blocking::small_kernel_fits(apple_m(), kNeon, kF32, 1024, 512));   // 2 of 2 MiB

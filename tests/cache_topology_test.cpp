@@ -1,5 +1,7 @@
 // Cache topology detection over recorded inputs: CPUID register values replayed through a
 // CpuidReader, fixture sysfs trees, sysctl values. Runs the same on every machine.
+#include "arch/cache_topology.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,7 +11,6 @@
 #include <string>
 #include <utility>
 
-#include "arch/cache_topology.h"
 #include "invar/invar.h"
 #include "invar/invar.hpp"
 
@@ -277,9 +278,9 @@ TEST(CacheSysctl, AppleSiliconPerformanceCores) {
   // lines, no L3 reported; the plain hw.* names describe the efficiency cores and lose.
   const std::map<std::string, int64_t> values = {
       {"hw.perflevel0.l1dcachesize", 131072}, {"hw.perflevel0.l2cachesize", 16 * kMiB},
-      {"hw.perflevel0.cpusperl2", 4},          {"hw.perflevel0.logicalcpu", 4},
-      {"hw.perflevel0.physicalcpu", 4},        {"hw.l1dcachesize", 65536},
-      {"hw.l2cachesize", 4 * kMiB},            {"hw.cachelinesize", 128}};
+      {"hw.perflevel0.cpusperl2", 4},         {"hw.perflevel0.logicalcpu", 4},
+      {"hw.perflevel0.physicalcpu", 4},       {"hw.l1dcachesize", 65536},
+      {"hw.l2cachesize", 4 * kMiB},           {"hw.cachelinesize", 128}};
   const auto t = arch::from_sysctl([&](const std::string& name) -> std::optional<int64_t> {
     const auto it = values.find(name);
     if (it == values.end()) return std::nullopt;
@@ -308,8 +309,8 @@ TEST(CacheSysctl, IntelMacWithoutPerfLevels) {
   expect_level(t->l1d, 32 * kKiB, 8, 64, 1, "L1d");
   expect_level(t->l2, 256 * kKiB, 16, 64, 1, "L2");
   expect_level(t->l3, 8 * kMiB, 16, 64, 1, "L3");
-  EXPECT_FALSE(arch::from_sysctl([](const std::string&) { return std::optional<int64_t>(); })
-                   .has_value());
+  EXPECT_FALSE(
+      arch::from_sysctl([](const std::string&) { return std::optional<int64_t>(); }).has_value());
 }
 
 // ---- the chain ------------------------------------------------------------------------------
@@ -422,9 +423,9 @@ TEST(CacheOverride, ParsesSizesAndWays) {
 }
 
 TEST(CacheOverride, RejectsWhatDoesNotParse) {
-  for (const char* bad : {"", "abc", "1.5M", "1M:", ":16", "1M:0", "1M:x", "-1M", "1MB", "1 M",
-                          " 1M", "1M:16:64", "1K:2000", "100G", "0:8", "M", "1M:-2",
-                          "99999999999999K"}) {
+  for (const char* bad :
+       {"", "abc", "1.5M", "1M:", ":16", "1M:0", "1M:x", "-1M", "1MB", "1 M", " 1M", "1M:16:64",
+        "1K:2000", "100G", "0:8", "M", "1M:-2", "99999999999999K"}) {
     std::string error;
     EXPECT_FALSE(arch::parse_cache_override("INVAR_L3", bad, &error).has_value()) << bad;
     EXPECT_NE(error.find("INVAR_L3=\"" + std::string(bad) + "\""), std::string::npos) << error;
@@ -483,8 +484,9 @@ TEST(CacheOverride, BadOrImplausibleValuesAreErrors) {
   EXPECT_NE(error_for(nullptr, "1Q", nullptr).find("INVAR_L2=\"1Q\" is not a cache size"),
             std::string::npos);
   EXPECT_NE(error_for("0", nullptr, nullptr).find("only INVAR_L3 may be 0"), std::string::npos);
-  EXPECT_NE(error_for("1K", nullptr, nullptr).find("INVAR_L1D=1K: the resulting cache topology "
-                                                   "is implausible: L1d is 1 KiB, under 4 KiB"),
+  EXPECT_NE(error_for("1K", nullptr, nullptr)
+                .find("INVAR_L1D=1K: the resulting cache topology "
+                      "is implausible: L1d is 1 KiB, under 4 KiB"),
             std::string::npos);
   EXPECT_NE(error_for(nullptr, "16K", nullptr).find("smaller than L1d"), std::string::npos);
   EXPECT_NE(error_for("32K:1024", nullptr, nullptr).find("more than its"), std::string::npos);

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "invar/invar.h"
-#include "testing/seeded_data.h"
 #include "support/guarded_buffer.h"
 #include "testing/reference.h"
+#include "testing/seeded_data.h"
 
 #if defined(__x86_64__)
 #include <xmmintrin.h>
@@ -69,13 +69,13 @@ TEST(Contract, AlphaZeroNeverReadsAOrB) {
   auto c0 = random_floats(m * n, 4);
   auto c = c0;
   // NULL operands: any read would crash.
-  ASSERT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 0.0f, nullptr, k, nullptr, n,
-                        1.0f, c.data(), n),
+  ASSERT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 0.0f, nullptr, k, nullptr, n, 1.0f,
+                        c.data(), n),
             INVAR_OK)
       << invar_last_error();
   EXPECT_TRUE(same_bits(c, c0));
-  ASSERT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 0.0f, nullptr, k, nullptr, n,
-                        2.0f, c.data(), n),
+  ASSERT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 0.0f, nullptr, k, nullptr, n, 2.0f,
+                        c.data(), n),
             INVAR_OK);
   auto expected = c0;
   for (float& x : expected) x = 2.0f * x;
@@ -93,8 +93,8 @@ TEST(Contract, BetaOneWithNothingToAddNeverWritesC) {
   std::memcpy(c, c0.data(), c0.size() * sizeof(float));
   ASSERT_EQ(mprotect(mem, page, PROT_READ), 0);
   const auto a = random_floats(m * k, 15), b = random_floats(k * n, 16);
-  EXPECT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, 0, 1.0f, nullptr, 0, nullptr, 0,
-                        1.0f, c, n),
+  EXPECT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, 0, 1.0f, nullptr, 0, nullptr, 0, 1.0f,
+                        c, n),
             INVAR_OK);
   EXPECT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 0.0f, a.data(), k, b.data(), n,
                         1.0f, c, n),
@@ -106,24 +106,24 @@ TEST(Contract, BetaOneWithNothingToAddNeverWritesC) {
 TEST(Contract, AlphaZeroBetaZeroOverNaNWritesPositiveZeros) {
   const int64_t m = 4, n = 9, k = 6;
   auto c = nan_filled(m * n);
-  ASSERT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 0.0f, nullptr, k, nullptr, n,
-                        0.0f, c.data(), n),
+  ASSERT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 0.0f, nullptr, k, nullptr, n, 0.0f,
+                        c.data(), n),
             INVAR_OK);
   EXPECT_TRUE(all_bits(c, 0.0f));
 }
 
 TEST(Contract, EmptyProductsTouchNothing) {
-  EXPECT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 0, 5, 3, 1.0f, nullptr, 3, nullptr, 5,
-                        0.0f, nullptr, 5),
+  EXPECT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 0, 5, 3, 1.0f, nullptr, 3, nullptr, 5, 0.0f,
+                        nullptr, 5),
             INVAR_OK);
-  EXPECT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 5, 0, 3, 1.0f, nullptr, 0, nullptr, 0,
-                        0.0f, nullptr, 0),
+  EXPECT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 5, 0, 3, 1.0f, nullptr, 0, nullptr, 0, 0.0f,
+                        nullptr, 0),
             INVAR_OK);
   EXPECT_STREQ(invar_last_error(), "");
 }
 
 struct BadCall {
-  const char* what;      // text the message must contain
+  const char* what;  // text the message must contain
   int ta, tb;
   int64_t m, n, k, lda, ldb, ldc;
   bool null_a, null_b, null_c;
@@ -149,11 +149,10 @@ TEST(Contract, InvalidArgumentsLeaveCUntouched) {
   const auto c0 = random_floats(64, 7);
   for (const BadCall& bad : calls) {
     auto c = c0;
-    const invar_status s =
-        invar_sgemm(static_cast<invar_trans>(bad.ta), static_cast<invar_trans>(bad.tb), bad.m,
-                    bad.n, bad.k, 1.0f, bad.null_a ? nullptr : a.data(), bad.lda,
-                    bad.null_b ? nullptr : b.data(), bad.ldb, 0.0f,
-                    bad.null_c ? nullptr : c.data(), bad.ldc);
+    const invar_status s = invar_sgemm(
+        static_cast<invar_trans>(bad.ta), static_cast<invar_trans>(bad.tb), bad.m, bad.n, bad.k,
+        1.0f, bad.null_a ? nullptr : a.data(), bad.lda, bad.null_b ? nullptr : b.data(), bad.ldb,
+        0.0f, bad.null_c ? nullptr : c.data(), bad.ldc);
     EXPECT_EQ(s, INVAR_EINVAL) << bad.what;
     const std::string message = invar_last_error();
     EXPECT_NE(message.find("invar_sgemm"), std::string::npos) << message;
@@ -180,12 +179,12 @@ TEST(ContractF64, CApiMatchesTheReferenceAndItsSpecialCases) {
       auto c = random_doubles(m * n, seed++);
       if (beta == 0.0) c.assign(c.size(), nan);  // never read
       auto expected = c;
-      reference_gemm<double>(ta, tb, m, n, k, 0.3, a.data(), ta ? m : k, b.data(), tb ? k : n,
-                             beta, expected.data(), n);
-      ASSERT_EQ(invar_dgemm(ta ? INVAR_TRANS : INVAR_NO_TRANS, tb ? INVAR_TRANS : INVAR_NO_TRANS,
-                            m, n, k, 0.3, a.data(), ta ? m : k, b.data(), tb ? k : n, beta,
-                            c.data(), n),
-                INVAR_OK);
+      reference_gemm<double>(ta, tb, m, n, k, 0.3, a.data(), ta ? m : k, b.data(), tb ? k : n, beta,
+                             expected.data(), n);
+      ASSERT_EQ(
+          invar_dgemm(ta ? INVAR_TRANS : INVAR_NO_TRANS, tb ? INVAR_TRANS : INVAR_NO_TRANS, m, n, k,
+                      0.3, a.data(), ta ? m : k, b.data(), tb ? k : n, beta, c.data(), n),
+          INVAR_OK);
       ASSERT_TRUE(same_bits(c, expected)) << "trans=" << trans << " beta=" << beta;
     }
   }
@@ -213,9 +212,9 @@ TEST(ContractF64, InvalidArgumentsNameTheFunctionAndLeaveCUntouched) {
     int64_t m, lda;
     bool null_b;
   };
-  for (const Bad& bad : {Bad{"m = -1", -1, 4, false}, Bad{"lda = 3 is smaller than k = 4", 4, 3,
-                                                           false},
-                         Bad{"b is NULL", 4, 4, true}}) {
+  for (const Bad& bad :
+       {Bad{"m = -1", -1, 4, false}, Bad{"lda = 3 is smaller than k = 4", 4, 3, false},
+        Bad{"b is NULL", 4, 4, true}}) {
     auto c = c0;
     EXPECT_EQ(invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, bad.m, 4, 4, 1.0, a.data(), bad.lda,
                           bad.null_b ? nullptr : b.data(), 4, 0.0, c.data(), 4),
@@ -291,8 +290,8 @@ TEST(Contract, CallersTrapsAndFlagsStayOutside) {
   auto a = random_floats(m * k, 12), b = random_floats(n * k, 13);
   b[5] = std::numeric_limits<float>::infinity();
   std::vector<float> expected(m * n, 0.0f), c(m * n, 0.0f);
-  reference_gemm<float>(false, true, m, n, k, 1.0f, a.data(), k, b.data(), k, 0.0f,
-                        expected.data(), n);
+  reference_gemm<float>(false, true, m, n, k, 1.0f, a.data(), k, b.data(), k, 0.0f, expected.data(),
+                        n);
   invar_set_num_threads(2);
   const unsigned saved = _mm_getcsr();
   const unsigned hostile = (saved & ~0x3Fu) & ~(1u << 7);  // no flags, invalid unmasked

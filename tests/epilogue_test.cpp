@@ -1,6 +1,8 @@
 // Fused epilogues: the fused call equals the plain call followed by the scalar epilogue, bit for
 // bit, on every path (direct, transposed direct, prepacked, loop nest, several threads, alpha ==
 // 0); the activations are close to the mathematical functions and handle the special values.
+#include "numeric/epilogue.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,7 +13,6 @@
 #include "api/context_impl.h"
 #include "invar/invar.h"
 #include "invar/invar.hpp"
-#include "numeric/epilogue.h"
 #include "testing/seeded_data.h"
 
 namespace invar::test {
@@ -52,8 +53,11 @@ TYPED_TEST(Fused, EqualsPlainThenEpilogueOnEveryPath) {
   // m <= 4 with B row-major or transposed (direct paths), small, narrow (B packed alone, A read
   // in place), and large (loop nest); `two` takes the direct paths where they apply, `blocked`
   // never does.
-  for (const auto& shape : {std::array<int64_t, 3>{1, 45, 300}, {3, 29, 17}, {37, 29, 41},
-                            {61, 40, 300}, {203, 187, 65}}) {
+  for (const auto& shape : {std::array<int64_t, 3>{1, 45, 300},
+                            {3, 29, 17},
+                            {37, 29, 41},
+                            {61, 40, 300},
+                            {203, 187, 65}}) {
     for (bool tb : {false, true}) {
       for (Bias bias : {Bias::kNone, Bias::kPerRow, Bias::kPerColumn}) {
         for (Activation act :
@@ -83,8 +87,8 @@ TYPED_TEST(Fused, EqualsPlainThenEpilogueOnEveryPath) {
             // Prepacked weights.
             auto packed_got = c0;
             const PackedB packed = pack_b(ob, vb, *ctx);
-            gemm(alpha, Op::kNoTrans, va, packed, beta,
-                 MatrixView<T>(packed_got.data(), m, n, ldc), e, *ctx);
+            gemm(alpha, Op::kNoTrans, va, packed, beta, MatrixView<T>(packed_got.data(), m, n, ldc),
+                 e, *ctx);
             ASSERT_TRUE(same_bits(packed_got, expected)) << "prepacked m=" << m;
           }
           ++seed;
@@ -115,11 +119,16 @@ TEST(Activations, CloseToTheFunctionsAndSpecialValues) {
     const double gelu = 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
     const float xf = static_cast<float>(x);
     const double silu_f = x == xf ? silu : static_cast<double>(xf) / (1 + std::exp(-double(xf)));
-    const double gelu_f = 0.5 * xf * (1 + std::tanh(0.7978845608028654 * (xf + 0.044715 * double(xf) * xf * xf)));
+    const double gelu_f =
+        0.5 * xf * (1 + std::tanh(0.7978845608028654 * (xf + 0.044715 * double(xf) * xf * xf)));
     EXPECT_NEAR(activate(numeric::Activation::kSilu, x), silu, 1e-14 * (1 + std::fabs(silu))) << x;
-    EXPECT_NEAR(activate(numeric::Activation::kGeluTanh, x), gelu, 1e-14 * (1 + std::fabs(gelu))) << x;
-    EXPECT_NEAR(activate(numeric::Activation::kSilu, xf), silu_f, 2e-6 * (1 + std::fabs(silu_f))) << x;
-    EXPECT_NEAR(activate(numeric::Activation::kGeluTanh, xf), gelu_f, 2e-6 * (1 + std::fabs(gelu_f))) << x;
+    EXPECT_NEAR(activate(numeric::Activation::kGeluTanh, x), gelu, 1e-14 * (1 + std::fabs(gelu)))
+        << x;
+    EXPECT_NEAR(activate(numeric::Activation::kSilu, xf), silu_f, 2e-6 * (1 + std::fabs(silu_f)))
+        << x;
+    EXPECT_NEAR(activate(numeric::Activation::kGeluTanh, xf), gelu_f,
+                2e-6 * (1 + std::fabs(gelu_f)))
+        << x;
   }
   const float inf = std::numeric_limits<float>::infinity();
   EXPECT_TRUE(std::signbit(activate(numeric::Activation::kRelu, -0.0f)));
@@ -136,15 +145,15 @@ TEST(Activations, CloseToTheFunctionsAndSpecialValues) {
 TEST(FusedErrors, BadEpilogueArgumentsLeaveCUntouched) {
   const auto a = random_floats(16, 1), b = random_floats(16, 2), c0 = random_floats(16, 3);
   auto c = c0;
-  EXPECT_EQ(invar_sgemm_epilogue(INVAR_NO_TRANS, INVAR_NO_TRANS, 4, 4, 4, 1.0f, a.data(), 4,
-                                 b.data(), 4, 0.0f, c.data(), 4, INVAR_BIAS_ROW, nullptr,
-                                 INVAR_ACT_RELU),
-            INVAR_EINVAL);
+  EXPECT_EQ(
+      invar_sgemm_epilogue(INVAR_NO_TRANS, INVAR_NO_TRANS, 4, 4, 4, 1.0f, a.data(), 4, b.data(), 4,
+                           0.0f, c.data(), 4, INVAR_BIAS_ROW, nullptr, INVAR_ACT_RELU),
+      INVAR_EINVAL);
   EXPECT_NE(std::string(invar_last_error()).find("bias values are NULL"), std::string::npos);
-  EXPECT_EQ(invar_sgemm_epilogue(INVAR_NO_TRANS, INVAR_NO_TRANS, 4, 4, 4, 1.0f, a.data(), 4,
-                                 b.data(), 4, 0.0f, c.data(), 4, static_cast<invar_bias>(7),
-                                 a.data(), INVAR_ACT_RELU),
-            INVAR_EINVAL);
+  EXPECT_EQ(
+      invar_sgemm_epilogue(INVAR_NO_TRANS, INVAR_NO_TRANS, 4, 4, 4, 1.0f, a.data(), 4, b.data(), 4,
+                           0.0f, c.data(), 4, static_cast<invar_bias>(7), a.data(), INVAR_ACT_RELU),
+      INVAR_EINVAL);
   EXPECT_NE(std::string(invar_last_error()).find("bias = 7"), std::string::npos);
   EXPECT_EQ(invar_sgemm_epilogue(INVAR_NO_TRANS, INVAR_NO_TRANS, 4, 4, 4, 1.0f, a.data(), 4,
                                  b.data(), 4, 0.0f, c.data(), 4, INVAR_BIAS_NONE, nullptr,
@@ -160,10 +169,10 @@ TEST(FusedErrors, BadEpilogueArgumentsLeaveCUntouched) {
     const float v = expected[i] + a[i % 4];
     expected[i] = v < 0 ? 0.0f : v;
   }
-  ASSERT_EQ(invar_sgemm_epilogue(INVAR_NO_TRANS, INVAR_NO_TRANS, 4, 4, 4, 1.0f, a.data(), 4,
-                                 b.data(), 4, 0.0f, c.data(), 4, INVAR_BIAS_COLUMN, a.data(),
-                                 INVAR_ACT_RELU),
-            INVAR_OK);
+  ASSERT_EQ(
+      invar_sgemm_epilogue(INVAR_NO_TRANS, INVAR_NO_TRANS, 4, 4, 4, 1.0f, a.data(), 4, b.data(), 4,
+                           0.0f, c.data(), 4, INVAR_BIAS_COLUMN, a.data(), INVAR_ACT_RELU),
+      INVAR_OK);
   EXPECT_TRUE(same_bits(c, expected));
 }
 
@@ -204,9 +213,9 @@ TEST(FusedPacked, CEntryEqualsPackedThenEpilogue) {
   const auto wd = random_values<double>(n * k, 11), xd = random_values<double>(3 * k, 12);
   ASSERT_EQ(invar_dgemm_pack_b(INVAR_TRANS, k, n, wd.data(), k, &packed), INVAR_OK);
   std::vector<double> expected(3 * n), got(3 * n);
-  ASSERT_EQ(invar_dgemm_packed(INVAR_NO_TRANS, 3, 1.0, xd.data(), k, packed, 0.0, expected.data(),
-                               n),
-            INVAR_OK);
+  ASSERT_EQ(
+      invar_dgemm_packed(INVAR_NO_TRANS, 3, 1.0, xd.data(), k, packed, 0.0, expected.data(), n),
+      INVAR_OK);
   unfused(expected, 3, n, n, Epilogue<double>{Bias::kNone, nullptr, Activation::kSilu});
   ASSERT_EQ(invar_dgemm_packed_epilogue(INVAR_NO_TRANS, 3, 1.0, xd.data(), k, packed, 0.0,
                                         got.data(), n, INVAR_BIAS_NONE, nullptr, INVAR_ACT_SILU),

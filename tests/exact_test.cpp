@@ -117,10 +117,10 @@ TYPED_TEST(Exact, KAcrossTheDefaultBlockDepth) {
   Context context, nest;
   nest_only(nest);
   const auto& kern = kernel_of<TypeParam>(context);
-  const auto blocks = blocking::choose_block_sizes(
-      arch::cache_topology().topology, {kern.mr, kern.nr},
-      {kern.a_packed_bytes, kern.b_packed_bytes}, 1 << 20, 1 << 20, 1 << 20,
-      context.impl().overrides);
+  const auto blocks =
+      blocking::choose_block_sizes(arch::cache_topology().topology, {kern.mr, kern.nr},
+                                   {kern.a_packed_bytes, kern.b_packed_bytes}, 1 << 20, 1 << 20,
+                                   1 << 20, context.impl().overrides);
   const int64_t kc = blocks.kc;
   uint64_t seed = 2000;
   for (int64_t k : {kc - 1, kc, kc + 1, 2 * kc + 1}) {

@@ -80,7 +80,7 @@ struct Case {
   int64_t pad_a = 0, pad_b = 0, pad_c = 0;
   uint64_t seed = 1;
   Fill fill = Fill::kUniform;
-  bool c_api = false;  // through invar_gemm_*s8s32 (default context) instead of invar::gemm
+  bool c_api = false;        // through invar_gemm_*s8s32 (default context) instead of invar::gemm
   bool prepacked_b = false;  // B packed ahead of time (invar_gemm_*s8s32_pack_b, pack_b_*s8s32)
 
   std::string describe() const {
@@ -123,11 +123,9 @@ std::string check(const Case& g, Context& context) {
     if (s != INVAR_OK)
       return g.describe() + ": packing, status " + std::to_string(s) + ", " + invar_last_error();
     if constexpr (kSigned)
-      s = invar_gemm_s8s8s32_packed(ta, g.m, g.alpha, a.data(), lda, packed, g.beta, c.data(),
-                                    ldc);
+      s = invar_gemm_s8s8s32_packed(ta, g.m, g.alpha, a.data(), lda, packed, g.beta, c.data(), ldc);
     else
-      s = invar_gemm_u8s8s32_packed(ta, g.m, g.alpha, a.data(), lda, packed, g.beta, c.data(),
-                                    ldc);
+      s = invar_gemm_u8s8s32_packed(ta, g.m, g.alpha, a.data(), lda, packed, g.beta, c.data(), ldc);
     invar_packed_free(packed);
     if (s != INVAR_OK)
       return g.describe() + ": status " + std::to_string(s) + ", " + invar_last_error();
@@ -190,8 +188,7 @@ bool is_chunks(const kernels::GemmKernel& kern) { return kern.k_unit == 64; }
 ::testing::AssertionResult known_layout(const kernels::GemmKernel& kern) {
   const bool pairs = kern.k_unit == 2 && kern.a_packed_bytes == 2 && kern.b_packed_bytes == 2;
   const bool bytes = kern.a_packed_bytes == 1 && kern.b_packed_bytes == 1;
-  if (pairs || (bytes && (is_quads(kern) || is_chunks(kern))))
-    return ::testing::AssertionSuccess();
+  if (pairs || (bytes && (is_quads(kern) || is_chunks(kern)))) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
          << kern.name << ": neither int16 pairs, byte quads nor 64-step chunks";
 }
@@ -309,8 +306,8 @@ TYPED_TEST(Int8, EdgeKernelsTouchOnlyTheirBlock) {
               // Rows 0..rows-1 of A (row stride kc) times columns 0..cols-1 of B (row stride nr).
               reference(false, false, rows, cols, kc, alpha, a.data(), kc, b.data(), nr, beta,
                         expected.data(), ldc);
-              kern.ukernel_edge(rows, cols, kc, a_panel.data(), b_panel.data(), c.data(), ldc,
-                                init, &alpha, &beta);
+              kern.ukernel_edge(rows, cols, kc, a_panel.data(), b_panel.data(), c.data(), ldc, init,
+                                &alpha, &beta);
               ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(int32_t)), 0)
                   << kern.name << " rows=" << rows << " cols=" << cols << " kc=" << kc
                   << " ldc=" << ldc << " init=" << static_cast<int>(init);
@@ -322,8 +319,8 @@ TYPED_TEST(Int8, EdgeKernelsTouchOnlyTheirBlock) {
     if (kern.release != nullptr) kern.release();
   }
   // The VNNI and AMX kernels have edge forms: a CPU with AVX-512 VNNI must have run them.
-  if (kernels::cpu_supports(Isa::kAvx512) && kernel_of<ASrc>(*kernels::compiled_kernel_set(
-                                                 Isa::kAvx512)).ukernel_edge != nullptr)
+  if (kernels::cpu_supports(Isa::kAvx512) &&
+      kernel_of<ASrc>(*kernels::compiled_kernel_set(Isa::kAvx512)).ukernel_edge != nullptr)
     EXPECT_FALSE(ran.empty());
   expect_amx_ran(ran);
 }
@@ -789,8 +786,8 @@ TEST(Int8TilePermission, AskedAtTheFirstIntegerProductOnly) {
           invar_set_num_threads(threads);
           invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 300, 300, 300, 1.0f, af.data(), 300,
                       af.data(), 300, 0.0f, cf.data(), 300);
-          invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 64, 64, 64, 1.0, ad.data(), 64, ad.data(),
-                      64, 0.0, cd.data(), 64);
+          invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 64, 64, 64, 1.0, ad.data(), 64, ad.data(), 64,
+                      0.0, cd.data(), 64);
         }
         int32_t c0 = 0;
         invar_gemm_u8s8s32(INVAR_NO_TRANS, INVAR_NO_TRANS, 0, 0, 0, 1, nullptr, 1, nullptr, 1, 0,

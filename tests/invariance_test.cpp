@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "api/context_impl.h"
-#include "testing/seeded_data.h"
 #include "support/gemm_case.h"
+#include "testing/seeded_data.h"
 
 namespace invar::test {
 namespace {
@@ -30,18 +30,19 @@ TYPED_TEST(Invariance, RowAloneEqualsRowInEveryBatchAtEveryOffset) {
   std::vector<T> alone(max_batch * n);
   for (int64_t r = 0; r < max_batch; ++r) {
     gemm(T(1), Op::kNoTrans, MatrixView<const T>(x.data() + r * k, 1, k), Op::kTrans,
-         MatrixView<const T>(w.data(), n, k), T(0),
-         MatrixView<T>(alone.data() + r * n, 1, n), context);
+         MatrixView<const T>(w.data(), n, k), T(0), MatrixView<T>(alone.data() + r * n, 1, n),
+         context);
   }
   std::vector<T> batch(max_batch * n);
   for (int64_t size = 1; size <= max_batch; ++size) {
     // Rows [first, first + size) of x; each lands at offset (r - first) inside the batch.
     for (int64_t first = 0; first + size <= max_batch; first += (size > 4 ? size / 2 : 1)) {
-      gemm(T(1), Op::kNoTrans, MatrixView<const T>(x.data() + first * k, size, k),
-           Op::kTrans, MatrixView<const T>(w.data(), n, k), T(0),
-           MatrixView<T>(batch.data(), size, n), context);
+      gemm(T(1), Op::kNoTrans, MatrixView<const T>(x.data() + first * k, size, k), Op::kTrans,
+           MatrixView<const T>(w.data(), n, k), T(0), MatrixView<T>(batch.data(), size, n),
+           context);
       for (int64_t off = 0; off < size; ++off) {
-        ASSERT_EQ(std::memcmp(batch.data() + off * n, alone.data() + (first + off) * n, n * sizeof(T)), 0)
+        ASSERT_EQ(
+            std::memcmp(batch.data() + off * n, alone.data() + (first + off) * n, n * sizeof(T)), 0)
             << "row " << first + off << " at offset " << off << " of a batch of " << size;
       }
     }
@@ -59,13 +60,12 @@ TYPED_TEST(Invariance, DirectAndPackedPathsAgreeRowByRow) {
   std::vector<T> alone(max_batch * n), batch(max_batch * n);
   for (int64_t r = 0; r < max_batch; ++r) {
     gemm(T(1), Op::kNoTrans, MatrixView<const T>(x.data() + r * k, 1, k), Op::kNoTrans,
-         MatrixView<const T>(w.data(), k, n), T(0),
-         MatrixView<T>(alone.data() + r * n, 1, n), context);
+         MatrixView<const T>(w.data(), k, n), T(0), MatrixView<T>(alone.data() + r * n, 1, n),
+         context);
   }
   for (int64_t size = 1; size <= max_batch; ++size) {
     gemm(T(1), Op::kNoTrans, MatrixView<const T>(x.data(), size, k), Op::kNoTrans,
-         MatrixView<const T>(w.data(), k, n), T(0), MatrixView<T>(batch.data(), size, n),
-         context);
+         MatrixView<const T>(w.data(), k, n), T(0), MatrixView<T>(batch.data(), size, n), context);
     ASSERT_EQ(std::memcmp(batch.data(), alone.data(), size * n * sizeof(T)), 0) << "batch " << size;
   }
 }
@@ -79,8 +79,8 @@ TYPED_TEST(Invariance, BlockSizesNeverChangeBits) {
     int64_t mc, kc, nc;
   };
   const Blocks choices[] = {
-      {1, 1, 1},           {mr, 3, nr},         {mr + 1, 7, nr + 1}, {3 * mr, 64, 2 * nr},
-      {100, 100, 100},     {1000, 1000, 5000},  {2 * mr, 255, 9 * nr}, {0, 0, 0},
+      {1, 1, 1},       {mr, 3, nr},        {mr + 1, 7, nr + 1},   {3 * mr, 64, 2 * nr},
+      {100, 100, 100}, {1000, 1000, 5000}, {2 * mr, 255, 9 * nr}, {0, 0, 0},
   };
   uint64_t seed = 7;
   for (int trans = 0; trans < 4; ++trans) {

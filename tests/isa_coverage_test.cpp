@@ -1,10 +1,10 @@
 // Fails when an instruction-set path that this build has and this CPU supports was not run by
 // the suite: silently losing a SIMD path is one of the worst regressions a GEMM library can have.
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "kernels/kernel_set.h"
 

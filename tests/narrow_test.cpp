@@ -42,20 +42,25 @@ void every_pattern_round_trips_and_midpoints_round_to_even() {
       continue;
     }
     auto round = [](float x) -> uint16_t {
-      if constexpr (std::is_same_v<H, f16>) return round_to_f16(x).bits;
-      else return round_to_bf16(x).bits;
+      if constexpr (std::is_same_v<H, f16>)
+        return round_to_f16(x).bits;
+      else
+        return round_to_bf16(x).bits;
     };
     ASSERT_EQ(round(f), bits) << "round trip of " << bits;
     // The midpoint to the next pattern up in magnitude (both finite): ties go to the even one,
     // anything above or below it to the nearer one.
     const H up{static_cast<uint16_t>(bits + 1)};
-    if ((bits & 0x7FFF) == 0x7FFF || std::isinf(f) || is_nan16(up) || std::isinf(widen(up))) continue;
+    if ((bits & 0x7FFF) == 0x7FFF || std::isinf(f) || is_nan16(up) || std::isinf(widen(up)))
+      continue;
     const double mid = (static_cast<double>(f) + static_cast<double>(widen(up))) / 2;
     const float midf = static_cast<float>(mid);
     ASSERT_EQ(static_cast<double>(midf), mid) << "midpoint not exact in f32: " << bits;
     ASSERT_EQ(round(midf), (bits & 1) ? up.bits : bits) << "tie at " << bits;
-    const float above = std::nextafter(midf, f < 0 || (f == 0 && std::signbit(f)) ? -INFINITY : INFINITY);
-    const float below = std::nextafter(midf, f < 0 || (f == 0 && std::signbit(f)) ? INFINITY : -INFINITY);
+    const float above =
+        std::nextafter(midf, f < 0 || (f == 0 && std::signbit(f)) ? -INFINITY : INFINITY);
+    const float below =
+        std::nextafter(midf, f < 0 || (f == 0 && std::signbit(f)) ? INFINITY : -INFINITY);
     ASSERT_EQ(round(above), up.bits) << "above the tie at " << bits;
     ASSERT_EQ(round(below), bits) << "below the tie at " << bits;
   }
@@ -106,8 +111,10 @@ TEST(Half, F16AgreesWithTheHardware) {
 
 template <class H>
 H to_narrow(float x) {
-  if constexpr (std::is_same_v<H, f16>) return round_to_f16(x);
-  else return round_to_bf16(x);
+  if constexpr (std::is_same_v<H, f16>)
+    return round_to_f16(x);
+  else
+    return round_to_bf16(x);
 }
 
 // Random 16-bit values (f32 values in [-1, 1) rounded), some f16 subnormals among them.
@@ -147,8 +154,11 @@ TYPED_TEST(Narrow, EqualsSgemmOnTheWidenedOperands) {
     o.nc = 32;
     Context blocked(o);
     for (Context* ctx : {&context, &blocked}) {
-      for (const auto& shape : {std::array<int64_t, 3>{1, 37, 19}, {4, 17, 300},
-                                {37, 29, 41}, {70, 130, 150}, {203, 187, 301}}) {
+      for (const auto& shape : {std::array<int64_t, 3>{1, 37, 19},
+                                {4, 17, 300},
+                                {37, 29, 41},
+                                {70, 130, 150},
+                                {203, 187, 301}}) {
         const int64_t m = shape[0], n = shape[1], k = shape[2];
         const bool ta = seed % 2, tb = seed % 3 == 0;
         const float alpha = seed % 4 ? 1.0f : -0.3f;

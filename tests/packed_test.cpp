@@ -33,8 +33,8 @@ enum class Prepacked { kB, kA, kBoth };
 
 // C = alpha * op(A) * op(B) + beta * C through the packed operands, compared with the reference.
 template <class T>
-std::string check_packed(Context& context, Prepacked which, bool ta, bool tb, int64_t m,
-                         int64_t n, int64_t k, T alpha, T beta, uint64_t seed) {
+std::string check_packed(Context& context, Prepacked which, bool ta, bool tb, int64_t m, int64_t n,
+                         int64_t k, T alpha, T beta, uint64_t seed) {
   const int64_t lda = (ta ? m : k) + 1, ldb = (tb ? k : n) + 2, ldc = n + 3;
   const auto a = random_values<T>((ta ? k : m) * lda, seed);
   const auto b = random_values<T>((tb ? n : k) * ldb, seed + 1);
@@ -81,17 +81,18 @@ TYPED_TEST(Packed, EqualsTheReferenceForEveryShape) {
     o.kc = 7;
     o.nc = 2 * nr;
     Context blocked(o);
-    for (int64_t m : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{4}, int64_t{5}, mr + 1,
-                      3 * mr + 2}) {
+    for (int64_t m :
+         {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{4}, int64_t{5}, mr + 1, 3 * mr + 2}) {
       // 9 NR + 5 columns: for m <= 4, runs of several panels at once, then single and partial
       // panels.
       for (int64_t n : {int64_t{1}, nr - 1, nr + 1, 5 * nr + 3, 9 * nr + 5}) {
         for (int64_t k : {1, 8, 29}) {
           const bool ta = seed % 2, tb = seed % 3 == 0;
           const T alpha = seed % 4 ? T(1) : T(-0.3), beta = seed % 5 ? T(0) : T(3.7);
-          ASSERT_EQ(check_packed<T>(context, Prepacked::kB, ta, tb, m, n, k, alpha, beta, seed), "");
-          ASSERT_EQ(check_packed<T>(blocked, Prepacked::kB, ta, tb, m, n, k, alpha, beta,
-                                    seed + 7), "");
+          ASSERT_EQ(check_packed<T>(context, Prepacked::kB, ta, tb, m, n, k, alpha, beta, seed),
+                    "");
+          ASSERT_EQ(check_packed<T>(blocked, Prepacked::kB, ta, tb, m, n, k, alpha, beta, seed + 7),
+                    "");
           ++seed;
         }
       }
@@ -107,8 +108,9 @@ TYPED_TEST(Packed, TwoThreadsGiveTheSameBits) {
   o.num_threads = 2;
   Context context(o);
   for (int64_t m : {1, 3, 13}) {
-    ASSERT_EQ(check_packed<T>(context, Prepacked::kB, false, m % 2 == 1, m, 2003, 2100, T(1),
-                              T(0), 40 + m), "");
+    ASSERT_EQ(check_packed<T>(context, Prepacked::kB, false, m % 2 == 1, m, 2003, 2100, T(1), T(0),
+                              40 + m),
+              "");
   }
 }
 
@@ -254,8 +256,10 @@ TYPED_TEST(PackedA, TwoThreadsGiveTheSameBits) {
   ContextOptions o;
   o.num_threads = 2;
   Context context(o);
-  ASSERT_EQ(check_packed<T>(context, Prepacked::kA, false, true, 301, 1003, 700, T(0.7), T(0), 50), "");
-  ASSERT_EQ(check_packed<T>(context, Prepacked::kBoth, true, false, 64, 2003, 300, T(1), T(-2), 51), "");
+  ASSERT_EQ(check_packed<T>(context, Prepacked::kA, false, true, 301, 1003, 700, T(0.7), T(0), 50),
+            "");
+  ASSERT_EQ(check_packed<T>(context, Prepacked::kBoth, true, false, 64, 2003, 300, T(1), T(-2), 51),
+            "");
 }
 
 // W * X over a packed W: one column of X gives exactly that column of the product of all.
@@ -265,8 +269,8 @@ TYPED_TEST(PackedA, OneColumnEqualsItsColumnOfTheWhole) {
   const int64_t m = 203, k = 257, t = 19;
   const auto w = random_values<T>(m * k, 21);
   const auto x = random_values<T>(k * t, 22);  // k x t, row-major
-  const invar::PackedA packed = pack_a(T(1), Op::kNoTrans, MatrixView<const T>(w.data(), m, k),
-                                       context);
+  const invar::PackedA packed =
+      pack_a(T(1), Op::kNoTrans, MatrixView<const T>(w.data(), m, k), context);
   std::vector<T> whole(m * t), column(m);
   gemm(packed, Op::kNoTrans, MatrixView<const T>(x.data(), k, t), T(0),
        MatrixView<T>(whole.data(), m, t), context);
@@ -347,8 +351,7 @@ TEST(PackedAErrors, MisuseIsAnErrorAndLeavesCUntouched) {
   ASSERT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 8, 8, 8, 0.3f, a.data(), 8, b.data(), 8,
                         -1.5f, expected.data(), 8),
             INVAR_OK);
-  ASSERT_EQ(invar_sgemm_packed_a(pa, INVAR_NO_TRANS, 8, b.data(), 8, -1.5f, c.data(), 8),
-            INVAR_OK);
+  ASSERT_EQ(invar_sgemm_packed_a(pa, INVAR_NO_TRANS, 8, b.data(), 8, -1.5f, c.data(), 8), INVAR_OK);
   EXPECT_TRUE(same_bits(c, expected));
   c = c0;
   ASSERT_EQ(invar_sgemm_packed_ab(pa, pb, -1.5f, c.data(), 8), INVAR_OK);

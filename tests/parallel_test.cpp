@@ -63,8 +63,10 @@ void any_thread_count_gives_the_reference_bits() {
   const int64_t mr = kern.mr, nr = kern.nr;
   uint64_t seed = 1;
   // Tall (rows split), short (columns split) and square-ish, with ragged edges.
-  const int64_t shapes[][3] = {{7 * mr + 3, 5 * nr + 1, 37}, {mr - 1, 9 * nr + 5, 29},
-                               {2 * mr + 1, 3 * nr - 1, 70}, {1, 4 * nr + 3, 16}};
+  const int64_t shapes[][3] = {{7 * mr + 3, 5 * nr + 1, 37},
+                               {mr - 1, 9 * nr + 5, 29},
+                               {2 * mr + 1, 3 * nr - 1, 70},
+                               {1, 4 * nr + 3, 16}};
   for (const auto& s : shapes) {
     GemmCase g;
     g.m = s[0];
@@ -84,9 +86,9 @@ void any_thread_count_gives_the_reference_bits() {
         const auto one = run_with_threads<T>(pool, 1, g, blocks, allow_direct);
         for (int threads : {2, 3, 4, 7, 16}) {
           const auto many = run_with_threads<T>(pool, threads, g, blocks, allow_direct);
-          ASSERT_TRUE(same_bits(one, many)) << g.describe() << " threads=" << threads
-                                            << " allow_direct=" << allow_direct
-                                            << " b_budget=" << b_budget;
+          ASSERT_TRUE(same_bits(one, many))
+              << g.describe() << " threads=" << threads << " allow_direct=" << allow_direct
+              << " b_budget=" << b_budget;
         }
       }
     }

@@ -1,7 +1,8 @@
 // The runtime's thread pool (teams, barriers, exceptions, concurrent and nested callers, fork)
 // and the default thread count's parsers.
-#include <gtest/gtest.h>
+#include "runtime/thread_pool.h"
 
+#include <gtest/gtest.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -20,7 +21,6 @@
 #include <vector>
 
 #include "runtime/cpu_count.h"
-#include "runtime/thread_pool.h"
 
 #if defined(__SANITIZE_THREAD__)
 #define INVAR_TEST_TSAN 1
@@ -71,8 +71,10 @@ TEST(ThreadPool, TidZeroIsTheCaller) {
   std::atomic<int> tid0_on_caller{0}, others_on_caller{0};
   pool.run(3, [&](Team& team) {
     const bool on_caller = std::this_thread::get_id() == caller;
-    if (team.tid() == 0) tid0_on_caller += on_caller;
-    else others_on_caller += on_caller;
+    if (team.tid() == 0)
+      tid0_on_caller += on_caller;
+    else
+      others_on_caller += on_caller;
   });
   EXPECT_EQ(tid0_on_caller.load(), 1);
   EXPECT_EQ(others_on_caller.load(), 0);
@@ -190,13 +192,14 @@ TEST(ThreadPool, ExceptionCancelsMembersWaitingAtBarriers) {
 TEST(ThreadPool, SerialTeamOfOne) {
   ThreadPool pool(4);
   int calls = 0;
-  EXPECT_EQ(pool.run(1, [&](Team& team) {
-              EXPECT_EQ(team.tid(), 0);
-              EXPECT_EQ(team.size(), 1);
-              EXPECT_TRUE(ThreadPool::in_task());
-              team.barrier();  // no-op
-              ++calls;
-            }),
+  EXPECT_EQ(pool.run(1,
+                     [&](Team& team) {
+                       EXPECT_EQ(team.tid(), 0);
+                       EXPECT_EQ(team.size(), 1);
+                       EXPECT_TRUE(ThreadPool::in_task());
+                       team.barrier();  // no-op
+                       ++calls;
+                     }),
             1);
   EXPECT_EQ(calls, 1);
   EXPECT_FALSE(ThreadPool::in_task());
@@ -323,7 +326,7 @@ TEST(ThreadPool, DestroysWhileIdle) {
   int size = 0;
   tid_counts(sleeping, 3, &size);
   std::this_thread::sleep_for(std::chrono::milliseconds(5));  // past the spin: workers sleep
-  tid_counts(sleeping, 3, &size);                              // and wake up again
+  tid_counts(sleeping, 3, &size);                             // and wake up again
   EXPECT_EQ(size, 3);
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }
@@ -424,8 +427,8 @@ TEST(CpuCount, ParsesCgroupV2CpuMax) {
   EXPECT_EQ(runtime::parse_cgroup2_cpu_max("50000 100000"), 1);
   EXPECT_EQ(runtime::parse_cgroup2_cpu_max("400000 50000"), 8);
   EXPECT_EQ(runtime::parse_cgroup2_cpu_max("300000"), 3);  // period omitted: 100000
-  for (const char* bad : {"", "max", "0 100000", "100000 0", "-5 100000", "1.5 100000", "a b",
-                          "1 2 3"})
+  for (const char* bad :
+       {"", "max", "0 100000", "100000 0", "-5 100000", "1.5 100000", "a b", "1 2 3"})
     EXPECT_EQ(runtime::parse_cgroup2_cpu_max(bad), std::nullopt) << '"' << bad << '"';
 }
 
@@ -483,10 +486,9 @@ TEST(CpuCount, FindsCgroupLimits) {
                          {"/sys/fs/cgroup/system.slice/cpu.max", "150000 100000\n"}})),
             2);
   // Unlimited everywhere.
-  EXPECT_EQ(runtime::cgroup_cpu_limit(
-                fake_fs({{"/proc/self/cgroup", "0::/a\n"},
-                         {"/proc/self/mountinfo", v2_mount},
-                         {"/sys/fs/cgroup/a/cpu.max", "max 100000\n"}})),
+  EXPECT_EQ(runtime::cgroup_cpu_limit(fake_fs({{"/proc/self/cgroup", "0::/a\n"},
+                                               {"/proc/self/mountinfo", v2_mount},
+                                               {"/sys/fs/cgroup/a/cpu.max", "max 100000\n"}})),
             std::nullopt);
   // cgroup v1 without a namespace: the mount shows the container's cgroup as its root.
   EXPECT_EQ(runtime::cgroup_cpu_limit(fake_fs(
@@ -498,9 +500,10 @@ TEST(CpuCount, FindsCgroupLimits) {
                  {"/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us", "100000\n"}})),
             3);
   // No /proc/self/mountinfo: the usual mount points.
-  EXPECT_EQ(runtime::cgroup_cpu_limit(fake_fs({{"/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "50000"},
-                                               {"/sys/fs/cgroup/cpu/cpu.cfs_period_us", "100000"}})),
-            1);
+  EXPECT_EQ(
+      runtime::cgroup_cpu_limit(fake_fs({{"/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "50000"},
+                                         {"/sys/fs/cgroup/cpu/cpu.cfs_period_us", "100000"}})),
+      1);
   EXPECT_EQ(runtime::cgroup_cpu_limit(fake_fs({})), std::nullopt);
 }
 

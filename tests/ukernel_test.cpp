@@ -225,8 +225,8 @@ TYPED_TEST(Ukernel, EdgeKernelsTouchOnlyTheirBlock) {
                 }
               }
               const T alpha_in_a = T(2.5);
-              kern.ukernel_edge(rows, cols, kc, a.get(), b.get(), c.data(), ldc, init,
-                                &alpha_in_a, &beta);
+              kern.ukernel_edge(rows, cols, kc, a.get(), b.get(), c.data(), ldc, init, &alpha_in_a,
+                                &beta);
               ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
                   << kern.name << " rows=" << rows << " cols=" << cols << " kc=" << kc
                   << " ldc=" << ldc << " init=" << static_cast<int>(init);
@@ -257,7 +257,8 @@ TYPED_TEST(Ukernel, EveryPartialTileThroughTheDriver) {
             auto c = random_values<T>(m * ldc, m + n + k);
             if (beta == T(0)) {
               for (int64_t i = 0; i < m; ++i)
-                for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
+                for (int64_t j = 0; j < n; ++j)
+                  c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
             }
             auto expected = c;
             reference_gemm<T>(false, false, m, n, k, alpha, a.data(), k, b.data(), n, beta,
@@ -297,7 +298,8 @@ TYPED_TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
               auto c = random_values<T>(m * ldc, 60 + k + m);
               if (init == AccInit::kZero) {
                 for (int64_t i = 0; i < m; ++i)
-                  for (int64_t j = 0; j < nr; ++j) c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
+                  for (int64_t j = 0; j < nr; ++j)
+                    c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
               }
               auto expected = c;
               reference_gemm<T>(trans_a, false, m, nr, k, alpha, a.data(), trans_a ? m : k,
@@ -392,7 +394,8 @@ TYPED_TEST(Ukernel, TransposedDirectKernelsMatchTheChain) {
     const kernels::GemmKernel& kern = kernel_of<T>(*set);
     if (kern.direct_t == nullptr) continue;
     const int64_t w = kern.direct_t_nr;
-    for (int64_t n : {int64_t{1}, int64_t{7}, int64_t{8}, int64_t{9}, w - 1, w, w + 1, 3 * w + 13}) {
+    for (int64_t n :
+         {int64_t{1}, int64_t{7}, int64_t{8}, int64_t{9}, w - 1, w, w + 1, 3 * w + 13}) {
       for (int64_t m = 1; m <= kernels::kDirectMaxRows; ++m) {
         for (int64_t k : {1, 7, 8, 9, 16, 23, 301}) {
           const int64_t ldb = k + 3, ldc = n + 2;
@@ -406,13 +409,14 @@ TYPED_TEST(Ukernel, TransposedDirectKernelsMatchTheChain) {
             auto c = random_values<T>(m * ldc, 90 + k + m);
             if (init == AccInit::kZero) {
               for (int64_t i = 0; i < m; ++i)
-                for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
+                for (int64_t j = 0; j < n; ++j)
+                  c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
             }
             auto expected = c;
             reference_gemm<T>(trans_a, true, m, n, k, alpha, a.data(), trans_a ? m : k, b.data(),
                               ldb, start_beta(init, beta), expected.data(), ldc);
-            kern.direct_t(m, n, k, &alpha, a.data(), a_rs, a_cs, b.data(), ldb, c.data(), ldc,
-                          init, &beta);
+            kern.direct_t(m, n, k, &alpha, a.data(), a_rs, a_cs, b.data(), ldb, c.data(), ldc, init,
+                          &beta);
             ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
                 << kern.name << " direct_t m=" << m << " n=" << n << " k=" << k
                 << " init=" << static_cast<int>(init);
@@ -433,8 +437,8 @@ TYPED_TEST(Ukernel, PanelDirectKernelsMatchTheChainOnPrepackedPanels) {
   for (Isa isa : {Isa::kAvx512, Isa::kAvx2, Isa::kNeon, Isa::kGeneric}) {
     const kernels::KernelSet* set = kernels::compiled_kernel_set(isa);
     if (set == nullptr) continue;
-    const bool runs = kernels::cpu_supports(isa) ||
-                      (isa == Isa::kAvx512 && kernels::cpu_supports(Isa::kAvx2));
+    const bool runs =
+        kernels::cpu_supports(isa) || (isa == Isa::kAvx512 && kernels::cpu_supports(Isa::kAvx2));
     const kernels::GemmKernel& kern = kernel_of<T>(*set);
     if (!runs || kern.direct_panels == nullptr) continue;
     ++tested;
@@ -453,13 +457,14 @@ TYPED_TEST(Ukernel, PanelDirectKernelsMatchTheChainOnPrepackedPanels) {
             auto c = random_values<T>(m * ldc, 130 + k + m);
             if (init == AccInit::kZero) {
               for (int64_t i = 0; i < m; ++i)
-                for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
+                for (int64_t j = 0; j < n; ++j)
+                  c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
             }
             auto expected = c;
             reference_gemm<T>(false, false, m, n, k, alpha, a.data(), k, b.data(), n,
                               start_beta(init, beta), expected.data(), ldc);
-            kern.direct_panels(m, n, k, &alpha, a.data(), k, 1, packed.get(), k * nr, c.data(),
-                               ldc, init, &beta);
+            kern.direct_panels(m, n, k, &alpha, a.data(), k, 1, packed.get(), k * nr, c.data(), ldc,
+                               init, &beta);
             ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
                 << kern.name << " direct_panels m=" << m << " n=" << n << " k=" << k
                 << " init=" << static_cast<int>(init);
@@ -577,8 +582,7 @@ void check_narrow_packers(const kernels::GemmKernel& kern) {
               want_b[(s * kc + p) * nr + j] =
                   s * nr + j < extent ? numeric::widen(b[p * rs + (s * nr + j) * cs]) : 0.0f;
         ASSERT_EQ(std::memcmp(got_b.get(), want_b.get(), count_b * sizeof(float)), 0)
-            << kern.name << " pack_b nc=" << extent << " kc=" << kc
-            << " transposed=" << transposed;
+            << kern.name << " pack_b nc=" << extent << " kc=" << kc << " transposed=" << transposed;
 
         const std::vector<Src> a = source(extent, kc, transposed, &rs, &cs);
         const int64_t panels_a = (extent + mr - 1) / mr;

@@ -49,8 +49,7 @@ void product(Kind kind, int64_t m, int64_t n, int64_t k, Context& context) {
     const std::vector<int8_t> b(k * n, -3);
     std::vector<int32_t> c(m * n, 0);
     gemm(1, Op::kNoTrans, MatrixView<const uint8_t>(a.data(), m, k), Op::kNoTrans,
-         MatrixView<const int8_t>(b.data(), k, n), 0, MatrixView<int32_t>(c.data(), m, n),
-         context);
+         MatrixView<const int8_t>(b.data(), k, n), 0, MatrixView<int32_t>(c.data(), m, n), context);
     EXPECT_EQ(c[0], 200 * -3 * k);
     return;
   }
@@ -81,9 +80,16 @@ TEST(UpperState, EveryPathReturnsWithTheYmmUppersCleanAndTilesReleased) {
       // Shapes for each route through the library: the direct kernel (M <= 4), the small kernel,
       // A read in place, the loop nest with partial tiles, a product on two threads; for the
       // AMX tiles, k with and without a remainder past their 64-step chunks, several k-blocks.
-      for (const auto& [m, n, k] : std::vector<std::array<int64_t, 3>>{
-               {1, 64, 64}, {4, 37, 19}, {7, 9, 5}, {64, 64, 64}, {64, 64, 128}, {100, 40, 70},
-               {300, 32, 200}, {130, 300, 260}, {256, 256, 256}, {130, 300, 2100}}) {
+      for (const auto& [m, n, k] : std::vector<std::array<int64_t, 3>>{{1, 64, 64},
+                                                                       {4, 37, 19},
+                                                                       {7, 9, 5},
+                                                                       {64, 64, 64},
+                                                                       {64, 64, 128},
+                                                                       {100, 40, 70},
+                                                                       {300, 32, 200},
+                                                                       {130, 300, 260},
+                                                                       {256, 256, 256},
+                                                                       {130, 300, 2100}}) {
         for (Kind kind : {Kind::kF32, Kind::kF64, Kind::kU8S8}) {
           asm volatile("vzeroupper");
           ASSERT_EQ(xinuse() & kYmmUpper, 0u);

@@ -1,5 +1,5 @@
-// `invar bench`: one f32, f64, s8 or u8 product timed on this machine. The full comparison against other BLAS
-// libraries lives in bench/; this is the quick look.
+// `invar bench`: one f32, f64, s8 or u8 product timed on this machine. The full comparison against
+// other BLAS libraries lives in bench/; this is the quick look.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -31,13 +31,14 @@ int time_and_report(const BenchOptions& o, const char* name, const char* unit, F
   for (double t : times) total += t;
   const double flop = 2.0 * o.m * o.n * o.k;
   // The mean counts the slow calls the median hides (a worker woken from sleep, a descheduling).
-  std::printf("%s %lld x %lld x %lld, isa %s, %d thread(s), %zu runs: median %.2f %s, "
-              "mean %.2f %s, best %.2f %s\n",
-              name, static_cast<long long>(o.m), static_cast<long long>(o.n),
-              static_cast<long long>(o.k), isa_name(context.isa()), context.num_threads(),
-              times.size(), flop / times[times.size() / 2] * 1e-9, unit,
-              flop * static_cast<double>(times.size()) / total * 1e-9, unit,
-              flop / times.front() * 1e-9, unit);
+  std::printf(
+      "%s %lld x %lld x %lld, isa %s, %d thread(s), %zu runs: median %.2f %s, "
+      "mean %.2f %s, best %.2f %s\n",
+      name, static_cast<long long>(o.m), static_cast<long long>(o.n), static_cast<long long>(o.k),
+      isa_name(context.isa()), context.num_threads(), times.size(),
+      flop / times[times.size() / 2] * 1e-9, unit,
+      flop * static_cast<double>(times.size()) / total * 1e-9, unit, flop / times.front() * 1e-9,
+      unit);
   return 0;
 }
 
@@ -49,8 +50,7 @@ int bench(const BenchOptions& o, const char* name) {
   Context& context = Context::default_context();
   auto once = [&] {
     gemm(T(1), Op::kNoTrans, MatrixView<const T>(a.data(), o.m, o.k), Op::kNoTrans,
-         MatrixView<const T>(b.data(), o.k, o.n), T(0), MatrixView<T>(c.data(), o.m, o.n),
-         context);
+         MatrixView<const T>(b.data(), o.k, o.n), T(0), MatrixView<T>(c.data(), o.m, o.n), context);
   };
   return time_and_report(o, name, "GFLOP/s", once);
 }

@@ -1,7 +1,8 @@
 // `invar fingerprint`: a SHA-256 over the outputs of fixed seeded problems, in f32 then f64,
 // then fused epilogues in both. The inputs are built from integers (testing/seeded_data.h), so
-// they are the same bits everywhere; by the numeric contract so are the outputs, whatever the ISA, thread count, blocking or machine. Two machines
-// that print different strings disagree on at least one bit of at least one product.
+// they are the same bits everywhere; by the numeric contract so are the outputs, whatever the ISA,
+// thread count, blocking or machine. Two machines that print different strings disagree on at least
+// one bit of at least one product.
 #include <openssl/evp.h>
 
 #include <cstdio>

@@ -84,20 +84,21 @@ int run_info(const InfoOptions& o) {
               static_cast<long long>(kc_max), tile.b_streams ? "B streams" : "L1",
               static_cast<long long>(blocking::l2_mc(topo.l2, tile, packed, kc_max)),
               static_cast<long long>(blocking::nc_limit(topo, tile, packed, kc_max)),
-              tile.b_block_in_l2 ? "L2" : topo.l3.present() ? "L3" : "no L3");
+              tile.b_block_in_l2  ? "L2"
+              : topo.l3.present() ? "L3"
+                                  : "no L3");
   for (const kernels::GemmKernel* k : {&sgemm, &u8gemm}) {
     const blocking::BlockSizes b = blocking::choose_block_sizes(
         topo, driver::tile_shape(*k), {k->a_packed_bytes, k->b_packed_bytes}, o.m, o.n, o.k,
         impl.overrides);
-    std::printf("%s MC %lld, KC %lld, NC %lld for %lld x %lld x %lld%s\n",
-                k == &sgemm ? "blocking:   f32:" : "            u8s8s32:",
-                static_cast<long long>(b.mc), static_cast<long long>(b.kc),
-                static_cast<long long>(b.nc),
-                static_cast<long long>(o.m), static_cast<long long>(o.n),
-                static_cast<long long>(o.k),
-                impl.overrides.mc || impl.overrides.kc || impl.overrides.nc
-                    ? " (INVAR_MC/KC/NC overrides in force)"
-                    : "");
+    std::printf(
+        "%s MC %lld, KC %lld, NC %lld for %lld x %lld x %lld%s\n",
+        k == &sgemm ? "blocking:   f32:" : "            u8s8s32:", static_cast<long long>(b.mc),
+        static_cast<long long>(b.kc), static_cast<long long>(b.nc), static_cast<long long>(o.m),
+        static_cast<long long>(o.n), static_cast<long long>(o.k),
+        impl.overrides.mc || impl.overrides.kc || impl.overrides.nc
+            ? " (INVAR_MC/KC/NC overrides in force)"
+            : "");
   }
   // The plan each of these kernels takes for the shape (alpha 1, beta 0, A row-major, B
   // row-major or transposed, as the API would pass it): the Plan the engine executes.

@@ -1,7 +1,6 @@
 // invar: information about the library on this machine, a quick timing, and the fingerprint
 // that shows the contract holds here.
 #include <CLI/CLI.hpp>
-
 #include <charconv>
 #include <cstdio>
 #include <exception>
@@ -32,28 +31,35 @@ int main(int argc, char** argv) {
 
   invar::tool::InfoOptions info;
   CLI::App* info_cmd = app.add_subcommand("info", "ISA path, kernel, blocking, threads, CPU");
-  info_cmd->add_option(
-              "--shape",
-              [&](const CLI::results_t& r) { return parse_shape(r, &info.m, &info.n, &info.k); },
-              "M N K whose block sizes and plan to show")
+  info_cmd
+      ->add_option(
+          "--shape",
+          [&](const CLI::results_t& r) { return parse_shape(r, &info.m, &info.n, &info.k); },
+          "M N K whose block sizes and plan to show")
       ->expected(3);
-  info_cmd->add_flag("--trans-b", info.trans_b, "plan the shape with B stored transposed (x * W^T)");
+  info_cmd->add_flag("--trans-b", info.trans_b,
+                     "plan the shape with B stored transposed (x * W^T)");
 
   invar::tool::FingerprintOptions fp;
-  CLI::App* fp_cmd = app.add_subcommand(
-      "fingerprint", "SHA-256 over the results of fixed seeded problems; equal wherever the "
-                     "numeric contract holds");
+  CLI::App* fp_cmd =
+      app.add_subcommand("fingerprint",
+                         "SHA-256 over the results of fixed seeded problems; equal wherever the "
+                         "numeric contract holds");
   fp_cmd->add_flag("-v,--verbose", fp.verbose, "one hash per problem as well");
 
   invar::tool::BenchOptions bench;
-  CLI::App* bench_cmd = app.add_subcommand("bench", "time one product, print GFLOP/s (GOP/s for s8, u8)");
-  bench_cmd->add_option(
-               "--shape",
-               [&](const CLI::results_t& r) { return parse_shape(r, &bench.m, &bench.n, &bench.k); },
-               "M N K (default 1024 1024 1024)")
+  CLI::App* bench_cmd =
+      app.add_subcommand("bench", "time one product, print GFLOP/s (GOP/s for s8, u8)");
+  bench_cmd
+      ->add_option(
+          "--shape",
+          [&](const CLI::results_t& r) { return parse_shape(r, &bench.m, &bench.n, &bench.k); },
+          "M N K (default 1024 1024 1024)")
       ->expected(3);
   bench_cmd->add_option("--seconds", bench.seconds, "measuring time")->check(CLI::PositiveNumber);
-  bench_cmd->add_option("--type", bench.type, "element type: f32, f64, s8 (s8 x s8 -> s32), u8 (u8 x s8 -> s32)")
+  bench_cmd
+      ->add_option("--type", bench.type,
+                   "element type: f32, f64, s8 (s8 x s8 -> s32), u8 (u8 x s8 -> s32)")
       ->check(CLI::IsMember({"f32", "f64", "s8", "u8"}));
 
   CLI11_PARSE(app, argc, argv);

@@ -80,14 +80,15 @@ int bench(int n, int nprow, int npcol, int nb, int reps) {
   };
   auto run = [&](PxGemm<T> f) {
     return time_it([&] {
-      f("N", "N", &n, &n, &n, &alpha, a.data(), &one, &one, desc, b.data(), &one, &one, desc,
-        &beta, c.data(), &one, &one, desc);
+      f("N", "N", &n, &n, &n, &alpha, a.data(), &one, &one, desc, b.data(), &one, &one, desc, &beta,
+        c.data(), &one, &one, desc);
     });
   };
   // Bytes a process sends by the SUMMA model: its A panels to npcol - 1 others, its B panels to
   // nprow - 1 others (a flat broadcast; a tree sends about the same in total, spread out).
   const double sent = (static_cast<double>(mloc) * nloc * (npcol - 1) +
-                       static_cast<double>(mloc) * nloc * (nprow - 1)) * sizeof(T);
+                       static_cast<double>(mloc) * nloc * (nprow - 1)) *
+                      sizeof(T);
   const double t_ours = run(ours), t_theirs = run(theirs);
   double t_shared = 0;
   if (size == 1) {
@@ -102,10 +103,11 @@ int bench(int n, int nprow, int npcol, int nb, int reps) {
   }
   if (rank == 0) {
     const char t = sizeof(T) == 4 ? 's' : 'd';
-    std::printf("%cgemm n=%d grid %dx%d nb=%d invar_pxgemm %.3f s %.1f GFLOP/s | scalapack %.3f s "
-                "%.1f GFLOP/s | invar/scalapack %.3f | sent per process %.1f MiB",
-                t, n, nprow, npcol, nb, t_ours, flops / t_ours * 1e-9, t_theirs,
-                flops / t_theirs * 1e-9, t_theirs / t_ours, sent / 1048576.0);
+    std::printf(
+        "%cgemm n=%d grid %dx%d nb=%d invar_pxgemm %.3f s %.1f GFLOP/s | scalapack %.3f s "
+        "%.1f GFLOP/s | invar/scalapack %.3f | sent per process %.1f MiB",
+        t, n, nprow, npcol, nb, t_ours, flops / t_ours * 1e-9, t_theirs, flops / t_theirs * 1e-9,
+        t_theirs / t_ours, sent / 1048576.0);
     if (t_shared > 0)
       std::printf(" | invar_%cgemm one process %.3f s %.1f GFLOP/s, pxgemm/shared %.3f", t,
                   t_shared, flops / t_shared * 1e-9, t_shared / t_ours);

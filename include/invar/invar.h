@@ -36,9 +36,9 @@ extern "C" {
 
 typedef enum {
   INVAR_OK = 0,
-  INVAR_EINVAL = 1,       /* an argument is invalid; C is untouched */
-  INVAR_ENOMEM = 2,       /* workspace could not be allocated; C is untouched */
-  INVAR_EUNSUPPORTED = 3  /* e.g. INVAR_ISA names a path this CPU or build lacks */
+  INVAR_EINVAL = 1,      /* an argument is invalid; C is untouched */
+  INVAR_ENOMEM = 2,      /* workspace could not be allocated; C is untouched */
+  INVAR_EUNSUPPORTED = 3 /* e.g. INVAR_ISA names a path this CPU or build lacks */
 } invar_status;
 
 typedef enum { INVAR_NO_TRANS = 0, INVAR_TRANS = 1 } invar_trans;
@@ -91,8 +91,7 @@ INVAR_API invar_status invar_sgemm_epilogue(invar_trans ta, invar_trans tb, int6
 INVAR_API invar_status invar_dgemm_epilogue(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
                                             int64_t k, double alpha, const double *a, int64_t lda,
                                             const double *b, int64_t ldb, double beta, double *c,
-                                            int64_t ldc, invar_bias bias,
-                                            const double *bias_values,
+                                            int64_t ldc, invar_bias bias, const double *bias_values,
                                             invar_activation activation);
 
 /*
@@ -116,14 +115,13 @@ INVAR_API invar_status invar_dgemm_batch_strided(invar_trans ta, invar_trans tb,
                                                  double beta, double *c, int64_t ldc,
                                                  int64_t stride_c, int64_t batch);
 INVAR_API invar_status invar_sgemm_batch(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
-                                         int64_t k, float alpha, const float *const *a,
-                                         int64_t lda, const float *const *b, int64_t ldb,
-                                         float beta, float *const *c, int64_t ldc, int64_t batch);
+                                         int64_t k, float alpha, const float *const *a, int64_t lda,
+                                         const float *const *b, int64_t ldb, float beta,
+                                         float *const *c, int64_t ldc, int64_t batch);
 INVAR_API invar_status invar_dgemm_batch(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
                                          int64_t k, double alpha, const double *const *a,
                                          int64_t lda, const double *const *b, int64_t ldb,
-                                         double beta, double *const *c, int64_t ldc,
-                                         int64_t batch);
+                                         double beta, double *const *c, int64_t ldc, int64_t batch);
 
 /*
  * 16-bit inputs, named by the types of A, B and C. Each element of A and B is widened exactly to
@@ -135,19 +133,18 @@ INVAR_API invar_status invar_gemm_bf16bf16f32(invar_trans ta, invar_trans tb, in
                                               int64_t k, float alpha, const invar_bf16 *a,
                                               int64_t lda, const invar_bf16 *b, int64_t ldb,
                                               float beta, float *c, int64_t ldc);
-INVAR_API invar_status invar_gemm_bf16bf16bf16(invar_trans ta, invar_trans tb, int64_t m,
-                                               int64_t n, int64_t k, float alpha,
-                                               const invar_bf16 *a, int64_t lda,
-                                               const invar_bf16 *b, int64_t ldb, float beta,
-                                               invar_bf16 *c, int64_t ldc);
+INVAR_API invar_status invar_gemm_bf16bf16bf16(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
+                                               int64_t k, float alpha, const invar_bf16 *a,
+                                               int64_t lda, const invar_bf16 *b, int64_t ldb,
+                                               float beta, invar_bf16 *c, int64_t ldc);
 INVAR_API invar_status invar_gemm_f16f16f32(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
-                                            int64_t k, float alpha, const invar_f16 *a,
-                                            int64_t lda, const invar_f16 *b, int64_t ldb,
-                                            float beta, float *c, int64_t ldc);
+                                            int64_t k, float alpha, const invar_f16 *a, int64_t lda,
+                                            const invar_f16 *b, int64_t ldb, float beta, float *c,
+                                            int64_t ldc);
 INVAR_API invar_status invar_gemm_f16f16f16(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
-                                            int64_t k, float alpha, const invar_f16 *a,
-                                            int64_t lda, const invar_f16 *b, int64_t ldb,
-                                            float beta, invar_f16 *c, int64_t ldc);
+                                            int64_t k, float alpha, const invar_f16 *a, int64_t lda,
+                                            const invar_f16 *b, int64_t ldb, float beta,
+                                            invar_f16 *c, int64_t ldc);
 
 /*
  * 8-bit integers: s8 x s8 and u8 x s8 with int32 C, alpha and beta. Exact integer arithmetic,
@@ -252,9 +249,9 @@ INVAR_API invar_status invar_dgemm_pack_b(invar_trans tb, int64_t k, int64_t n, 
 INVAR_API invar_status invar_sgemm_packed(invar_trans ta, int64_t m, float alpha, const float *a,
                                           int64_t lda, const invar_packed *b, float beta, float *c,
                                           int64_t ldc);
-INVAR_API invar_status invar_dgemm_packed(invar_trans ta, int64_t m, double alpha,
-                                          const double *a, int64_t lda, const invar_packed *b,
-                                          double beta, double *c, int64_t ldc);
+INVAR_API invar_status invar_dgemm_packed(invar_trans ta, int64_t m, double alpha, const double *a,
+                                          int64_t lda, const invar_packed *b, double beta,
+                                          double *c, int64_t ldc);
 /*
  * Prepacked A. invar_sgemm_pack_a packs alpha * op(A) (M x K; A stored K x M when ta ==
  * INVAR_TRANS), alpha included as every call applies it, into the same kind of handle;
@@ -345,11 +342,11 @@ INVAR_API const char *invar_version(void);
 INVAR_API const char *invar_isa(void);
 
 /* One line describing the build and the default context, for bug reports and logs, e.g.
- * "invar 0.1.0; isa avx2 (<why>); kernels sgemm_avx2_6x16 dgemm_avx2_6x8; threads 2; L1d 32 KiB 8-way;
- * L2 512 KiB 8-way; L3 32 MiB 16-way (<where the sizes came from>)". When the default context cannot
- * be created (an invalid INVAR_* setting) the line says why, and invar_last_error() is set. The
- * pointer stays valid for the life of the process; the text reflects the settings at the time of
- * the call (invar_set_num_threads changes the thread count it reports). */
+ * "invar 0.1.0; isa avx2 (<why>); kernels sgemm_avx2_6x16 dgemm_avx2_6x8; threads 2; L1d 32 KiB
+ * 8-way; L2 512 KiB 8-way; L3 32 MiB 16-way (<where the sizes came from>)". When the default
+ * context cannot be created (an invalid INVAR_* setting) the line says why, and invar_last_error()
+ * is set. The pointer stays valid for the life of the process; the text reflects the settings at
+ * the time of the call (invar_set_num_threads changes the thread count it reports). */
 INVAR_API const char *invar_get_config(void);
 
 #ifdef __cplusplus

@@ -113,8 +113,8 @@ enum class Isa {
 INVAR_API const char* isa_name(Isa isa);
 
 struct ContextOptions {
-  int num_threads = 0;    // 0: INVAR_NUM_THREADS, else OMP_NUM_THREADS, else the physical cores
-  Isa isa = Isa::kAuto;   // kAuto: INVAR_ISA if set, else the best available path
+  int num_threads = 0;   // 0: INVAR_NUM_THREADS, else OMP_NUM_THREADS, else the physical cores
+  Isa isa = Isa::kAuto;  // kAuto: INVAR_ISA if set, else the best available path
   // Cache-block overrides in elements; 0 means "the model's choice" (or INVAR_MC/KC/NC if set).
   // They cannot change a result's bits, only its speed.
   int64_t mc = 0, kc = 0, nc = 0;
@@ -323,8 +323,8 @@ inline void gemm(const PackedA& a, const PackedB& b, double beta, MatrixView<dou
 // in parallel across the batch, large ones one after another on all threads. Every entry is
 // checked before any is computed. The c[i] must not overlap each other or any a[i], b[i].
 INVAR_API void gemm_batch(float alpha, Op op_a, const MatrixView<const float>* a, Op op_b,
-                          const MatrixView<const float>* b, float beta,
-                          const MatrixView<float>* c, std::size_t batch, Context& context);
+                          const MatrixView<const float>* b, float beta, const MatrixView<float>* c,
+                          std::size_t batch, Context& context);
 INVAR_API void gemm_batch(double alpha, Op op_a, const MatrixView<const double>* a, Op op_b,
                           const MatrixView<const double>* b, double beta,
                           const MatrixView<double>* c, std::size_t batch, Context& context);
@@ -339,15 +339,15 @@ INVAR_API void gemm(float alpha, Op op_a, MatrixView<const bf16> a, Op op_b,
                     MatrixView<const bf16> b, float beta, MatrixView<float> c, Context& context);
 INVAR_API void gemm(float alpha, Op op_a, MatrixView<const bf16> a, Op op_b,
                     MatrixView<const bf16> b, float beta, MatrixView<bf16> c, Context& context);
-INVAR_API void gemm(float alpha, Op op_a, MatrixView<const f16> a, Op op_b,
-                    MatrixView<const f16> b, float beta, MatrixView<float> c, Context& context);
-INVAR_API void gemm(float alpha, Op op_a, MatrixView<const f16> a, Op op_b,
-                    MatrixView<const f16> b, float beta, MatrixView<f16> c, Context& context);
+INVAR_API void gemm(float alpha, Op op_a, MatrixView<const f16> a, Op op_b, MatrixView<const f16> b,
+                    float beta, MatrixView<float> c, Context& context);
+INVAR_API void gemm(float alpha, Op op_a, MatrixView<const f16> a, Op op_b, MatrixView<const f16> b,
+                    float beta, MatrixView<f16> c, Context& context);
 
 template <class In, class Out,
           class = std::enable_if_t<(std::is_same_v<In, bf16> || std::is_same_v<In, f16>)>>
-void gemm(float alpha, Op op_a, MatrixView<const In> a, Op op_b, MatrixView<const In> b,
-          float beta, MatrixView<Out> c) {
+void gemm(float alpha, Op op_a, MatrixView<const In> a, Op op_b, MatrixView<const In> b, float beta,
+          MatrixView<Out> c) {
   gemm(alpha, op_a, a, op_b, b, beta, c, Context::default_context());
 }
 
@@ -386,8 +386,8 @@ INVAR_API void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, const Pa
                     int32_t beta, MatrixView<int32_t> c, Context& context);
 INVAR_API void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, const PackedB& b,
                     int32_t beta, MatrixView<int32_t> c, Context& context);
-inline void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, const PackedB& b,
-                 int32_t beta, MatrixView<int32_t> c) {
+inline void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, const PackedB& b, int32_t beta,
+                 MatrixView<int32_t> c) {
   gemm(alpha, op_a, a, b, beta, c, Context::default_context());
 }
 inline void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, const PackedB& b,

@@ -60,10 +60,14 @@ bool kind_of(dl::dtype dt, Kind* kind) {
   if (dt.lanes != 1) return false;
   const auto code = static_cast<dl::dtype_code>(dt.code);
   if (code == dl::dtype_code::Float) {
-    if (dt.bits == 32) *kind = Kind::kF32;
-    else if (dt.bits == 64) *kind = Kind::kF64;
-    else if (dt.bits == 16) *kind = Kind::kF16;
-    else return false;
+    if (dt.bits == 32)
+      *kind = Kind::kF32;
+    else if (dt.bits == 64)
+      *kind = Kind::kF64;
+    else if (dt.bits == 16)
+      *kind = Kind::kF16;
+    else
+      return false;
     return true;
   }
   if (code == dl::dtype_code::Bfloat && dt.bits == 16) {
@@ -71,9 +75,12 @@ bool kind_of(dl::dtype dt, Kind* kind) {
     return true;
   }
   if (code == dl::dtype_code::Int) {
-    if (dt.bits == 8) *kind = Kind::kS8;
-    else if (dt.bits == 32) *kind = Kind::kS32;
-    else return false;
+    if (dt.bits == 8)
+      *kind = Kind::kS8;
+    else if (dt.bits == 32)
+      *kind = Kind::kS32;
+    else
+      return false;
     return true;
   }
   if (code == dl::dtype_code::UInt && dt.bits == 8) {
@@ -148,7 +155,8 @@ bool try_import(nb::handle obj, Array* out, bool force_bf16) {
 bool try_numpy_buffer(nb::handle obj, Array* out, bool writable) {
   if (std::strcmp(Py_TYPE(obj.ptr())->tp_name, "numpy.ndarray") != 0) return false;
   Py_buffer view;
-  if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_RECORDS_RO | (writable ? PyBUF_WRITABLE : 0)) != 0) {
+  if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_RECORDS_RO | (writable ? PyBUF_WRITABLE : 0)) !=
+      0) {
     PyErr_Clear();  // bfloat16 (no buffer format) or read-only: the general path explains
     return false;
   }
@@ -249,7 +257,8 @@ nb::handle numpy_empty() {
 nb::handle numpy_dtype(Kind kind) {
   static nb::object* dtypes[7] = {};
   nb::object*& d = dtypes[static_cast<int>(kind)];
-  if (d == nullptr) d = new nb::object(nb::module_::import_("numpy").attr("dtype")(kind_name(kind)));
+  if (d == nullptr)
+    d = new nb::object(nb::module_::import_("numpy").attr("dtype")(kind_name(kind)));
   return *d;
 }
 
@@ -279,9 +288,9 @@ Array new_array(Kind kind, const std::vector<int64_t>& shape, bool torch) {
   r.data = allocate(bytes);
   nb::capsule owner(r.data, [](void* p) noexcept { std::free(p); });
   if (torch) {
-    r.owner = nb::ndarray<nb::pytorch>(r.data, dims.size(), dims.data(), owner, nullptr,
-                                       dtype_of(kind))
-                  .cast();
+    r.owner =
+        nb::ndarray<nb::pytorch>(r.data, dims.size(), dims.data(), owner, nullptr, dtype_of(kind))
+            .cast();
   } else {
     nb::object bits = nb::ndarray<nb::numpy>(r.data, dims.size(), dims.data(), owner, nullptr,
                                              nb::dtype<uint16_t>())

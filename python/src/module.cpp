@@ -57,12 +57,14 @@ or float64.)");
                      "Weights packed once into the kernels' layout; op(B) is shape (k, n). Use as "
                      "b of invar.matmul or w of invar.linear. Belongs to the instruction-set path "
                      "that packed it.")
-      .def_prop_ro("shape", [](const Packed& p) { return nb::make_tuple(p.k, p.n); },
-                   "op(B)'s shape (k, n)")
-      .def_prop_ro("dtype", [](const Packed& p) { return invar::python::kind_name(p.kind); },
-                   "element type name")
-      .def_prop_ro("nbytes", [](const Packed& p) { return invar_packed_bytes(p.handle); },
-                   "bytes held by the packed panels")
+      .def_prop_ro(
+          "shape", [](const Packed& p) { return nb::make_tuple(p.k, p.n); }, "op(B)'s shape (k, n)")
+      .def_prop_ro(
+          "dtype", [](const Packed& p) { return invar::python::kind_name(p.kind); },
+          "element type name")
+      .def_prop_ro(
+          "nbytes", [](const Packed& p) { return invar_packed_bytes(p.handle); },
+          "bytes held by the packed panels")
       .def("__repr__", [](const Packed& p) {
         return "invar.PackedB(shape=(" + std::to_string(p.k) + ", " + std::to_string(p.n) +
                "), dtype=" + invar::python::kind_name(p.kind) + ")";
@@ -99,7 +101,8 @@ the unpacked product.)");
       },
       "The thread count of invar's default context.");
 
-  m.def("version", [] { return std::string(invar_version()); }, "The library version.");
+  m.def(
+      "version", [] { return std::string(invar_version()); }, "The library version.");
   m.def(
       "isa",
       [] {
@@ -108,8 +111,9 @@ the unpacked product.)");
         return std::string(isa);
       },
       "The micro-kernel path in use: avx512, avx2, neon or generic.");
-  m.def("config", [] { return std::string(invar_get_config()); },
-        "One line describing the build and the default context (invar_get_config).");
+  m.def(
+      "config", [] { return std::string(invar_get_config()); },
+      "One line describing the build and the default context (invar_get_config).");
   m.def(
       "fingerprint_results",
       [] {

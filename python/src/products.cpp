@@ -77,10 +77,10 @@ bool default_output(Kind ka, Kind kb, Kind* kc) {
 }
 
 void check_route(Kind ka, Kind kb, Kind kc) {
-  const bool ok = (ka == kb && (ka == Kind::kF32 || ka == Kind::kF64) && kc == ka) ||
-                  (ka == kb && (ka == Kind::kBF16 || ka == Kind::kF16) &&
-                   (kc == ka || kc == Kind::kF32)) ||
-                  ((ka == Kind::kS8 || ka == Kind::kU8) && kb == Kind::kS8 && kc == Kind::kS32);
+  const bool ok =
+      (ka == kb && (ka == Kind::kF32 || ka == Kind::kF64) && kc == ka) ||
+      (ka == kb && (ka == Kind::kBF16 || ka == Kind::kF16) && (kc == ka || kc == Kind::kF32)) ||
+      ((ka == Kind::kS8 || ka == Kind::kU8) && kb == Kind::kS8 && kc == Kind::kS32);
   if (!ok) unsupported(ka, kb, kc);
 }
 
@@ -314,8 +314,8 @@ nb::object gemm(nb::handle a_obj, nb::handle b_obj, nb::handle c_obj, double alp
   }
   const int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
   if (b.shape[0] != k)
-    throw nb::value_error(("invar.gemm: op(a) has " + std::to_string(k) +
-                           " columns, op(b) has " + std::to_string(b.shape[0]) + " rows")
+    throw nb::value_error(("invar.gemm: op(a) has " + std::to_string(k) + " columns, op(b) has " +
+                           std::to_string(b.shape[0]) + " rows")
                               .c_str());
   Array c;
   Kind kc;
@@ -371,7 +371,8 @@ invar_activation activation_of(const std::optional<std::string>& name) {
   if (*name == "gelu_tanh") return INVAR_ACT_GELU_TANH;
   if (*name == "silu") return INVAR_ACT_SILU;
   throw nb::value_error(("invar.linear: activation must be None, 'relu', 'gelu_tanh' or 'silu', "
-                         "not '" + *name + "'")
+                         "not '" +
+                         *name + "'")
                             .c_str());
 }
 
@@ -394,13 +395,14 @@ nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
                                .c_str());
   } else {
     w = import_array(w_obj, "w", false);
-    if (w.ndim() != 2) throw nb::value_error("invar.linear: w must be 2-D (out_features, in_features)");
+    if (w.ndim() != 2)
+      throw nb::value_error("invar.linear: w must be 2-D (out_features, in_features)");
     out = w.shape[0];
     in = w.shape[1];
     if (w.kind != x.kind)
-      throw nb::type_error((std::string("invar.linear: x is ") + kind_name(x.kind) + ", w is " +
-                            kind_name(w.kind))
-                               .c_str());
+      throw nb::type_error(
+          (std::string("invar.linear: x is ") + kind_name(x.kind) + ", w is " + kind_name(w.kind))
+              .c_str());
   }
   const int nd = x.ndim();
   if (x.shape[nd - 1] != in)
@@ -433,7 +435,8 @@ nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
   if (!bias_obj.is_none()) {
     bias = import_array(bias_obj, "bias", false);
     if (bias.ndim() != 1 || bias.shape[0] != out)
-      throw nb::value_error(("invar.linear: bias must have shape (" + std::to_string(out) + ",)").c_str());
+      throw nb::value_error(
+          ("invar.linear: bias must have shape (" + std::to_string(out) + ",)").c_str());
     if (bias.kind != x.kind) throw nb::type_error("invar.linear: bias must have x's dtype");
     if (out > 1 && bias.strides[0] != 1) bias = contiguous_copy(bias);
   }
@@ -446,10 +449,9 @@ nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
   if (packed != nullptr) {
     nb::gil_scoped_release release;
     if (x.kind == Kind::kF32)
-      status = invar_sgemm_packed_epilogue(lx.trans, rows, 1.0f, static_cast<const float*>(x.data),
-                                           lx.ld, packed->handle, 0.0f,
-                                           static_cast<float*>(y.data), out, bias_kind,
-                                           static_cast<const float*>(bias.data), act);
+      status = invar_sgemm_packed_epilogue(
+          lx.trans, rows, 1.0f, static_cast<const float*>(x.data), lx.ld, packed->handle, 0.0f,
+          static_cast<float*>(y.data), out, bias_kind, static_cast<const float*>(bias.data), act);
     else
       status = invar_dgemm_packed_epilogue(
           lx.trans, rows, 1.0, static_cast<const double*>(x.data), lx.ld, packed->handle, 0.0,
@@ -465,17 +467,15 @@ nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
     if (wide) {
       nb::gil_scoped_release release;
       if (x.kind == Kind::kF32)
-        status = invar_sgemm_epilogue(lx.trans, tb, rows, out, in, 1.0f,
-                                      static_cast<const float*>(x.data), lx.ld,
-                                      static_cast<const float*>(w.data), lw.ld, 0.0f,
-                                      static_cast<float*>(y.data), out, bias_kind,
-                                      static_cast<const float*>(bias.data), act);
+        status = invar_sgemm_epilogue(
+            lx.trans, tb, rows, out, in, 1.0f, static_cast<const float*>(x.data), lx.ld,
+            static_cast<const float*>(w.data), lw.ld, 0.0f, static_cast<float*>(y.data), out,
+            bias_kind, static_cast<const float*>(bias.data), act);
       else
-        status = invar_dgemm_epilogue(lx.trans, tb, rows, out, in, 1.0,
-                                      static_cast<const double*>(x.data), lx.ld,
-                                      static_cast<const double*>(w.data), lw.ld, 0.0,
-                                      static_cast<double*>(y.data), out, bias_kind,
-                                      static_cast<const double*>(bias.data), act);
+        status = invar_dgemm_epilogue(
+            lx.trans, tb, rows, out, in, 1.0, static_cast<const double*>(x.data), lx.ld,
+            static_cast<const double*>(w.data), lw.ld, 0.0, static_cast<double*>(y.data), out,
+            bias_kind, static_cast<const double*>(bias.data), act);
     } else {
       Call q;
       q.ta = lx.trans;
@@ -500,9 +500,8 @@ Packed* pack_b(nb::handle w_obj, bool trans) {
   Array w = import_array(w_obj, "w", false);
   if (w.ndim() != 2) throw nb::value_error("invar.pack_b: w must be 2-D");
   if (w.kind != Kind::kF32 && w.kind != Kind::kF64)
-    throw nb::type_error((std::string("invar.pack_b: packs float32 or float64, not ") +
-                          kind_name(w.kind))
-                             .c_str());
+    throw nb::type_error(
+        (std::string("invar.pack_b: packs float32 or float64, not ") + kind_name(w.kind)).c_str());
   if (trans) {
     w.shape = reversed_dims(w.shape);
     w.strides = reversed_dims(w.strides);
@@ -520,11 +519,11 @@ Packed* pack_b(nb::handle w_obj, bool trans) {
   invar_status status;
   {
     nb::gil_scoped_release release;
-    status = w.kind == Kind::kF32
-                 ? invar_sgemm_pack_b(l.trans, k, n, static_cast<const float*>(w.data), l.ld,
-                                      &p->handle)
-                 : invar_dgemm_pack_b(l.trans, k, n, static_cast<const double*>(w.data), l.ld,
-                                      &p->handle);
+    status =
+        w.kind == Kind::kF32
+            ? invar_sgemm_pack_b(l.trans, k, n, static_cast<const float*>(w.data), l.ld, &p->handle)
+            : invar_dgemm_pack_b(l.trans, k, n, static_cast<const double*>(w.data), l.ld,
+                                 &p->handle);
   }
   if (status != INVAR_OK) raise_status(status);
   return p.release();

@@ -25,7 +25,8 @@ struct Packed {
 nb::object matmul(nb::handle a, nb::handle b, nb::handle out);
 nb::object gemm(nb::handle a, nb::handle b, nb::handle c, double alpha, double beta, bool trans_a,
                 bool trans_b);
-nb::object linear(nb::handle x, nb::handle w, nb::handle bias, const std::optional<std::string>& activation);
+nb::object linear(nb::handle x, nb::handle w, nb::handle bias,
+                  const std::optional<std::string>& activation);
 Packed* pack_b(nb::handle w, bool trans);
 
 }  // namespace invar::python

@@ -6,12 +6,12 @@
 #include <type_traits>
 
 #include "api/context_impl.h"
-#include "api/gemm_call.h"
-#include "api/packed.h"
-#include "api/last_error.h"
 #include "api/extents.h"
-#include "runtime/fp_mode.h"
+#include "api/gemm_call.h"
+#include "api/last_error.h"
+#include "api/packed.h"
 #include "invar/invar.h"
+#include "runtime/fp_mode.h"
 
 namespace {
 
@@ -277,8 +277,8 @@ invar_status batch_strided_entry(const char* function, const invar_trans& ta, co
     // Entries may share A or B (a stride of 0) but never write the same C. The span is known to
     // fit int64_t when the leading dimension is valid; otherwise run_batch reports it.
     const int64_t c_span = ldc >= n ? invar::api::span_elements(m, n, ldc, sizeof(Out)) : -1;
-    const uint64_t c_step = stride_c < 0 ? 0 - static_cast<uint64_t>(stride_c)
-                                         : static_cast<uint64_t>(stride_c);
+    const uint64_t c_step =
+        stride_c < 0 ? 0 - static_cast<uint64_t>(stride_c) : static_cast<uint64_t>(stride_c);
     if (batch > 1 && c_span > 0 && c_step < static_cast<uint64_t>(c_span)) {
       invar::api::set_last_error(
           std::string(function) + ": stride_c = " + std::to_string(stride_c) +
@@ -293,9 +293,9 @@ invar_status batch_strided_entry(const char* function, const invar_trans& ta, co
     return run_batch(
         function, batch,
         [&](int64_t i) {
-          return make_call(function, trans_a, trans_b, m, n, k, alpha,
-                           at(a, stride_a, i, reads_ab), lda, at(b, stride_b, i, reads_ab), ldb,
-                           beta, at(c, stride_c, i, true), ldc);
+          return make_call(function, trans_a, trans_b, m, n, k, alpha, at(a, stride_a, i, reads_ab),
+                           lda, at(b, stride_b, i, reads_ab), ldb, beta, at(c, stride_c, i, true),
+                           ldc);
         },
         /*each=*/false);
   });
@@ -347,30 +347,29 @@ invar_status invar_sgemm_epilogue(invar_trans ta, invar_trans tb, int64_t m, int
 
 invar_status invar_dgemm_epilogue(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
                                   double alpha, const double* a, int64_t lda, const double* b,
-                                  int64_t ldb, double beta, double* c, int64_t ldc,
-                                  invar_bias bias, const double* bias_values,
-                                  invar_activation activation) {
+                                  int64_t ldb, double beta, double* c, int64_t ldc, invar_bias bias,
+                                  const double* bias_values, invar_activation activation) {
   return gemm_entry("invar_dgemm_epilogue", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
                     static_cast<const invar_packed*>(nullptr), raw_enum(bias), bias_values,
                     raw_enum(activation));
 }
 
 invar_status invar_sgemm_batch_strided(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
-                                      int64_t k, float alpha, const float* a, int64_t lda,
-                                      int64_t stride_a, const float* b, int64_t ldb,
-                                      int64_t stride_b, float beta, float* c, int64_t ldc,
-                                      int64_t stride_c, int64_t batch) {
-  return batch_strided_entry("invar_sgemm_batch_strided", ta, tb, m, n, k, alpha, a, lda,
-                             stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch);
+                                       int64_t k, float alpha, const float* a, int64_t lda,
+                                       int64_t stride_a, const float* b, int64_t ldb,
+                                       int64_t stride_b, float beta, float* c, int64_t ldc,
+                                       int64_t stride_c, int64_t batch) {
+  return batch_strided_entry("invar_sgemm_batch_strided", ta, tb, m, n, k, alpha, a, lda, stride_a,
+                             b, ldb, stride_b, beta, c, ldc, stride_c, batch);
 }
 
 invar_status invar_dgemm_batch_strided(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
-                                      int64_t k, double alpha, const double* a, int64_t lda,
-                                      int64_t stride_a, const double* b, int64_t ldb,
-                                      int64_t stride_b, double beta, double* c, int64_t ldc,
-                                      int64_t stride_c, int64_t batch) {
-  return batch_strided_entry("invar_dgemm_batch_strided", ta, tb, m, n, k, alpha, a, lda,
-                             stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch);
+                                       int64_t k, double alpha, const double* a, int64_t lda,
+                                       int64_t stride_a, const double* b, int64_t ldb,
+                                       int64_t stride_b, double beta, double* c, int64_t ldc,
+                                       int64_t stride_c, int64_t batch) {
+  return batch_strided_entry("invar_dgemm_batch_strided", ta, tb, m, n, k, alpha, a, lda, stride_a,
+                             b, ldb, stride_b, beta, c, ldc, stride_c, batch);
 }
 
 invar_status invar_sgemm_batch(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
@@ -383,18 +382,17 @@ invar_status invar_sgemm_batch(invar_trans ta, invar_trans tb, int64_t m, int64_
 
 invar_status invar_dgemm_batch(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
                                double alpha, const double* const* a, int64_t lda,
-                               const double* const* b, int64_t ldb, double beta,
-                               double* const* c, int64_t ldc, int64_t batch) {
+                               const double* const* b, int64_t ldb, double beta, double* const* c,
+                               int64_t ldc, int64_t batch) {
   return batch_entry("invar_dgemm_batch", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
                      batch);
 }
 
-invar_status invar_gemm_bf16bf16f32(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
-                                    int64_t k, float alpha, const invar_bf16* a, int64_t lda,
+invar_status invar_gemm_bf16bf16f32(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                                    float alpha, const invar_bf16* a, int64_t lda,
                                     const invar_bf16* b, int64_t ldb, float beta, float* c,
                                     int64_t ldc) {
-  return gemm_entry("invar_gemm_bf16bf16f32", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c,
-                    ldc);
+  return gemm_entry("invar_gemm_bf16bf16f32", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 invar_status invar_gemm_bf16bf16bf16(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
@@ -540,14 +538,13 @@ invar_status invar_sgemm_pack_b(invar_trans tb, int64_t k, int64_t n, const floa
   return pack_b_entry("invar_sgemm_pack_b", tb, k, n, b, ldb, out);
 }
 
-invar_status invar_dgemm_pack_b(invar_trans tb, int64_t k, int64_t n, const double* b,
-                                int64_t ldb, invar_packed** out) {
+invar_status invar_dgemm_pack_b(invar_trans tb, int64_t k, int64_t n, const double* b, int64_t ldb,
+                                invar_packed** out) {
   return pack_b_entry("invar_dgemm_pack_b", tb, k, n, b, ldb, out);
 }
 
-invar_status invar_sgemm_packed(invar_trans ta, int64_t m, float alpha, const float* a,
-                                int64_t lda, const invar_packed* b, float beta, float* c,
-                                int64_t ldc) {
+invar_status invar_sgemm_packed(invar_trans ta, int64_t m, float alpha, const float* a, int64_t lda,
+                                const invar_packed* b, float beta, float* c, int64_t ldc) {
   return packed_entry("invar_sgemm_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
 }
 
@@ -562,8 +559,8 @@ invar_status invar_sgemm_pack_a(invar_trans ta, int64_t m, int64_t k, float alph
   return pack_a_entry("invar_sgemm_pack_a", ta, m, k, alpha, a, lda, out);
 }
 
-invar_status invar_dgemm_pack_a(invar_trans ta, int64_t m, int64_t k, double alpha,
-                                const double* a, int64_t lda, invar_packed** out) {
+invar_status invar_dgemm_pack_a(invar_trans ta, int64_t m, int64_t k, double alpha, const double* a,
+                                int64_t lda, invar_packed** out) {
   return pack_a_entry("invar_dgemm_pack_a", ta, m, k, alpha, a, lda, out);
 }
 
@@ -572,9 +569,8 @@ invar_status invar_sgemm_packed_a(const invar_packed* a, invar_trans tb, int64_t
   return packed_a_entry<float>("invar_sgemm_packed_a", a, tb, n, b, ldb, nullptr, beta, c, ldc);
 }
 
-invar_status invar_dgemm_packed_a(const invar_packed* a, invar_trans tb, int64_t n,
-                                  const double* b, int64_t ldb, double beta, double* c,
-                                  int64_t ldc) {
+invar_status invar_dgemm_packed_a(const invar_packed* a, invar_trans tb, int64_t n, const double* b,
+                                  int64_t ldb, double beta, double* c, int64_t ldc) {
   return packed_a_entry<double>("invar_dgemm_packed_a", a, tb, n, b, ldb, nullptr, beta, c, ldc);
 }
 
@@ -596,8 +592,8 @@ invar_status invar_dgemm_packed_ab(const invar_packed* a, const invar_packed* b,
     invar::api::set_last_error("invar_dgemm_packed_ab: b is NULL");
     return INVAR_EINVAL;
   }
-  return packed_a_entry<double>("invar_dgemm_packed_ab", a, INVAR_NO_TRANS, 0, nullptr, 0, b,
-                                beta, c, ldc);
+  return packed_a_entry<double>("invar_dgemm_packed_ab", a, INVAR_NO_TRANS, 0, nullptr, 0, b, beta,
+                                c, ldc);
 }
 
 invar_status invar_sgemm_packed_epilogue(invar_trans ta, int64_t m, float alpha, const float* a,
@@ -609,9 +605,9 @@ invar_status invar_sgemm_packed_epilogue(invar_trans ta, int64_t m, float alpha,
 }
 
 invar_status invar_dgemm_packed_epilogue(invar_trans ta, int64_t m, double alpha, const double* a,
-                                         int64_t lda, const invar_packed* b, double beta,
-                                         double* c, int64_t ldc, invar_bias bias,
-                                         const double* bias_values, invar_activation activation) {
+                                         int64_t lda, const invar_packed* b, double beta, double* c,
+                                         int64_t ldc, invar_bias bias, const double* bias_values,
+                                         invar_activation activation) {
   return packed_entry("invar_dgemm_packed_epilogue", ta, m, alpha, a, lda, b, beta, c, ldc,
                       raw_enum(bias), bias_values, raw_enum(activation));
 }
@@ -627,14 +623,14 @@ invar_status invar_gemm_u8s8s32_pack_b(invar_trans tb, int64_t k, int64_t n, con
 }
 
 invar_status invar_gemm_s8s8s32_packed(invar_trans ta, int64_t m, int32_t alpha, const int8_t* a,
-                                       int64_t lda, const invar_packed* b, int32_t beta,
-                                       int32_t* c, int64_t ldc) {
+                                       int64_t lda, const invar_packed* b, int32_t beta, int32_t* c,
+                                       int64_t ldc) {
   return packed_entry("invar_gemm_s8s8s32_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
 }
 
 invar_status invar_gemm_u8s8s32_packed(invar_trans ta, int64_t m, int32_t alpha, const uint8_t* a,
-                                       int64_t lda, const invar_packed* b, int32_t beta,
-                                       int32_t* c, int64_t ldc) {
+                                       int64_t lda, const invar_packed* b, int32_t beta, int32_t* c,
+                                       int64_t ldc) {
   return packed_entry("invar_gemm_u8s8s32_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
 }
 

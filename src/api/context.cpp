@@ -74,7 +74,8 @@ Context::Impl::Impl(const ContextOptions& options) {
 
   if (options.num_threads < 0) throw InvalidArgument("ContextOptions::num_threads is negative");
   const int64_t env_threads = env_thread_count();
-  default_threads = env_threads > 0 ? static_cast<int>(env_threads) : runtime::default_thread_count();
+  default_threads =
+      env_threads > 0 ? static_cast<int>(env_threads) : runtime::default_thread_count();
   if (options.num_threads > kMaxThreads)
     throw InvalidArgument("ContextOptions::num_threads is above " + std::to_string(kMaxThreads));
   num_threads = options.num_threads > 0 ? options.num_threads : default_threads;

@@ -5,9 +5,9 @@
 #include "api/context_impl.h"
 #include "api/gemm_call.h"
 #include "api/packed.h"
-#include "runtime/fp_mode.h"
 #include "invar/invar.hpp"
 #include "invar/invar_version.h"
+#include "runtime/fp_mode.h"
 
 namespace invar {
 namespace {
@@ -216,8 +216,8 @@ void gemm(const PackedA& a, Op op_b, MatrixView<const float> b, float beta, Matr
   gemm_packed_a_impl(a, op_b, b, nullptr, beta, c, context);
 }
 
-void gemm(const PackedA& a, Op op_b, MatrixView<const double> b, double beta,
-          MatrixView<double> c, Context& context) {
+void gemm(const PackedA& a, Op op_b, MatrixView<const double> b, double beta, MatrixView<double> c,
+          Context& context) {
   gemm_packed_a_impl(a, op_b, b, nullptr, beta, c, context);
 }
 
@@ -225,9 +225,9 @@ void gemm(const PackedA& a, const PackedB& b, float beta, MatrixView<float> c, C
   gemm_packed_a_impl(a, Op::kNoTrans, MatrixView<const float>(nullptr, 0, 0), &b, beta, c, context);
 }
 
-void gemm(const PackedA& a, const PackedB& b, double beta, MatrixView<double> c,
-          Context& context) {
-  gemm_packed_a_impl(a, Op::kNoTrans, MatrixView<const double>(nullptr, 0, 0), &b, beta, c, context);
+void gemm(const PackedA& a, const PackedB& b, double beta, MatrixView<double> c, Context& context) {
+  gemm_packed_a_impl(a, Op::kNoTrans, MatrixView<const double>(nullptr, 0, 0), &b, beta, c,
+                     context);
 }
 
 void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b, MatrixView<const float> b,
@@ -355,8 +355,8 @@ void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, Op op_b, MatrixVie
   gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
 }
 
-void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, Op op_b,
-          MatrixView<const int8_t> b, int32_t beta, MatrixView<int32_t> c, Context& context) {
+void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, Op op_b, MatrixView<const int8_t> b,
+          int32_t beta, MatrixView<int32_t> c, Context& context) {
   gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
 }
 

@@ -35,13 +35,17 @@ template <class Acc>
 Acc times(Acc beta, Acc x) {
   if constexpr (std::is_integral_v<Acc>)
     return static_cast<Acc>(static_cast<uint32_t>(beta) * static_cast<uint32_t>(x));
-  else return beta * x;
+  else
+    return beta * x;
 }
 template <class Out, class Acc>
 Out from_acc(Acc x) {
-  if constexpr (std::is_same_v<Out, bf16>) return numeric::round_to_bf16(x);
-  else if constexpr (std::is_same_v<Out, f16>) return numeric::round_to_f16(x);
-  else return x;
+  if constexpr (std::is_same_v<Out, bf16>)
+    return numeric::round_to_bf16(x);
+  else if constexpr (std::is_same_v<Out, f16>)
+    return numeric::round_to_f16(x);
+  else
+    return x;
 }
 
 // C <- beta * C, the whole of the contract when alpha == 0 or K == 0. beta == 0 writes +0 and
@@ -59,7 +63,6 @@ void scale_c(const GemmCall<In, Out>& call) {
     }
   }
 }
-
 
 template <class In, class Out>
 numeric::Epilogue epilogue_of(const GemmCall<In, Out>& call) {
@@ -111,8 +114,7 @@ std::string check_span(const char* f, const char* name, const char* ld_name, con
 driver::Plan plan_product(const Context::Impl& context, const kernels::GemmKernel& kernel,
                           const driver::GemmProblem& problem, const arch::CacheTopology& caches) {
   return driver::make_plan(
-      kernel,
-      driver::request_of(problem, context.num_threads.load(), context.pool.max_threads()),
+      kernel, driver::request_of(problem, context.num_threads.load(), context.pool.max_threads()),
       caches, context.overrides);
 }
 
@@ -121,9 +123,11 @@ std::string validate(const GemmCall<In, Out>& c) {
   using Acc = typename GemmCall<In, Out>::Acc;
   const char* f = c.function;
   if (c.trans_a != 0 && c.trans_a != 1)
-    return arg(f, "ta = " + std::to_string(c.trans_a) + " is neither INVAR_NO_TRANS nor INVAR_TRANS");
+    return arg(f,
+               "ta = " + std::to_string(c.trans_a) + " is neither INVAR_NO_TRANS nor INVAR_TRANS");
   if (c.trans_b != 0 && c.trans_b != 1)
-    return arg(f, "tb = " + std::to_string(c.trans_b) + " is neither INVAR_NO_TRANS nor INVAR_TRANS");
+    return arg(f,
+               "tb = " + std::to_string(c.trans_b) + " is neither INVAR_NO_TRANS nor INVAR_TRANS");
   if (c.m < 0) return arg(f, "m = " + std::to_string(c.m) + " is negative");
   if (c.n < 0) return arg(f, "n = " + std::to_string(c.n) + " is negative");
   if (c.k < 0) return arg(f, "k = " + std::to_string(c.k) + " is negative");
@@ -134,11 +138,13 @@ std::string validate(const GemmCall<In, Out>& c) {
     return arg(f, "a is a packed B, not a packed A");
   using InB = typename GemmCall<In, Out>::InB;
   if (c.packed_b != nullptr && c.packed_b->elem_type != detail::elem_type_of<InB>())
-    return arg(f, std::string("b was packed from ") + detail::elem_type_name(c.packed_b->elem_type) +
+    return arg(f, std::string("b was packed from ") +
+                      detail::elem_type_name(c.packed_b->elem_type) +
                       " elements, but this product's B is " +
                       detail::elem_type_name(detail::elem_type_of<InB>()));
   if (c.packed_a != nullptr && c.packed_a->elem_type != detail::elem_type_of<In>())
-    return arg(f, std::string("a was packed from ") + detail::elem_type_name(c.packed_a->elem_type) +
+    return arg(f, std::string("a was packed from ") +
+                      detail::elem_type_name(c.packed_a->elem_type) +
                       " elements, but this product's A is " +
                       detail::elem_type_name(detail::elem_type_of<In>()));
   // A handle fixes its dimensions; the call's must be the same.
@@ -230,8 +236,10 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
   // The caller (execute, execute_batch) holds the library's FP mode on this thread; pool
   // workers enter it again in the driver.
   if (call.k == 0 || call.alpha == Acc(0)) {
-    if (call.bias == 0 && call.activation == 0) scale_c(call);
-    else scale_c_with_epilogue(call);
+    if (call.bias == 0 && call.activation == 0)
+      scale_c(call);
+    else
+      scale_c_with_epilogue(call);
     return;
   }
   driver::GemmProblem p;
@@ -253,7 +261,8 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
   if constexpr (kNarrowC<In, Out>) {
     if (call.beta != Acc(0)) {
       for (int64_t i = 0; i < call.m; ++i)
-        for (int64_t j = 0; j < call.n; ++j) wide[i * call.n + j] = to_acc(call.c[i * call.ldc + j]);
+        for (int64_t j = 0; j < call.n; ++j)
+          wide[i * call.n + j] = to_acc(call.c[i * call.ldc + j]);
     }
     p.c = wide;
     p.ldc = call.n;
@@ -309,7 +318,8 @@ void execute_batch(Context::Impl& context, const BatchEntries<In, Out>& entries,
   const std::size_t elements = wide_elements(first);
   const std::unique_ptr<Acc[]> wide = wide_copies<Acc>(elements, members);
   if (members == 1) {
-    for (int64_t i = 0; i < count; ++i) execute_on(context, entries.at(entries.self, i), wide.get());
+    for (int64_t i = 0; i < count; ++i)
+      execute_on(context, entries.at(entries.self, i), wide.get());
     return;
   }
   // A call from inside a pool task runs on its caller alone, so each member's products are
@@ -324,18 +334,17 @@ void execute_batch(Context::Impl& context, const BatchEntries<In, Out>& entries,
 
 template <class In, class Out>
 void execute_batch(Context::Impl& context, const GemmCall<In, Out>* calls, int64_t count) {
-  const BatchEntries<In, Out> entries{
-      calls, [](const void* self, int64_t i) { return static_cast<const GemmCall<In, Out>*>(self)[i]; }};
+  const BatchEntries<In, Out> entries{calls, [](const void* self, int64_t i) {
+                                        return static_cast<const GemmCall<In, Out>*>(self)[i];
+                                      }};
   execute_batch(context, entries, count);
 }
 
-#define INVAR_GEMM_CALL(In, Out)                                                     \
-  template std::string validate<In, Out>(const GemmCall<In, Out>&);              \
-  template void execute<In, Out>(Context::Impl&, const GemmCall<In, Out>&);      \
-  template void execute_batch<In, Out>(Context::Impl&, const GemmCall<In, Out>*, \
-                                       int64_t);                                \
-  template void execute_batch<In, Out>(Context::Impl&, const BatchEntries<In, Out>&, \
-                                       int64_t);
+#define INVAR_GEMM_CALL(In, Out)                                                           \
+  template std::string validate<In, Out>(const GemmCall<In, Out>&);                        \
+  template void execute<In, Out>(Context::Impl&, const GemmCall<In, Out>&);                \
+  template void execute_batch<In, Out>(Context::Impl&, const GemmCall<In, Out>*, int64_t); \
+  template void execute_batch<In, Out>(Context::Impl&, const BatchEntries<In, Out>&, int64_t);
 INVAR_GEMM_CALL(float, float)
 INVAR_GEMM_CALL(double, double)
 INVAR_GEMM_CALL(bf16, float)

@@ -47,8 +47,9 @@ struct BOf<uint8_t> {
   using type = int8_t;
 };
 
-// A holds In and B holds BOf<In>; C holds Out, which is the accumulator type or, for bf16 and f16 inputs, the
-// input type (the f32 result rounded once, at the end). alpha and beta are accumulator scalars.
+// A holds In and B holds BOf<In>; C holds Out, which is the accumulator type or, for bf16 and f16
+// inputs, the input type (the f32 result rounded once, at the end). alpha and beta are accumulator
+// scalars.
 template <class In, class Out = typename AccOf<In>::type>
 struct GemmCall {
   using Acc = typename AccOf<In>::type;
@@ -57,9 +58,25 @@ struct GemmCall {
   // rep stos before storing the caller's values over them, a start-up of tens of cycles and
   // loads of those members that wait on it, about a tenth of a tiny product's time.
   GemmCall() noexcept
-      : function(""), trans_a(0), trans_b(0), m(0), n(0), k(0), alpha(), a(nullptr), lda(0),
-        b(nullptr), ldb(0), beta(), c(nullptr), ldc(0), packed_b(nullptr), packed_a(nullptr),
-        bias(0), bias_values(nullptr), activation(0) {}
+      : function(""),
+        trans_a(0),
+        trans_b(0),
+        m(0),
+        n(0),
+        k(0),
+        alpha(),
+        a(nullptr),
+        lda(0),
+        b(nullptr),
+        ldb(0),
+        beta(),
+        c(nullptr),
+        ldc(0),
+        packed_b(nullptr),
+        packed_a(nullptr),
+        bias(0),
+        bias_values(nullptr),
+        activation(0) {}
   const char* function;  // named in error messages
   int trans_a;           // 0 or 1; anything else is invalid
   int trans_b;
@@ -93,11 +110,11 @@ std::string validate(const GemmCall<In, Out>& call);
 template <class In, class Out>
 void execute(Context::Impl& context, const GemmCall<In, Out>& call);
 
-// Runs `count` validated calls, likewise in the library's FP mode: one after another, each on all of the context's threads, when
-// one product is enough to occupy them; otherwise the products are dealt round-robin to the
-// threads, each running its products alone. Either way every product has its single-call bits.
-// A bf16 or f16 C is computed, as in execute(), on an f32 copy: one per member of the batch,
-// allocated once before any product runs.
+// Runs `count` validated calls, likewise in the library's FP mode: one after another, each on all
+// of the context's threads, when one product is enough to occupy them; otherwise the products are
+// dealt round-robin to the threads, each running its products alone. Either way every product has
+// its single-call bits. A bf16 or f16 C is computed, as in execute(), on an f32 copy: one per
+// member of the batch, allocated once before any product runs.
 template <class In, class Out>
 void execute_batch(Context::Impl& context, const GemmCall<In, Out>* calls, int64_t count);
 

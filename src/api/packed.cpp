@@ -98,9 +98,13 @@ std::unique_ptr<detail::PackedOperand> new_operand(Context::Impl& context, const
   const int64_t stored_cols = rows_of_k ? k : outer;
   if (ld < stored_cols) {
     std::string text = std::string(is_a ? "lda = " : "ldb = ") + std::to_string(ld) +
-                       " is smaller than " + (rows_of_k ? "k = " : is_a ? "m = " : "n = ") +
+                       " is smaller than " +
+                       (rows_of_k ? "k = "
+                        : is_a    ? "m = "
+                                  : "n = ") +
                        std::to_string(stored_cols);
-    if (trans) text += is_a ? " (A is transposed, stored k x m)" : " (B is transposed, stored n x k)";
+    if (trans)
+      text += is_a ? " (A is transposed, stored k x m)" : " (B is transposed, stored n x k)";
     fail(function, text);
   }
   if (src == nullptr) fail(function, is_a ? "a is NULL" : "b is NULL");
@@ -120,7 +124,8 @@ std::unique_ptr<detail::PackedOperand> new_operand(Context::Impl& context, const
   if (panels > std::numeric_limits<int64_t>::max() / tile / k / 8)
     throw OutOfMemory(std::string(function) + ": a " + std::to_string(is_a ? m : k) + " x " +
                       std::to_string(is_a ? k : n) + " operand is too large to pack");
-  packed->bytes = is_a ? driver::packed_a_bytes(kernel, m, k) : driver::packed_b_bytes(kernel, k, n);
+  packed->bytes =
+      is_a ? driver::packed_a_bytes(kernel, m, k) : driver::packed_b_bytes(kernel, k, n);
   packed->data.reset(std::aligned_alloc(runtime::kBufferAlignment, packed->bytes));
   if (packed->data == nullptr)
     throw OutOfMemory(std::string(function) + ": out of memory for " +
@@ -177,8 +182,8 @@ template <class T, class AIn>
 std::unique_ptr<detail::PackedOperand> pack_b(Context::Impl& context, const char* function,
                                               int trans_b, int64_t k, int64_t n, const T* b,
                                               int64_t ldb) {
-  auto packed = new_operand<T, AIn>(context, function, detail::PackedOperand::Side::kB, trans_b,
-                                    0, k, n, b, ldb);
+  auto packed = new_operand<T, AIn>(context, function, detail::PackedOperand::Side::kB, trans_b, 0,
+                                    k, n, b, ldb);
   if (packed->data != nullptr)
     driver::pack_b_whole(*packed->kernel, k, n, b, trans_b ? 1 : ldb, trans_b ? ldb : 1,
                          packed->data.get());
@@ -189,8 +194,8 @@ template <class T>
 std::unique_ptr<detail::PackedOperand> pack_a(Context::Impl& context, const char* function,
                                               int trans_a, int64_t m, int64_t k, T alpha,
                                               const T* a, int64_t lda) {
-  auto packed = new_operand<T, T>(context, function, detail::PackedOperand::Side::kA, trans_a, m,
-                                  k, 0, a, lda);
+  auto packed = new_operand<T, T>(context, function, detail::PackedOperand::Side::kA, trans_a, m, k,
+                                  0, a, lda);
   packed->alpha = alpha;
   if (packed->data != nullptr) {
     runtime::FpModeGuard fp_mode;  // alpha * a is rounded as in every call
@@ -200,8 +205,8 @@ std::unique_ptr<detail::PackedOperand> pack_a(Context::Impl& context, const char
   return packed;
 }
 
-#define INVAR_PACK_B(T, AIn)                                                                   \
-  template std::unique_ptr<detail::PackedOperand> pack_b<T, AIn>(                              \
+#define INVAR_PACK_B(T, AIn)                                      \
+  template std::unique_ptr<detail::PackedOperand> pack_b<T, AIn>( \
       Context::Impl&, const char*, int, int64_t, int64_t, const T*, int64_t);
 INVAR_PACK_B(float, float)
 INVAR_PACK_B(double, double)
@@ -209,10 +214,9 @@ INVAR_PACK_B(int8_t, int8_t)
 INVAR_PACK_B(int8_t, uint8_t)
 #undef INVAR_PACK_B
 
-#define INVAR_PACK_A(T)                                                                        \
-  template std::unique_ptr<detail::PackedOperand> pack_a<T>(Context::Impl&, const char*, int,  \
-                                                            int64_t, int64_t, T, const T*,     \
-                                                            int64_t);
+#define INVAR_PACK_A(T)                                      \
+  template std::unique_ptr<detail::PackedOperand> pack_a<T>( \
+      Context::Impl&, const char*, int, int64_t, int64_t, T, const T*, int64_t);
 INVAR_PACK_A(float)
 INVAR_PACK_A(double)
 #undef INVAR_PACK_A

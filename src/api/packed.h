@@ -22,11 +22,16 @@ enum class ElemType : uint8_t { kF32, kF64, kBf16, kF16, kInt8, kUint8 };
 
 template <class T>
 constexpr ElemType elem_type_of() {
-  if constexpr (std::is_same_v<T, float>) return ElemType::kF32;
-  else if constexpr (std::is_same_v<T, double>) return ElemType::kF64;
-  else if constexpr (std::is_same_v<T, bf16>) return ElemType::kBf16;
-  else if constexpr (std::is_same_v<T, f16>) return ElemType::kF16;
-  else if constexpr (std::is_same_v<T, int8_t>) return ElemType::kInt8;
+  if constexpr (std::is_same_v<T, float>)
+    return ElemType::kF32;
+  else if constexpr (std::is_same_v<T, double>)
+    return ElemType::kF64;
+  else if constexpr (std::is_same_v<T, bf16>)
+    return ElemType::kBf16;
+  else if constexpr (std::is_same_v<T, f16>)
+    return ElemType::kF16;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return ElemType::kInt8;
   else {
     static_assert(std::is_same_v<T, uint8_t>, "not an element type");
     return ElemType::kUint8;
@@ -59,7 +64,7 @@ struct detail::PackedOperand {
 
   uint32_t format_version = kFormatVersion;
   Side side = Side::kB;
-  int elem_bytes = 0;                          // 4: f32, 8: f64, 1: int8 (B)
+  int elem_bytes = 0;  // 4: f32, 8: f64, 1: int8 (B)
   ElemType elem_type = ElemType::kF32;
   const kernels::GemmKernel* kernel = nullptr;  // the kernel whose layout this is
   int64_t m = 0, k = 0, n = 0;                  // op(A) is m x k; op(B) is k x n

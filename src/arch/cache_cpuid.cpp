@@ -135,8 +135,8 @@ std::optional<CacheTopology> from_cpuid_amd_legacy(const CpuidReader& cpuid) {
                                                  : static_cast<int>(l1_ways);
 
   // 0x80000006 ECX: [31:16] L2 KiB, [15:12] ways code, [7:0] line.
-  t.l2 = legacy_level(int64_t{bits(r6.ecx, 16, 16)} * kKiB, bits(r6.ecx, 12, 4),
-                      bits(r6.ecx, 0, 8), 8, "L2", t);
+  t.l2 = legacy_level(int64_t{bits(r6.ecx, 16, 16)} * kKiB, bits(r6.ecx, 12, 4), bits(r6.ecx, 0, 8),
+                      8, "L2", t);
   // 0x80000006 EDX: [31:18] L3 in 512 KiB units (the whole package), [15:12] ways code,
   // [7:0] line. One core reaches one die's slice of it (see the rule in the header).
   const int64_t l3_package = int64_t{bits(r6.edx, 18, 14)} * 512 * kKiB;

@@ -116,8 +116,8 @@ bool plausible(const CacheTopology& t, std::string* why) {
   if (!check_level(t.l2, "L2", w)) return false;
   if (t.l3.present() && !check_level(t.l3, "L3", w)) return false;
   if (t.l2.bytes < t.l1d.bytes) {
-    *w = "L2 (" + format_bytes(t.l2.bytes) + ") is smaller than L1d (" +
-         format_bytes(t.l1d.bytes) + ")";
+    *w = "L2 (" + format_bytes(t.l2.bytes) + ") is smaller than L1d (" + format_bytes(t.l1d.bytes) +
+         ")";
     return false;
   }
   return true;
@@ -207,9 +207,12 @@ std::optional<CacheOverride> parse_cache_override(const char* name, std::string_
   int64_t unit = 1;
   if (!size.empty()) {
     switch (size.back()) {
-      case 'k': case 'K': unit = kKiB; break;
-      case 'm': case 'M': unit = kMiB; break;
-      case 'g': case 'G': unit = 1024 * kMiB; break;
+      case 'k':
+      case 'K': unit = kKiB; break;
+      case 'm':
+      case 'M': unit = kMiB; break;
+      case 'g':
+      case 'G': unit = 1024 * kMiB; break;
       default: break;
     }
     if (unit != 1) size.remove_suffix(1);

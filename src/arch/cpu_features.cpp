@@ -91,9 +91,9 @@ CpuFeatures detect() {
 
   if (osxsave) {
     const uint64_t xcr0 = xgetbv0();
-    f.os_saves_ymm = (xcr0 & 0x6) == 0x6;            // SSE and AVX state
+    f.os_saves_ymm = (xcr0 & 0x6) == 0x6;                      // SSE and AVX state
     f.os_saves_zmm = f.os_saves_ymm && (xcr0 & 0xE0) == 0xE0;  // opmask, ZMM_Hi256, Hi16_ZMM
-    f.os_saves_tiles = (xcr0 & 0x60000) == 0x60000;             // XTILECFG, XTILEDATA
+    f.os_saves_tiles = (xcr0 & 0x60000) == 0x60000;            // XTILECFG, XTILEDATA
   }
   // F16C (half-precision conversions, which the AVX2 packers of f16 operands use) came with or
   // before AVX2 on every x86 line, so requiring it excludes no real AVX2 processor.

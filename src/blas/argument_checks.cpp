@@ -64,8 +64,7 @@ Side cblas_side(int value) {
   return Side::kInvalid;
 }
 
-int first_invalid_gemv(Trans trans, int64_t m, int64_t n, int64_t lda, int64_t incx,
-                       int64_t incy) {
+int first_invalid_gemv(Trans trans, int64_t m, int64_t n, int64_t lda, int64_t incx, int64_t incy) {
   if (trans == Trans::kInvalid) return 1;
   if (m < 0) return 2;
   if (n < 0) return 3;
@@ -99,8 +98,8 @@ int first_invalid_symm(Side side, Uplo uplo, int64_t m, int64_t n, int64_t lda, 
   return 0;
 }
 
-int first_invalid_gemmt(Uplo uplo, Trans trans_a, Trans trans_b, int64_t n, int64_t k,
-                        int64_t lda, int64_t ldb, int64_t ldc) {
+int first_invalid_gemmt(Uplo uplo, Trans trans_a, Trans trans_b, int64_t n, int64_t k, int64_t lda,
+                        int64_t ldb, int64_t ldc) {
   const int64_t rows_a = trans_a == Trans::kNo ? n : k;
   const int64_t rows_b = trans_b == Trans::kNo ? k : n;
   if (uplo == Uplo::kInvalid) return 1;

@@ -40,13 +40,12 @@ int first_invalid_argument(Trans trans_a, Trans trans_b, int64_t m, int64_t n, i
 // The same for the reference GEMV (TRANS=1, M=2, N=3, LDA=6, INCX=8, INCY=11), SYRK (UPLO=1,
 // TRANS=2, N=3, K=4, LDA=7, LDC=10), SYMM (SIDE=1, UPLO=2, M=3, N=4, LDA=7, LDB=9, LDC=12) and
 // GEMMT (UPLO=1, TRANSA=2, TRANSB=3, N=4, K=5, LDA=8, LDB=10, LDC=13), in the reference order.
-int first_invalid_gemv(Trans trans, int64_t m, int64_t n, int64_t lda, int64_t incx,
-                       int64_t incy);
+int first_invalid_gemv(Trans trans, int64_t m, int64_t n, int64_t lda, int64_t incx, int64_t incy);
 int first_invalid_syrk(Uplo uplo, Trans trans, int64_t n, int64_t k, int64_t lda, int64_t ldc);
 int first_invalid_symm(Side side, Uplo uplo, int64_t m, int64_t n, int64_t lda, int64_t ldb,
                        int64_t ldc);
-int first_invalid_gemmt(Uplo uplo, Trans trans_a, Trans trans_b, int64_t n, int64_t k,
-                        int64_t lda, int64_t ldb, int64_t ldc);
+int first_invalid_gemmt(Uplo uplo, Trans trans_a, Trans trans_b, int64_t n, int64_t k, int64_t lda,
+                        int64_t ldb, int64_t ldc);
 
 // The Fortran position (1-based) of the first null pointer among `args` whose position is not
 // in `may_be_null` (the arrays, which the call may not touch), else 0: a C caller's mistake

@@ -64,38 +64,40 @@ void cblas_dgemm(int layout, int transa, int transb, int m, int n, int k, double
                  const double* a, int lda, const double* b, int ldb, double beta, double* c,
                  int ldc);
 // Level 2 and 3 products and the dot product, Fortran and CBLAS (FI = FortranInt).
-#define INVAR_BLAS_DECLARE(T, s)                                                                  \
-  void s##gemv_(const char* trans, const invar::blas::FortranInt* m,                              \
-                const invar::blas::FortranInt* n, const T* alpha, const T* a,                     \
-                const invar::blas::FortranInt* lda, const T* x, const invar::blas::FortranInt* incx, \
-                const T* beta, T* y, const invar::blas::FortranInt* incy);                        \
-  T s##dot_(const invar::blas::FortranInt* n, const T* x, const invar::blas::FortranInt* incx,    \
-            const T* y, const invar::blas::FortranInt* incy);                                    \
-  void s##syrk_(const char* uplo, const char* trans, const invar::blas::FortranInt* n,            \
-                const invar::blas::FortranInt* k, const T* alpha, const T* a,                     \
-                const invar::blas::FortranInt* lda, const T* beta, T* c,                          \
-                const invar::blas::FortranInt* ldc);                                              \
-  void s##symm_(const char* side, const char* uplo, const invar::blas::FortranInt* m,             \
-                const invar::blas::FortranInt* n, const T* alpha, const T* a,                     \
-                const invar::blas::FortranInt* lda, const T* b, const invar::blas::FortranInt* ldb, \
-                const T* beta, T* c, const invar::blas::FortranInt* ldc);                         \
-  void s##gemmt_(const char* uplo, const char* transa, const char* transb,                        \
-                 const invar::blas::FortranInt* n, const invar::blas::FortranInt* k,              \
-                 const T* alpha, const T* a, const invar::blas::FortranInt* lda, const T* b,      \
-                 const invar::blas::FortranInt* ldb, const T* beta, T* c,                         \
-                 const invar::blas::FortranInt* ldc);                                             \
-  void cblas_##s##gemv(int layout, int trans, int m, int n, T alpha, const T* a, int lda,         \
-                       const T* x, int incx, T beta, T* y, int incy);                             \
-  T cblas_##s##dot(int n, const T* x, int incx, const T* y, int incy);                            \
-  void cblas_##s##syrk(int layout, int uplo, int trans, int n, int k, T alpha, const T* a,        \
-                       int lda, T beta, T* c, int ldc);                                           \
-  void cblas_##s##symm(int layout, int side, int uplo, int m, int n, T alpha, const T* a,         \
-                       int lda, const T* b, int ldb, T beta, T* c, int ldc);                      \
-  void cblas_##s##gemmt(int layout, int uplo, int transa, int transb, int n, int k, T alpha,      \
-                        const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc);         \
-  void cblas_##s##gemm_batch_strided(int layout, int transa, int transb, int m, int n, int k,     \
-                                     T alpha, const T* a, int lda, int stridea, const T* b,       \
-                                     int ldb, int strideb, T beta, T* c, int ldc, int stridec,    \
+#define INVAR_BLAS_DECLARE(T, s)                                                                   \
+  void s##gemv_(const char* trans, const invar::blas::FortranInt* m,                               \
+                const invar::blas::FortranInt* n, const T* alpha, const T* a,                      \
+                const invar::blas::FortranInt* lda, const T* x,                                    \
+                const invar::blas::FortranInt* incx, const T* beta, T* y,                          \
+                const invar::blas::FortranInt* incy);                                              \
+  T s##dot_(const invar::blas::FortranInt* n, const T* x, const invar::blas::FortranInt* incx,     \
+            const T* y, const invar::blas::FortranInt* incy);                                      \
+  void s##syrk_(const char* uplo, const char* trans, const invar::blas::FortranInt* n,             \
+                const invar::blas::FortranInt* k, const T* alpha, const T* a,                      \
+                const invar::blas::FortranInt* lda, const T* beta, T* c,                           \
+                const invar::blas::FortranInt* ldc);                                               \
+  void s##symm_(const char* side, const char* uplo, const invar::blas::FortranInt* m,              \
+                const invar::blas::FortranInt* n, const T* alpha, const T* a,                      \
+                const invar::blas::FortranInt* lda, const T* b,                                    \
+                const invar::blas::FortranInt* ldb, const T* beta, T* c,                           \
+                const invar::blas::FortranInt* ldc);                                               \
+  void s##gemmt_(const char* uplo, const char* transa, const char* transb,                         \
+                 const invar::blas::FortranInt* n, const invar::blas::FortranInt* k,               \
+                 const T* alpha, const T* a, const invar::blas::FortranInt* lda, const T* b,       \
+                 const invar::blas::FortranInt* ldb, const T* beta, T* c,                          \
+                 const invar::blas::FortranInt* ldc);                                              \
+  void cblas_##s##gemv(int layout, int trans, int m, int n, T alpha, const T* a, int lda,          \
+                       const T* x, int incx, T beta, T* y, int incy);                              \
+  T cblas_##s##dot(int n, const T* x, int incx, const T* y, int incy);                             \
+  void cblas_##s##syrk(int layout, int uplo, int trans, int n, int k, T alpha, const T* a,         \
+                       int lda, T beta, T* c, int ldc);                                            \
+  void cblas_##s##symm(int layout, int side, int uplo, int m, int n, T alpha, const T* a, int lda, \
+                       const T* b, int ldb, T beta, T* c, int ldc);                                \
+  void cblas_##s##gemmt(int layout, int uplo, int transa, int transb, int n, int k, T alpha,       \
+                        const T* a, int lda, const T* b, int ldb, T beta, T* c, int ldc);          \
+  void cblas_##s##gemm_batch_strided(int layout, int transa, int transb, int m, int n, int k,      \
+                                     T alpha, const T* a, int lda, int stridea, const T* b,        \
+                                     int ldb, int strideb, T beta, T* c, int ldc, int stridec,     \
                                      int batch_size);
 INVAR_BLAS_DECLARE(float, s)
 INVAR_BLAS_DECLARE(double, d)

@@ -71,16 +71,16 @@ __attribute__((visibility("default"))) void cblas_sgemm(int layout, int transa, 
                                                         int n, int k, float alpha, const float* a,
                                                         int lda, const float* b, int ldb,
                                                         float beta, float* c, int ldc) {
-  invar::blas::cblas_gemm<float>("SGEMM ", "cblas_sgemm", layout, transa, transb, m, n, k, alpha, a, lda, b,
-                                 ldb, beta, c, ldc);
+  invar::blas::cblas_gemm<float>("SGEMM ", "cblas_sgemm", layout, transa, transb, m, n, k, alpha, a,
+                                 lda, b, ldb, beta, c, ldc);
 }
 
 __attribute__((visibility("default"))) void cblas_dgemm(int layout, int transa, int transb, int m,
                                                         int n, int k, double alpha, const double* a,
                                                         int lda, const double* b, int ldb,
                                                         double beta, double* c, int ldc) {
-  invar::blas::cblas_gemm<double>("DGEMM ", "cblas_dgemm", layout, transa, transb, m, n, k, alpha, a, lda, b,
-                                  ldb, beta, c, ldc);
+  invar::blas::cblas_gemm<double>("DGEMM ", "cblas_dgemm", layout, transa, transb, m, n, k, alpha,
+                                  a, lda, b, ldb, beta, c, ldc);
 }
 
 }  // extern "C"

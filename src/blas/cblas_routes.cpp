@@ -51,7 +51,9 @@ void cblas_gemv(const char* name, const char* rout, int layout, int trans, int m
                                                               : 0;
     if (null_position != 0) {
       report_cblas(row_major, null_position, rout, "%s is NULL\n",
-                   null_position == 6 ? "A" : null_position == 8 ? "X" : "Y");
+                   null_position == 6   ? "A"
+                   : null_position == 8 ? "X"
+                                        : "Y");
       return;
     }
   }
@@ -175,24 +177,24 @@ void cblas_gemmt(const char* name, const char* rout, int layout, int uplo, int t
       case NullOperand::kNone: break;
     }
   }
-  gemmt<T>(rout, row_major, u == Uplo::kUpper, ta == Trans::kYes, tb == Trans::kYes, n, k, alpha,
-           a, lda, b, ldb, beta, c, ldc);
+  gemmt<T>(rout, row_major, u == Uplo::kUpper, ta == Trans::kYes, tb == Trans::kYes, n, k, alpha, a,
+           lda, b, ldb, beta, c, ldc);
 }
 
 invar_status batch_engine(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
                           float alpha, const float* a, int64_t lda, int64_t sa, const float* b,
                           int64_t ldb, int64_t sb, float beta, float* c, int64_t ldc, int64_t sc,
                           int64_t batch) {
-  return invar_sgemm_batch_strided(ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc,
-                                   sc, batch);
+  return invar_sgemm_batch_strided(ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc,
+                                   batch);
 }
 
 invar_status batch_engine(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
                           double alpha, const double* a, int64_t lda, int64_t sa, const double* b,
                           int64_t ldb, int64_t sb, double beta, double* c, int64_t ldc, int64_t sc,
                           int64_t batch) {
-  return invar_dgemm_batch_strided(ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc,
-                                   sc, batch);
+  return invar_dgemm_batch_strided(ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc,
+                                   batch);
 }
 
 // The positions of the batch call: Layout 1, TransA 2, TransB 3, M 4, N 5, K 6, alpha 7, A 8,
@@ -201,9 +203,8 @@ invar_status batch_engine(invar_trans ta, invar_trans tb, int64_t m, int64_t n, 
 // own position (RowMajorStrg 0, so that no cblas_xerbla remaps it).
 template <class T>
 void cblas_gemm_batch_strided(const char* rout, int layout, int transa, int transb, int m, int n,
-                              int k, T alpha, const T* a, int lda, int stridea, const T* b,
-                              int ldb, int strideb, T beta, T* c, int ldc, int stridec,
-                              int batch) {
+                              int k, T alpha, const T* a, int lda, int stridea, const T* b, int ldb,
+                              int strideb, T beta, T* c, int ldc, int stridec, int batch) {
   runtime::FpModeGuard fp_mode;
   bool row_major = false;
   if (!check_layout(layout, rout, &row_major)) return;
@@ -262,11 +263,10 @@ void cblas_gemm_batch_strided(const char* rout, int layout, int transa, int tran
   const invar_trans ea = ta == Trans::kYes ? INVAR_TRANS : INVAR_NO_TRANS;
   const invar_trans eb = tb == Trans::kYes ? INVAR_TRANS : INVAR_NO_TRANS;
   // Column-major with an exact alpha: the engine's C^T = op(B)^T * op(A)^T, B and A exchanged.
-  const invar_status status =
-      row_major ? batch_engine(ea, eb, m, n, k, alpha, a, lda, stridea, b, ldb, strideb, beta, c,
-                               ldc, stridec, batch)
-                : batch_engine(eb, ea, n, m, k, alpha, b, ldb, strideb, a, lda, stridea, beta, c,
-                               ldc, stridec, batch);
+  const invar_status status = row_major ? batch_engine(ea, eb, m, n, k, alpha, a, lda, stridea, b,
+                                                       ldb, strideb, beta, c, ldc, stridec, batch)
+                                        : batch_engine(eb, ea, n, m, k, alpha, b, ldb, strideb, a,
+                                                       lda, stridea, beta, c, ldc, stridec, batch);
   if (status == INVAR_EINVAL) {
     // Strides under which the C matrices overlap: refused before any C is written.
     report_cblas(false, 17, rout, "%s\n", invar_last_error());
@@ -280,10 +280,9 @@ void cblas_gemm_batch_strided(const char* rout, int layout, int transa, int tran
 
 #define INVAR_BLAS_EXPORT extern "C" __attribute__((visibility("default")))
 
-#define INVAR_BLAS_CBLAS(T, s, S)                                                                 \
-  INVAR_BLAS_EXPORT void cblas_##s##gemv(int layout, int trans, int m, int n, T alpha,             \
-                                         const T* a, int lda, const T* x, int incx, T beta, T* y,  \
-                                         int incy) {                                               \
+#define INVAR_BLAS_CBLAS(T, s, S)                                                                  \
+  INVAR_BLAS_EXPORT void cblas_##s##gemv(int layout, int trans, int m, int n, T alpha, const T* a, \
+                                         int lda, const T* x, int incx, T beta, T* y, int incy) {  \
     invar::blas::cblas_gemv<T>(S "GEMV ", "cblas_" #s "gemv", layout, trans, m, n, alpha, a, lda,  \
                                x, incx, beta, y, incy);                                            \
   }                                                                                                \

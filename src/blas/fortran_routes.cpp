@@ -26,9 +26,12 @@ void fortran_gemv(const char* name, const char* routine, const char* trans, cons
     const Trans t = fortran_trans(*trans);
     info = first_invalid_gemv(t, *m, *n, *lda, *incx, *incy);
     if (info == 0 && *m != 0 && *n != 0 && !(*alpha == T(0) && *beta == T(1))) {
-      if (*alpha != T(0) && a == nullptr) info = 5;
-      else if (*alpha != T(0) && x == nullptr) info = 7;
-      else if (y == nullptr) info = 10;
+      if (*alpha != T(0) && a == nullptr)
+        info = 5;
+      else if (*alpha != T(0) && x == nullptr)
+        info = 7;
+      else if (y == nullptr)
+        info = 10;
     }
     if (info == 0) {
       // The column-major m x n A is the row-major n x m matrix A^T.
@@ -44,8 +47,7 @@ template <class T>
 T fortran_dot(const FI* n, const T* x, const FI* incx, const T* y, const FI* incy) {
   runtime::FpModeGuard fp_mode;
   // The reference DOT has no error exit: a null argument gives 0 instead of a crash.
-  if (n == nullptr || incx == nullptr || incy == nullptr || *n <= 0 || x == nullptr ||
-      y == nullptr)
+  if (n == nullptr || incx == nullptr || incy == nullptr || *n <= 0 || x == nullptr || y == nullptr)
     return T(0);
   return dot<T>(*n, x, *incx, y, *incy);
 }
@@ -100,8 +102,8 @@ void fortran_syrk(const char* name, const char* routine, const char* uplo, const
     if (info == 0) {
       // C = alpha * op(A) * op(A)^T + beta * C: GEMMT with B = A, transposed the other way.
       const bool ta = t == Trans::kYes;
-      gemmt<T>(routine, false, u == Uplo::kUpper, ta, !ta, *n, *k, *alpha, a, *lda, a, *lda,
-               *beta, c, *ldc);
+      gemmt<T>(routine, false, u == Uplo::kUpper, ta, !ta, *n, *k, *alpha, a, *lda, a, *lda, *beta,
+               c, *ldc);
       return;
     }
   }
@@ -128,8 +130,8 @@ void fortran_symm(const char* name, const char* routine, const char* side, const
       }
     }
     if (info == 0) {
-      symm<T>(routine, false, s == Side::kLeft, u == Uplo::kUpper, *m, *n, *alpha, a, *lda, b,
-              *ldb, *beta, c, *ldc);
+      symm<T>(routine, false, s == Side::kLeft, u == Uplo::kUpper, *m, *n, *alpha, a, *lda, b, *ldb,
+              *beta, c, *ldc);
       return;
     }
   }
@@ -141,45 +143,43 @@ void fortran_symm(const char* name, const char* routine, const char* side, const
 
 #define INVAR_BLAS_EXPORT extern "C" __attribute__((visibility("default")))
 
-#define INVAR_BLAS_FORTRAN(T, s, S)                                                               \
-  INVAR_BLAS_EXPORT void s##gemv_(const char* trans, const invar::blas::FortranInt* m,            \
-                                  const invar::blas::FortranInt* n, const T* alpha, const T* a,   \
-                                  const invar::blas::FortranInt* lda, const T* x,                 \
-                                  const invar::blas::FortranInt* incx, const T* beta, T* y,       \
-                                  const invar::blas::FortranInt* incy) {                          \
-    invar::blas::fortran_gemv<T>(S "GEMV ", S "GEMV", trans, m, n, alpha, a, lda, x, incx, beta,  \
-                                 y, incy);                                                        \
-  }                                                                                               \
-  INVAR_BLAS_EXPORT T s##dot_(const invar::blas::FortranInt* n, const T* x,                       \
-                              const invar::blas::FortranInt* incx, const T* y,                    \
-                              const invar::blas::FortranInt* incy) {                              \
-    return invar::blas::fortran_dot<T>(n, x, incx, y, incy);                                      \
-  }                                                                                               \
-  INVAR_BLAS_EXPORT void s##syrk_(const char* uplo, const char* trans,                            \
-                                  const invar::blas::FortranInt* n,                               \
-                                  const invar::blas::FortranInt* k, const T* alpha, const T* a,   \
-                                  const invar::blas::FortranInt* lda, const T* beta, T* c,        \
-                                  const invar::blas::FortranInt* ldc) {                           \
-    invar::blas::fortran_syrk<T>(S "SYRK ", S "SYRK", uplo, trans, n, k, alpha, a, lda, beta, c,  \
-                                 ldc);                                                            \
-  }                                                                                               \
-  INVAR_BLAS_EXPORT void s##symm_(const char* side, const char* uplo,                             \
-                                  const invar::blas::FortranInt* m,                               \
-                                  const invar::blas::FortranInt* n, const T* alpha, const T* a,   \
-                                  const invar::blas::FortranInt* lda, const T* b,                 \
-                                  const invar::blas::FortranInt* ldb, const T* beta, T* c,        \
-                                  const invar::blas::FortranInt* ldc) {                           \
-    invar::blas::fortran_symm<T>(S "SYMM ", S "SYMM", side, uplo, m, n, alpha, a, lda, b, ldb,    \
-                                 beta, c, ldc);                                                   \
-  }                                                                                               \
-  INVAR_BLAS_EXPORT void s##gemmt_(const char* uplo, const char* transa, const char* transb,      \
-                                   const invar::blas::FortranInt* n,                              \
-                                   const invar::blas::FortranInt* k, const T* alpha, const T* a,  \
-                                   const invar::blas::FortranInt* lda, const T* b,                \
-                                   const invar::blas::FortranInt* ldb, const T* beta, T* c,       \
-                                   const invar::blas::FortranInt* ldc) {                          \
-    invar::blas::fortran_gemmt<T>(S "GEMMT", S "GEMMT", uplo, transa, transb, n, k, alpha, a,    \
-                                  lda, b, ldb, beta, c, ldc);                                     \
+#define INVAR_BLAS_FORTRAN(T, s, S)                                                                \
+  INVAR_BLAS_EXPORT void s##gemv_(const char* trans, const invar::blas::FortranInt* m,             \
+                                  const invar::blas::FortranInt* n, const T* alpha, const T* a,    \
+                                  const invar::blas::FortranInt* lda, const T* x,                  \
+                                  const invar::blas::FortranInt* incx, const T* beta, T* y,        \
+                                  const invar::blas::FortranInt* incy) {                           \
+    invar::blas::fortran_gemv<T>(S "GEMV ", S "GEMV", trans, m, n, alpha, a, lda, x, incx, beta,   \
+                                 y, incy);                                                         \
+  }                                                                                                \
+  INVAR_BLAS_EXPORT T s##dot_(const invar::blas::FortranInt* n, const T* x,                        \
+                              const invar::blas::FortranInt* incx, const T* y,                     \
+                              const invar::blas::FortranInt* incy) {                               \
+    return invar::blas::fortran_dot<T>(n, x, incx, y, incy);                                       \
+  }                                                                                                \
+  INVAR_BLAS_EXPORT void s##syrk_(const char* uplo, const char* trans,                             \
+                                  const invar::blas::FortranInt* n,                                \
+                                  const invar::blas::FortranInt* k, const T* alpha, const T* a,    \
+                                  const invar::blas::FortranInt* lda, const T* beta, T* c,         \
+                                  const invar::blas::FortranInt* ldc) {                            \
+    invar::blas::fortran_syrk<T>(S "SYRK ", S "SYRK", uplo, trans, n, k, alpha, a, lda, beta, c,   \
+                                 ldc);                                                             \
+  }                                                                                                \
+  INVAR_BLAS_EXPORT void s##symm_(                                                                 \
+      const char* side, const char* uplo, const invar::blas::FortranInt* m,                        \
+      const invar::blas::FortranInt* n, const T* alpha, const T* a,                                \
+      const invar::blas::FortranInt* lda, const T* b, const invar::blas::FortranInt* ldb,          \
+      const T* beta, T* c, const invar::blas::FortranInt* ldc) {                                   \
+    invar::blas::fortran_symm<T>(S "SYMM ", S "SYMM", side, uplo, m, n, alpha, a, lda, b, ldb,     \
+                                 beta, c, ldc);                                                    \
+  }                                                                                                \
+  INVAR_BLAS_EXPORT void s##gemmt_(                                                                \
+      const char* uplo, const char* transa, const char* transb, const invar::blas::FortranInt* n,  \
+      const invar::blas::FortranInt* k, const T* alpha, const T* a,                                \
+      const invar::blas::FortranInt* lda, const T* b, const invar::blas::FortranInt* ldb,          \
+      const T* beta, T* c, const invar::blas::FortranInt* ldc) {                                   \
+    invar::blas::fortran_gemmt<T>(S "GEMMT", S "GEMMT", uplo, transa, transb, n, k, alpha, a, lda, \
+                                  b, ldb, beta, c, ldc);                                           \
   }
 
 INVAR_BLAS_FORTRAN(float, s, "S")

@@ -13,7 +13,8 @@ namespace {
 
 template <class T>
 std::unique_ptr<T[]> scratch(const char* routine, int64_t elements) {
-  std::unique_ptr<T[]> p(new (std::nothrow) T[static_cast<std::size_t>(std::max<int64_t>(1, elements))]);
+  std::unique_ptr<T[]> p(new (std::nothrow)
+                             T[static_cast<std::size_t>(std::max<int64_t>(1, elements))]);
   if (!p) engine_failed(routine, "out of memory for a scratch copy");
   return p;
 }
@@ -27,8 +28,7 @@ inline int64_t vector_offset(int64_t i, int64_t n, int64_t inc) {
 
 template <class T>
 void gemv_row_major(const char* routine, bool trans, int64_t rows, int64_t cols, T alpha,
-                    const T* a, int64_t lda, const T* x, int64_t incx, T beta, T* y,
-                    int64_t incy) {
+                    const T* a, int64_t lda, const T* x, int64_t incx, T beta, T* y, int64_t incy) {
   if (rows == 0 || cols == 0 || (alpha == T(0) && beta == T(1))) return;
   const int64_t len_x = trans ? rows : cols;
   const int64_t len_y = trans ? cols : rows;
@@ -141,12 +141,8 @@ struct Triangle {
   int64_t ldc;
 
   // Rows [i0, ...) of op(A), columns [j0, ...) of op(B), element (i, j) of a matrix with ld.
-  const T* rows_of_a(int64_t i0) const {
-    return a + (row_major != trans_a ? i0 * lda : i0);
-  }
-  const T* columns_of_b(int64_t j0) const {
-    return b + (row_major != trans_b ? j0 : j0 * ldb);
-  }
+  const T* rows_of_a(int64_t i0) const { return a + (row_major != trans_a ? i0 * lda : i0); }
+  const T* columns_of_b(int64_t j0) const { return b + (row_major != trans_b ? j0 : j0 * ldb); }
   int64_t at(int64_t i, int64_t j, int64_t ld) const { return row_major ? i * ld + j : i + j * ld; }
 
   // C[i0 : i0 + rows, j0 : j0 + cols] = alpha * op(A)[rows] * op(B)[:, cols] + beta * C, into
@@ -197,16 +193,16 @@ void gemmt(const char* routine, bool row_major, bool upper, bool trans_a, bool t
            int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
            int64_t ldc) {
   if (n == 0 || ((alpha == T(0) || k == 0) && beta == T(1))) return;
-  const Triangle<T> t{routine, row_major, upper, trans_a, trans_b, k, alpha, a, lda, b, ldb,
-                      beta, c, ldc};
+  const Triangle<T> t{routine, row_major, upper, trans_a, trans_b, k, alpha,
+                      a,       lda,       b,     ldb,     beta,    c, ldc};
   const int64_t block = std::min(n, kDiagonalBlock);
   std::unique_ptr<T[]> work = scratch<T>(routine, block * block);
   t.run(0, n, work.get());
 }
 
 template <class T>
-void symm(const char* routine, bool row_major, bool left, bool upper, int64_t m, int64_t n,
-          T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+void symm(const char* routine, bool row_major, bool left, bool upper, int64_t m, int64_t n, T alpha,
+          const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
   if (m == 0 || n == 0 || (alpha == T(0) && beta == T(1))) return;
   const int64_t ka = left ? m : n;
   std::unique_ptr<T[]> full;
@@ -228,13 +224,13 @@ void symm(const char* routine, bool row_major, bool left, bool upper, int64_t m,
     gemm(routine, false, false, m, n, n, alpha, b, ldb, s, ka, beta, c, ldc);
 }
 
-#define INVAR_BLAS_INSTANTIATE(T)                                                                 \
-  template void gemv_row_major<T>(const char*, bool, int64_t, int64_t, T, const T*, int64_t,       \
-                                  const T*, int64_t, T, T*, int64_t);                             \
-  template T dot<T>(int64_t, const T*, int64_t, const T*, int64_t);                               \
-  template void gemmt<T>(const char*, bool, bool, bool, bool, int64_t, int64_t, T, const T*,       \
-                         int64_t, const T*, int64_t, T, T*, int64_t);                             \
-  template void symm<T>(const char*, bool, bool, bool, int64_t, int64_t, T, const T*, int64_t,     \
+#define INVAR_BLAS_INSTANTIATE(T)                                                              \
+  template void gemv_row_major<T>(const char*, bool, int64_t, int64_t, T, const T*, int64_t,   \
+                                  const T*, int64_t, T, T*, int64_t);                          \
+  template T dot<T>(int64_t, const T*, int64_t, const T*, int64_t);                            \
+  template void gemmt<T>(const char*, bool, bool, bool, bool, int64_t, int64_t, T, const T*,   \
+                         int64_t, const T*, int64_t, T, T*, int64_t);                          \
+  template void symm<T>(const char*, bool, bool, bool, int64_t, int64_t, T, const T*, int64_t, \
                         const T*, int64_t, T, T*, int64_t);
 INVAR_BLAS_INSTANTIATE(float)
 INVAR_BLAS_INSTANTIATE(double)

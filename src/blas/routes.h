@@ -57,8 +57,8 @@ void gemmt(const char* routine, bool row_major, bool upper, bool trans_a, bool t
 
 // C is m x n; A is m x m (left) or n x n (right), its upper or lower triangle referenced.
 template <class T>
-void symm(const char* routine, bool row_major, bool left, bool upper, int64_t m, int64_t n,
-          T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc);
+void symm(const char* routine, bool row_major, bool left, bool upper, int64_t m, int64_t n, T alpha,
+          const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc);
 
 }  // namespace invar::blas
 

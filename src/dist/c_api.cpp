@@ -172,9 +172,9 @@ INVAR_API invar_status invar_dist_sgemm(MPI_Comm comm, int nprow, int npcol,
                                         int64_t jb, const invar_dist_desc *descb, float beta,
                                         float *c, int64_t ic, int64_t jc,
                                         const invar_dist_desc *descc) {
-  return invar::dist::dist_gemm<float>("invar_dist_sgemm", comm, nprow, npcol, layout, ta, tb, m,
-                                       n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c,
-                                       ic, jc, descc);
+  return invar::dist::dist_gemm<float>("invar_dist_sgemm", comm, nprow, npcol, layout, ta, tb, m, n,
+                                       k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic,
+                                       jc, descc);
 }
 
 INVAR_API invar_status invar_dist_dgemm(MPI_Comm comm, int nprow, int npcol,

@@ -28,12 +28,19 @@ bool trans_ok(char t) {
 bool is_trans(char t) { return t != 'N' && t != 'n'; }
 
 // PBLAS descriptor entries, from 1.
-enum { kMEntry = 3, kNEntry = 4, kMbEntry = 5, kNbEntry = 6, kRsrcEntry = 7, kCsrcEntry = 8,
-       kLldEntry = 9 };
+enum {
+  kMEntry = 3,
+  kNEntry = 4,
+  kMbEntry = 5,
+  kNbEntry = 6,
+  kRsrcEntry = 7,
+  kCsrcEntry = 8,
+  kLldEntry = 9
+};
 
-const char *const kArgNames[] = {"",     "transa", "transb", "m",     "n",     "k",    "alpha",
-                                 "a",    "ia",     "ja",     "desca", "b",     "ib",   "jb",
-                                 "descb", "beta",  "c",      "ic",    "jc",    "descc"};
+const char *const kArgNames[] = {"",      "transa", "transb", "m",     "n",  "k",    "alpha",
+                                 "a",     "ia",     "ja",     "desca", "b",  "ib",   "jb",
+                                 "descb", "beta",   "c",      "ic",    "jc", "descc"};
 const char *const kEntryNames[] = {"", "dtype", "ctxt", "m", "n", "mb", "nb", "rsrc", "csrc", "ld"};
 
 Check fail(int arg, int entry, const std::string &why) {
@@ -54,27 +61,31 @@ Check check_matrix(const Grid &g, bool row_major, const Desc &d, int pos, int64_
   if (d.mb < 1) return fail(pos, kMbEntry, "row block size " + std::to_string(d.mb) + " < 1");
   if (d.nb < 1) return fail(pos, kNbEntry, "column block size " + std::to_string(d.nb) + " < 1");
   if (d.rsrc < 0 || d.rsrc >= g.nprow)
-    return fail(pos, kRsrcEntry, "process row " + std::to_string(d.rsrc) + " outside the grid's " +
-                                     std::to_string(g.nprow) + " rows");
+    return fail(pos, kRsrcEntry,
+                "process row " + std::to_string(d.rsrc) + " outside the grid's " +
+                    std::to_string(g.nprow) + " rows");
   if (d.csrc < 0 || d.csrc >= g.npcol)
-    return fail(pos, kCsrcEntry, "process column " + std::to_string(d.csrc) +
-                                     " outside the grid's " + std::to_string(g.npcol) + " columns");
+    return fail(pos, kCsrcEntry,
+                "process column " + std::to_string(d.csrc) + " outside the grid's " +
+                    std::to_string(g.npcol) + " columns");
   const int64_t local_rows = numroc(d.m, d.mb, g.myrow, d.rsrc, g.nprow);
   const int64_t local_cols = numroc(d.n, d.nb, g.mycol, d.csrc, g.npcol);
   const int64_t need = row_major ? local_cols : local_rows;
   if (d.ld < (need > 1 ? need : 1))
-    return fail(pos, kLldEntry, "local leading dimension " + std::to_string(d.ld) + " < " +
-                                    std::to_string(need > 1 ? need : 1) + " on process (" +
-                                    std::to_string(g.myrow) + ", " + std::to_string(g.mycol) + ")");
+    return fail(pos, kLldEntry,
+                "local leading dimension " + std::to_string(d.ld) + " < " +
+                    std::to_string(need > 1 ? need : 1) + " on process (" +
+                    std::to_string(g.myrow) + ", " + std::to_string(g.mycol) + ")");
   if (i < 0) return fail(pos - 2, 0, "negative row offset " + std::to_string(i));
   if (j < 0) return fail(pos - 1, 0, "negative column offset " + std::to_string(j));
   if (i > d.m - rows)
-    return fail(pos - 2, 0, "rows " + std::to_string(i) + " .. " + std::to_string(i + rows - 1) +
-                                " beyond the matrix's " + std::to_string(d.m));
+    return fail(pos - 2, 0,
+                "rows " + std::to_string(i) + " .. " + std::to_string(i + rows - 1) +
+                    " beyond the matrix's " + std::to_string(d.m));
   if (j > d.n - cols)
-    return fail(pos - 1, 0, "columns " + std::to_string(j) + " .. " +
-                                std::to_string(j + cols - 1) + " beyond the matrix's " +
-                                std::to_string(d.n));
+    return fail(pos - 1, 0,
+                "columns " + std::to_string(j) + " .. " + std::to_string(j + cols - 1) +
+                    " beyond the matrix's " + std::to_string(d.n));
   return {};
 }
 

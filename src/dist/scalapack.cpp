@@ -37,7 +37,8 @@ const Blacs &blacs() {
     Blacs r;
     r.gridinfo = reinterpret_cast<decltype(r.gridinfo)>(dlsym(RTLD_DEFAULT, "Cblacs_gridinfo"));
     r.get = reinterpret_cast<decltype(r.get)>(dlsym(RTLD_DEFAULT, "Cblacs_get"));
-    r.sys_handle = reinterpret_cast<decltype(r.sys_handle)>(dlsym(RTLD_DEFAULT, "Cblacs2sys_handle"));
+    r.sys_handle =
+        reinterpret_cast<decltype(r.sys_handle)>(dlsym(RTLD_DEFAULT, "Cblacs2sys_handle"));
     r.pnum = reinterpret_cast<decltype(r.pnum)>(dlsym(RTLD_DEFAULT, "Cblacs_pnum"));
     r.pxerbla = reinterpret_cast<decltype(r.pxerbla)>(dlsym(RTLD_DEFAULT, "pxerbla_"));
     return r;
@@ -163,11 +164,16 @@ void pxgemm(const char *name, const char *transa, const char *transb, const int 
   Grid g;
   if (!grid_of(ctxt, nprow, npcol, myrow, mycol, g)) return;
   Check mine;
-  if (desca[DTYPE_] != 1) mine = {10, DTYPE_ + 1, "desca: DTYPE is not 1"};
-  else if (descb[DTYPE_] != 1) mine = {14, DTYPE_ + 1, "descb: DTYPE is not 1"};
-  else if (descc[DTYPE_] != 1) mine = {19, DTYPE_ + 1, "descc: DTYPE is not 1"};
-  else if (descb[CTXT_] != ctxt) mine = {14, CTXT_ + 1, "descb: not desca's context"};
-  else if (descc[CTXT_] != ctxt) mine = {19, CTXT_ + 1, "descc: not desca's context"};
+  if (desca[DTYPE_] != 1)
+    mine = {10, DTYPE_ + 1, "desca: DTYPE is not 1"};
+  else if (descb[DTYPE_] != 1)
+    mine = {14, DTYPE_ + 1, "descb: DTYPE is not 1"};
+  else if (descc[DTYPE_] != 1)
+    mine = {19, DTYPE_ + 1, "descc: DTYPE is not 1"};
+  else if (descb[CTXT_] != ctxt)
+    mine = {14, CTXT_ + 1, "descb: not desca's context"};
+  else if (descc[CTXT_] != ctxt)
+    mine = {19, CTXT_ + 1, "descc: not desca's context"};
   Problem<T> p;
   if (!mine.arg) {
     p.row_major = false;
@@ -210,8 +216,8 @@ extern "C" {
 INVAR_API void psgemm_(const char *transa, const char *transb, const int *m, const int *n,
                        const int *k, const float *alpha, const float *a, const int *ia,
                        const int *ja, const int *desca, const float *b, const int *ib,
-                       const int *jb, const int *descb, const float *beta, float *c,
-                       const int *ic, const int *jc, const int *descc) {
+                       const int *jb, const int *descb, const float *beta, float *c, const int *ic,
+                       const int *jc, const int *descc) {
   invar::dist::pxgemm<float>("PSGEMM", transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb,
                              descb, beta, c, ic, jc, descc);
 }
@@ -221,8 +227,8 @@ INVAR_API void pdgemm_(const char *transa, const char *transb, const int *m, con
                        const int *ja, const int *desca, const double *b, const int *ib,
                        const int *jb, const int *descb, const double *beta, double *c,
                        const int *ic, const int *jc, const int *descc) {
-  invar::dist::pxgemm<double>("PDGEMM", transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib,
-                              jb, descb, beta, c, ic, jc, descc);
+  invar::dist::pxgemm<double>("PDGEMM", transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb,
+                              descb, beta, c, ic, jc, descc);
 }
 
 }  // extern "C"

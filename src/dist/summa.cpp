@@ -81,11 +81,11 @@ struct Axis {
 
 // An index of op(X) along one of its dimensions, as the source holds it and as the target wants it.
 struct Index {
-  int64_t g;       // index in op(X)
-  int64_t src;     // local index in the stored X along the stored dimension it maps to (then
-                   // premultiplied by that dimension's step in the local storage)
-  int64_t dst;     // position in the target's local storage along this dimension (then
-                   // premultiplied by its stride)
+  int64_t g;    // index in op(X)
+  int64_t src;  // local index in the stored X along the stored dimension it maps to (then
+                // premultiplied by that dimension's step in the local storage)
+  int64_t dst;  // position in the target's local storage along this dimension (then
+                // premultiplied by its stride)
 };
 
 // The indices [0, count) that this process holds in the source (src axis, shifted by offset) and
@@ -270,9 +270,8 @@ int64_t panel_width() {
 }
 
 template <class T>
-invar_status local_gemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
-                        const T *a, int64_t lda, const T *b, int64_t ldb, T beta, T *c,
-                        int64_t ldc) {
+invar_status local_gemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k, const T *a,
+                        int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc) {
   if constexpr (sizeof(T) == 4)
     return invar_sgemm(ta, tb, m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
   else
@@ -305,11 +304,10 @@ std::string run(const Grid &g, const Problem<T> &p) {
   if (p.k == 0 || p.alpha == T(0)) {
     // C <- beta * C, A and B never read: invar's own k == 0 call on the local part.
     if (mloc > 0 && nloc > 0) {
-      const invar_status s = p.row_major
-                                 ? local_gemm<T>(INVAR_NO_TRANS, INVAR_NO_TRANS, mloc, nloc, 0,
-                                                 c, ldc, c, ldc, p.beta, c, ldc)
-                                 : local_gemm<T>(INVAR_NO_TRANS, INVAR_NO_TRANS, nloc, mloc, 0,
-                                                 c, ldc, c, ldc, p.beta, c, ldc);
+      const invar_status s = p.row_major ? local_gemm<T>(INVAR_NO_TRANS, INVAR_NO_TRANS, mloc, nloc,
+                                                         0, c, ldc, c, ldc, p.beta, c, ldc)
+                                         : local_gemm<T>(INVAR_NO_TRANS, INVAR_NO_TRANS, nloc, mloc,
+                                                         0, c, ldc, c, ldc, p.beta, c, ldc);
       if (s != INVAR_OK) return std::string("local product: ") + invar_last_error();
     }
     return {};
@@ -335,13 +333,12 @@ std::string run(const Grid &g, const Problem<T> &p) {
 
   const bool ta = p.ta != 'N' && p.ta != 'n', tb = p.tb != 'N' && p.tb != 'n';
   // A': rows like C's rows, k over process columns; element (i, k) at kpos(k) * mloc + i.
-  std::string err = redistribute<T>(g, {p.a, &p.da, p.row_major, ta, p.ia, p.ja}, p.m, p.k,
-                                    p.alpha, c_rows, p.ic, k_over_cols, 0, a_aligned.get(), 1,
-                                    mloc);
+  std::string err = redistribute<T>(g, {p.a, &p.da, p.row_major, ta, p.ia, p.ja}, p.m, p.k, p.alpha,
+                                    c_rows, p.ic, k_over_cols, 0, a_aligned.get(), 1, mloc);
   if (!err.empty()) return err;
   // B': k over process rows, columns like C's columns; element (k, j) at kpos(k) * nloc + j.
-  err = redistribute<T>(g, {p.b, &p.db, p.row_major, tb, p.ib, p.jb}, p.k, p.n, T(1),
-                        k_over_rows, 0, c_cols, p.jc, b_aligned.get(), nloc, 1);
+  err = redistribute<T>(g, {p.b, &p.db, p.row_major, tb, p.ib, p.jb}, p.k, p.n, T(1), k_over_rows,
+                        0, c_cols, p.jc, b_aligned.get(), nloc, 1);
   if (!err.empty()) return err;
 
   int row_size = 1, col_size = 1;
@@ -380,7 +377,8 @@ std::string run(const Grid &g, const Problem<T> &p) {
     const bool pending = more && (next[0] != MPI_REQUEST_NULL || next[1] != MPI_REQUEST_NULL);
     const int64_t step = pending ? chunk : std::max<int64_t>(nloc, 1);
     for (int64_t j0 = 0; j0 < nloc; j0 += step) {
-      const invar_status st = update(a_panel[s], b_panel[s], kw, beta, j0, std::min(step, nloc - j0));
+      const invar_status st =
+          update(a_panel[s], b_panel[s], kw, beta, j0, std::min(step, nloc - j0));
       // invar refuses nothing here (every argument was checked); a failure is an allocation one.
       if (st != INVAR_OK) {
         MPI_Waitall(2, next, MPI_STATUSES_IGNORE);

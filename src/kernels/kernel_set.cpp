@@ -39,8 +39,8 @@ void erased_ukernel(int64_t kc, const void* a, const void* b, void* c, int64_t l
 }
 
 template <class T>
-using SmallFn = void (*)(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t,
-                         int64_t, T*, int64_t, AccInit, T);
+using SmallFn = void (*)(int64_t, int64_t, int64_t, const T*, int64_t, const T*, int64_t, int64_t,
+                         T*, int64_t, AccInit, T);
 static_assert(std::is_same_v<SmallFn<float>, SgemmSmallFn>);
 
 template <class T, SmallFn<T> F>
@@ -51,8 +51,8 @@ void erased_small(int64_t m, int64_t n, int64_t k, const void* a, int64_t lda, c
 }
 
 template <class T>
-using EdgeUkernelFn = void (*)(int64_t, int64_t, int64_t, const T*, const T*, T*, int64_t,
-                               AccInit, T);
+using EdgeUkernelFn = void (*)(int64_t, int64_t, int64_t, const T*, const T*, T*, int64_t, AccInit,
+                               T);
 
 template <class T, EdgeUkernelFn<T> F>
 void erased_ukernel_edge(int64_t rows, int64_t cols, int64_t kc, const void* a, const void* b,
@@ -63,9 +63,9 @@ void erased_ukernel_edge(int64_t rows, int64_t cols, int64_t kc, const void* a, 
 }
 
 template <class T, DirectFn<T> F>
-void erased_direct(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a,
-                   int64_t a_rs, int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc,
-                   AccInit init, const void* beta) {
+void erased_direct(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a, int64_t a_rs,
+                   int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc, AccInit init,
+                   const void* beta) {
   F(m, n, k, *static_cast<const T*>(alpha), static_cast<const T*>(a), a_rs, a_cs,
     static_cast<const T*>(b), ldb, static_cast<T*>(c), ldc, init, *static_cast<const T*>(beta));
 }
@@ -74,8 +74,8 @@ template <class Src, int MR>
 void erased_pack_a(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
                    const void* alpha, void* dst) {
   using T = pack::packed_t<Src>;
-  pack::pack_a<Src, MR>(mc, kc, static_cast<const Src*>(src), rs, cs,
-                        *static_cast<const T*>(alpha), static_cast<T*>(dst));
+  pack::pack_a<Src, MR>(mc, kc, static_cast<const Src*>(src), rs, cs, *static_cast<const T*>(alpha),
+                        static_cast<T*>(dst));
 }
 
 template <class Src, int NR>
@@ -150,8 +150,8 @@ void erased_igemm_quads(int64_t kc, const void* a, const void* b, void* c, int64
     ldc, init, *static_cast<const int32_t*>(alpha), *static_cast<const int32_t*>(beta));
 }
 
-using IgemmQuadEdgeFn = void (*)(int64_t, int64_t, int64_t, const uint8_t*, const int8_t*,
-                                 int32_t*, int64_t, AccInit, int32_t, int32_t);
+using IgemmQuadEdgeFn = void (*)(int64_t, int64_t, int64_t, const uint8_t*, const int8_t*, int32_t*,
+                                 int64_t, AccInit, int32_t, int32_t);
 
 template <IgemmQuadEdgeFn F>
 void erased_igemm_quads_edge(int64_t rows, int64_t cols, int64_t kc, const void* a, const void* b,
@@ -286,8 +286,8 @@ template <class Src>
 using AvxPackB = void (*)(int64_t, int64_t, const Raw<Src>*, int64_t, float*);
 
 template <class Src, int MR, AvxPackA<Src> PackRows, AvxPackA<Src> PackT = nullptr>
-void pack_a_avx(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
-                const void* alpha, void* dst) {
+void pack_a_avx(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs, const void* alpha,
+                void* dst) {
   static_assert(sizeof(Src) == sizeof(Raw<Src>));
   const auto* a = static_cast<const Raw<Src>*>(src);
   const float scale = *static_cast<const float*>(alpha);
@@ -395,11 +395,12 @@ const KernelSet kAvx2Set = {
                                 &avx2::sgemm_avx2_pack_a6_t>)))),
     with_direct_panels<double, &avx2::dgemm_avx2_direct_panels8, avx2::kDgemmAInPlacePanels>(
         with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
-            with_pack_a(with_small<double, &avx2::dgemm_avx2_6x8_small>(
-                            with_edge<double, &avx2::dgemm_avx2_6x8_edge>(
-                                make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr,
-                                            &avx2::dgemm_avx2_6x8>("dgemm_avx2_6x8"))),
-                        &pack_a_avx_f64<avx2::kDgemmMr, &avx2::dgemm_avx2_pack_a6>))),
+            with_pack_a(
+                with_small<double, &avx2::dgemm_avx2_6x8_small>(
+                    with_edge<double, &avx2::dgemm_avx2_6x8_edge>(
+                        make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr, &avx2::dgemm_avx2_6x8>(
+                            "dgemm_avx2_6x8"))),
+                &pack_a_avx_f64<avx2::kDgemmMr, &avx2::dgemm_avx2_pack_a6>))),
     with_pack_a(
         with_pack_b(avx2_f32_edge(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr,
                                               &avx2::sgemm_avx2_6x16, bf16>("sbgemm_avx2_6x16")),
@@ -412,8 +413,7 @@ const KernelSet kAvx2Set = {
                                               &avx2::sgemm_avx2_6x16, f16>("shgemm_avx2_6x16")),
                     &pack_b_avx<f16, avx2::kSgemmNr, &avx2::shgemm_avx2_pack_b_t16,
                                 &avx2::shgemm_avx2_pack_b16>),
-        &pack_a_avx<f16, avx2::kSgemmMr, &avx2::shgemm_avx2_pack_a6,
-                    &avx2::shgemm_avx2_pack_a6_t>),
+        &pack_a_avx<f16, avx2::kSgemmMr, &avx2::shgemm_avx2_pack_a6, &avx2::shgemm_avx2_pack_a6_t>),
     make_int_kernel<int8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
         "s8s8s32_avx2_6x16"),
     make_int_kernel<uint8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
@@ -484,13 +484,13 @@ constexpr KernelSet avx512_set() {
       // (1024x48x1024 -9 % / -12 %, 2048x64x1024 on two threads -13 %).
       with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16, 2>(
           with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
-              streaming_b(with_pack_a(
-                  with_small<double, &avx512::dgemm_avx512_12x16_small<B>>(
-                      with_edge<double, &avx512::dgemm_avx512_12x16_edge<B>>(
-                          make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr,
-                                      &avx512::dgemm_avx512_12x16<B>>(avx512_name<B>(
-                              "dgemm_avx512_12x16", "dgemm_avx512_12x16_membcast")))),
-                  &pack_a_avx_f64<avx512::kDgemmMr, &avx2::dgemm_avx2_pack_a12>)))),
+              streaming_b(
+                  with_pack_a(with_small<double, &avx512::dgemm_avx512_12x16_small<B>>(
+                                  with_edge<double, &avx512::dgemm_avx512_12x16_edge<B>>(
+                                      make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr,
+                                                  &avx512::dgemm_avx512_12x16<B>>(avx512_name<B>(
+                                          "dgemm_avx512_12x16", "dgemm_avx512_12x16_membcast")))),
+                              &pack_a_avx_f64<avx512::kDgemmMr, &avx2::dgemm_avx2_pack_a12>)))),
       streaming_b(with_pack_a(
           with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, sgemm, bf16>(
                           avx512_name<B>("sbgemm_avx512_12x32", "sbgemm_avx512_12x32_membcast"))),
@@ -530,8 +530,7 @@ void pack_a_quads_vnni(int64_t mc, int64_t kc, const void* src, int64_t rs, int6
   }
 }
 
-void pack_b_quads_vnni(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs,
-                       void* dst) {
+void pack_b_quads_vnni(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs, void* dst) {
   if (cs == 1 && rs != 1) {
     avx512::igemm_avx512vnni_pack_b32(kc, nc, static_cast<const int8_t*>(src), rs,
                                       static_cast<int8_t*>(dst));
@@ -548,14 +547,14 @@ constexpr KernelSet with_vnni(KernelSet set) {
                                 &avx512::u8s8s32_avx512vnni_12x32>("u8s8s32_avx512vnni_12x32");
   set.s8gemm.ukernel_edge = &erased_igemm_quads_edge<&avx512::s8s8s32_avx512vnni_12x32_edge>;
   set.u8gemm.ukernel_edge = &erased_igemm_quads_edge<&avx512::u8s8s32_avx512vnni_12x32_edge>;
-  set.s8gemm = with_pack_b(
-      with_pack_a(streaming_b(set.s8gemm),
-                  &pack_a_quads_vnni<int8_t, &avx512::s8s8s32_avx512vnni_pack_a12>),
-      &pack_b_quads_vnni);
-  set.u8gemm = with_pack_b(
-      with_pack_a(streaming_b(set.u8gemm),
-                  &pack_a_quads_vnni<uint8_t, &avx512::u8s8s32_avx512vnni_pack_a12>),
-      &pack_b_quads_vnni);
+  set.s8gemm =
+      with_pack_b(with_pack_a(streaming_b(set.s8gemm),
+                              &pack_a_quads_vnni<int8_t, &avx512::s8s8s32_avx512vnni_pack_a12>),
+                  &pack_b_quads_vnni);
+  set.u8gemm =
+      with_pack_b(with_pack_a(streaming_b(set.u8gemm),
+                              &pack_a_quads_vnni<uint8_t, &avx512::u8s8s32_avx512vnni_pack_a12>),
+                  &pack_b_quads_vnni);
   return set;
 }
 const KernelSet kAvx512VnniSet =
@@ -581,7 +580,7 @@ constexpr GemmKernel amx_kernel(const char* name) {
   k.ukernel_edge = &erased_igemm_quads_edge<Edge>;
   k.release = &avx512::amx_release_tiles;
   k.permitted = &arch::request_tile_data;  // asked at the first integer product, not before
-  k.panels_from_l2 = true;  // blocking/block_sizes.h has the measurements
+  k.panels_from_l2 = true;                 // blocking/block_sizes.h has the measurements
   return with_pack_b(with_pack_a(k, &pack_a_chunks<ASrc>), &pack_b_quads_vnni);
 }
 

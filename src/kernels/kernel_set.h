@@ -47,8 +47,8 @@ struct GemmKernel {
   bool panels_from_l2 = false;
 
   // Packs an mc x kc block of alpha * op(A); op(A)[r][c] = src[(r * rs + c * cs) elements].
-  void (*pack_a)(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
-                 const void* alpha, void* dst) = nullptr;
+  void (*pack_a)(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs, const void* alpha,
+                 void* dst) = nullptr;
   // Packs a kc x nc block of op(B).
   void (*pack_b)(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs,
                  void* dst) = nullptr;
@@ -109,9 +109,9 @@ struct GemmKernel {
   // Optional: the same with B stored transposed (op(B)[k][j] at b[j * ldb + k]), the layout of
   // x * W^T; direct_t_nr columns per basic group.
   int direct_t_nr = 0;
-  void (*direct_t)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a,
-                   int64_t a_rs, int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc,
-                   AccInit init, const void* beta) = nullptr;
+  void (*direct_t)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a, int64_t a_rs,
+                   int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc, AccInit init,
+                   const void* beta) = nullptr;
 };
 
 struct KernelSet {
@@ -139,11 +139,16 @@ struct KernelSet {
 template <class In>
 const GemmKernel& kernel_for(const KernelSet& set) {
   const GemmKernel* k = nullptr;
-  if constexpr (std::is_same_v<In, float>) k = &set.sgemm;
-  else if constexpr (std::is_same_v<In, double>) k = &set.dgemm;
-  else if constexpr (std::is_same_v<In, bf16>) k = &set.sbgemm;
-  else if constexpr (std::is_same_v<In, f16>) k = &set.shgemm;
-  else if constexpr (std::is_same_v<In, int8_t>) k = &set.s8gemm;
+  if constexpr (std::is_same_v<In, float>)
+    k = &set.sgemm;
+  else if constexpr (std::is_same_v<In, double>)
+    k = &set.dgemm;
+  else if constexpr (std::is_same_v<In, bf16>)
+    k = &set.sbgemm;
+  else if constexpr (std::is_same_v<In, f16>)
+    k = &set.shgemm;
+  else if constexpr (std::is_same_v<In, int8_t>)
+    k = &set.s8gemm;
   else {
     static_assert(std::is_same_v<In, uint8_t>, "no kernel for this element type");
     k = &set.u8gemm;

@@ -68,7 +68,7 @@ struct RowsA {
 
 // kWidth: the panel's columns per step, which a narrower V than the panel's own may read the
 // first lanes of (edge_tile_narrow).
-template <class V, int kWidth = kTileVectors * V::kLanes>
+template <class V, int kWidth = kTileVectors* V::kLanes>
 struct PackedB {
   const typename V::T* p;
   typename V::V load(int v, bool /*last*/, typename V::Mask /*mask*/) const {

@@ -53,9 +53,9 @@ using SgemmUkernelFn = void (*)(int64_t kc, const float* a_panel, const float* b
 //   a: op(A)[i][k] at a[i * a_rs + k * a_cs]; b: B[k][j] at b[k * ldb + j].
 // kDirectMaxRows is also the most rows a product may have to count as "a few" (gemm_driver.h).
 inline constexpr int kDirectMaxRows = 4;
-using SgemmDirectFn = void (*)(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t a_rs,
-                               int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc,
-                               AccInit init, float beta);
+using SgemmDirectFn = void (*)(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                               int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
+                               int64_t ldc, AccInit init, float beta);
 
 // The small kernel: a whole m x n block of C (any m, n >= 1) in the packed kernel's tiles, each
 // over all k steps with acc started as above, from A in place, row-major (row stride lda, alpha
@@ -71,8 +71,8 @@ using SgemmSmallFn = void (*)(int64_t m, int64_t n, int64_t k, const float* a, i
 
 // The f64 counterparts: the same layouts and chains over doubles. A B micro-panel of NR doubles
 // is aligned to gcd(64, NR * 8) bytes (64 for NR = 8 and 16, 16 for NR = 6).
-using DgemmUkernelFn = void (*)(int64_t kc, const double* a_panel, const double* b_panel,
-                                double* c, int64_t ldc, AccInit init, double beta);
+using DgemmUkernelFn = void (*)(int64_t kc, const double* a_panel, const double* b_panel, double* c,
+                                int64_t ldc, AccInit init, double beta);
 using DgemmDirectFn = void (*)(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
                                int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
                                int64_t ldc, AccInit init, double beta);
@@ -98,11 +98,10 @@ using DgemmDirectFn = void (*)(int64_t m, int64_t n, int64_t k, double alpha, co
 //
 //   C[i][j] = init + alpha * s      with init = 0 (kZero), C[i][j] (kLoad), beta * C[i][j] (kScale)
 //
-// Across k-blocks C holds init + alpha * s1 + alpha * s2 + ... = beta * C + alpha * (s1 + s2 + ...),
-// which is the contract's alpha * (A . B) + beta * C modulo 2^32.
+// Across k-blocks C holds init + alpha * s1 + alpha * s2 + ... = beta * C + alpha * (s1 + s2 +
+// ...), which is the contract's alpha * (A . B) + beta * C modulo 2^32.
 using IgemmUkernelFn = void (*)(int64_t kc, const int16_t* a_panel, const int16_t* b_panel,
-                                int32_t* c, int64_t ldc, AccInit init, int32_t alpha,
-                                int32_t beta);
+                                int32_t* c, int64_t ldc, AccInit init, int32_t alpha, int32_t beta);
 
 // The integer micro-kernels over byte quads (x86 AVX-512 VNNI: vpdpbusd multiplies four u8 by
 // four s8 and adds the four products, exact, into an int32 lane, without saturating). Operands

@@ -15,8 +15,8 @@ struct Consts<float> {
   static constexpr int kDegree = 7;
   static constexpr int kMantissa = 23;
   static constexpr int kBias = 127;
-  static constexpr float kMax = 88.73f;     // above: +inf
-  static constexpr float kMin = -104.0f;    // below: +0
+  static constexpr float kMax = 88.73f;                // above: +inf
+  static constexpr float kMin = -104.0f;               // below: +0
   static constexpr float kLn2Hi = 0.693145751953125f;  // 15 significant bits: n * kLn2Hi exact
   static constexpr float kLn2Lo = 1.428606765330187e-06f;
 };
@@ -114,8 +114,10 @@ void apply(const Epilogue& e, T* c, int64_t ldc, int64_t rows, int64_t cols, int
 void apply_epilogue(const Epilogue& e, void* c, int64_t ldc, int64_t rows, int64_t cols,
                     int64_t row0, int64_t col0) {
   if (e.empty() || rows <= 0 || cols <= 0) return;
-  if (e.elem_bytes == 8) apply(e, static_cast<double*>(c), ldc, rows, cols, row0, col0);
-  else apply(e, static_cast<float*>(c), ldc, rows, cols, row0, col0);
+  if (e.elem_bytes == 8)
+    apply(e, static_cast<double*>(c), ldc, rows, cols, row0, col0);
+  else
+    apply(e, static_cast<float*>(c), ldc, rows, cols, row0, col0);
 }
 
 float activate(Activation a, float x) { return activate_t(a, x); }

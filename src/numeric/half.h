@@ -71,9 +71,9 @@ inline f16 round_to_f16(float f) {
   }
   if (abs < 0x33000000u) return f16{sign};  // below half the smallest subnormal (2^-25): zero
   // Subnormal result: the significand with its implicit bit, shifted to units of 2^-24.
-  const uint32_t exp = abs >> 23;                    // 102 ..= 112
+  const uint32_t exp = abs >> 23;  // 102 ..= 112
   const uint32_t man = (abs & 0x7FFFFFu) | 0x800000u;
-  const uint32_t shift = 126 - exp;                  // 14 ..= 24
+  const uint32_t shift = 126 - exp;  // 14 ..= 24
   const uint32_t q = man >> shift;
   const uint32_t rem = man & ((1u << shift) - 1u);
   const uint32_t half = 1u << (shift - 1);

@@ -17,8 +17,7 @@ inline float load(const f16* p) { return numeric::widen(*p); }
 // One A micro-panel of `rows` <= MR rows; ROWS is MR for whole panels (a compile-time trip count
 // the compiler unrolls and vectorizes) and 0 for the zero-padded edge panel.
 template <class Src, int MR, int ROWS, class T = packed_t<Src>>
-void pack_a_panel(int64_t rows, int64_t kc, const Src* s, int64_t rs, int64_t cs, T alpha,
-                  T* dst) {
+void pack_a_panel(int64_t rows, int64_t kc, const Src* s, int64_t rs, int64_t cs, T alpha, T* dst) {
   const int64_t r = ROWS > 0 ? ROWS : rows;
   if (ROWS == 0) std::memset(dst, 0, sizeof(T) * MR * kc);
   const bool scale = alpha != T(1);
@@ -60,8 +59,7 @@ void pack_a(int64_t mc, int64_t kc, const Src* src, int64_t rs, int64_t cs, pack
 }
 
 template <class Src, int NR>
-void pack_b(int64_t kc, int64_t nc, const Src* src, int64_t rs, int64_t cs,
-            packed_t<Src>* dst) {
+void pack_b(int64_t kc, int64_t nc, const Src* src, int64_t rs, int64_t cs, packed_t<Src>* dst) {
   using T = packed_t<Src>;
   const int64_t full = nc / NR;
   if (cs == 1) {
@@ -91,7 +89,7 @@ void pack_b(int64_t kc, int64_t nc, const Src* src, int64_t rs, int64_t cs,
 }
 
 // The tile shapes of the compiled kernels (kernels/kernel_set.cpp).
-#define INVAR_PACK_A(T, MR)                                                          \
+#define INVAR_PACK_A(T, MR)                                                              \
   template void pack_a<T, MR>(int64_t, int64_t, const T*, int64_t, int64_t, packed_t<T>, \
                               packed_t<T>*);
 #define INVAR_PACK_B(T, NR) \

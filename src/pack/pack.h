@@ -72,8 +72,7 @@ template <class Src, int MR>
 void pack_a_quads(int64_t mc, int64_t kc, const Src* src, int64_t rs, int64_t cs, uint8_t* dst);
 
 template <int NR>
-void pack_b_quads(int64_t kc, int64_t nc, const int8_t* src, int64_t rs, int64_t cs,
-                  int8_t* dst);
+void pack_b_quads(int64_t kc, int64_t nc, const int8_t* src, int64_t rs, int64_t cs, int8_t* dst);
 
 // The A panels of the AMX integer kernels (layout in kernels/ukernel.h): chunks of 64 steps, each
 // row's 64 bytes side by side, as op(A)'s own bytes; the last kc % 64 steps as pack_a_quads

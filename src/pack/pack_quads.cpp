@@ -85,14 +85,15 @@ void pack_a_chunks(int64_t mc, int64_t kc, const Src* src, int64_t rs, int64_t c
     constexpr bool kFlip = std::is_same_v<Src, int8_t>;
     const Src* s_rem = s + chunks * kChunk * cs;
     uint8_t* d_rem = dst + chunks * kChunk * MR;
-    if (lanes == MR) quad_panel<Src, MR, MR, kFlip>(MR, rem, s_rem, rs, cs, d_rem);
-    else quad_panel<Src, MR, 0, kFlip>(lanes, rem, s_rem, rs, cs, d_rem);
+    if (lanes == MR)
+      quad_panel<Src, MR, MR, kFlip>(MR, rem, s_rem, rs, cs, d_rem);
+    else
+      quad_panel<Src, MR, 0, kFlip>(lanes, rem, s_rem, rs, cs, d_rem);
   }
 }
 
 template <int NR>
-void pack_b_quads(int64_t kc, int64_t nc, const int8_t* src, int64_t rs, int64_t cs,
-                  int8_t* dst) {
+void pack_b_quads(int64_t kc, int64_t nc, const int8_t* src, int64_t rs, int64_t cs, int8_t* dst) {
   const int64_t full = nc / NR;
   if (cs == 1) {
     // Row-major B: four source rows at a time, left to right, dealt NR-wide to the panels, so
@@ -125,8 +126,7 @@ void pack_b_quads(int64_t kc, int64_t nc, const int8_t* src, int64_t rs, int64_t
 }
 
 // The tile shapes of the compiled quad kernels (kernels/kernel_set.cpp).
-template void pack_a_quads<int8_t, 12>(int64_t, int64_t, const int8_t*, int64_t, int64_t,
-                                       uint8_t*);
+template void pack_a_quads<int8_t, 12>(int64_t, int64_t, const int8_t*, int64_t, int64_t, uint8_t*);
 template void pack_a_quads<uint8_t, 12>(int64_t, int64_t, const uint8_t*, int64_t, int64_t,
                                         uint8_t*);
 template void pack_a_chunks<int8_t, 32>(int64_t, int64_t, const int8_t*, int64_t, int64_t,

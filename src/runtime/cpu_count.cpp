@@ -15,8 +15,8 @@
 namespace invar::runtime {
 namespace {
 
-constexpr int kMaxCpuId = 1 << 20;       // bounds what a malformed list can make us allocate
-constexpr int kMaxCgroupDepth = 64;      // levels walked from a cgroup up to its mount's root
+constexpr int kMaxCpuId = 1 << 20;   // bounds what a malformed list can make us allocate
+constexpr int kMaxCgroupDepth = 64;  // levels walked from a cgroup up to its mount's root
 constexpr std::size_t kMaxFileBytes = 1 << 20;
 
 std::string_view trim(std::string_view s) {
@@ -148,9 +148,11 @@ std::optional<std::vector<int>> parse_cpu_list(std::string_view text) {
   for (std::string_view item : split(text, ',')) {
     const std::size_t dash = item.find('-');
     const auto first = parse_int<int>(item.substr(0, dash));
-    const auto last = dash == std::string_view::npos ? first : parse_int<int>(item.substr(dash + 1));
+    const auto last =
+        dash == std::string_view::npos ? first : parse_int<int>(item.substr(dash + 1));
     if (!first || !last || *first < 0 || *last < *first || *last >= kMaxCpuId) return std::nullopt;
-    if (cpus.size() + static_cast<std::size_t>(*last - *first) >= static_cast<std::size_t>(kMaxCpuId))
+    if (cpus.size() + static_cast<std::size_t>(*last - *first) >=
+        static_cast<std::size_t>(kMaxCpuId))
       return std::nullopt;
     for (int cpu = *first; cpu <= *last; ++cpu) cpus.push_back(cpu);
   }
@@ -161,7 +163,8 @@ std::optional<int> parse_cgroup2_cpu_max(std::string_view text) {
   const auto parts = fields(trim(text));
   if (parts.empty() || parts.size() > 2 || parts[0] == "max") return std::nullopt;
   const auto quota = parse_int<int64_t>(parts[0]);
-  const auto period = parts.size() == 2 ? parse_int<int64_t>(parts[1]) : std::optional<int64_t>(100000);
+  const auto period =
+      parts.size() == 2 ? parse_int<int64_t>(parts[1]) : std::optional<int64_t>(100000);
   if (!quota || !period) return std::nullopt;
   return cpus_for_quota(*quota, *period);
 }
@@ -198,7 +201,8 @@ std::vector<CgroupMount> parse_cgroup_mounts(std::string_view mountinfo) {
     CgroupMount mount;
     if (type == "cgroup2") {
       mount.version = 2;
-    } else if (type == "cgroup" && dash + 3 < f.size() && contains(split(f[dash + 3], ','), "cpu")) {
+    } else if (type == "cgroup" && dash + 3 < f.size() &&
+               contains(split(f[dash + 3], ','), "cpu")) {
       mount.version = 1;
     } else {
       continue;
@@ -240,9 +244,8 @@ std::optional<int> cgroup_cpu_limit(const FileReader& read) {
       }
       if (dir.size() <= mount.mount_point.size()) break;
       const std::size_t slash = dir.rfind('/');
-      dir = slash == std::string::npos || slash < mount.mount_point.size()
-                ? mount.mount_point
-                : dir.substr(0, slash);
+      dir = slash == std::string::npos || slash < mount.mount_point.size() ? mount.mount_point
+                                                                           : dir.substr(0, slash);
     }
   }
   return limit;

@@ -1,7 +1,7 @@
 // The floating-point environment the numeric contract needs: round-to-nearest-even, subnormal
-// inputs and outputs honoured (no FTZ, no DAZ), every exception masked. A caller's thread may be in any mode (audio and
-// game code often sets FTZ/DAZ), so every thread that computes enters this mode for the duration
-// of the computation and restores the previous one afterwards.
+// inputs and outputs honoured (no FTZ, no DAZ), every exception masked. A caller's thread may be in
+// any mode (audio and game code often sets FTZ/DAZ), so every thread that computes enters this mode
+// for the duration of the computation and restores the previous one afterwards.
 #ifndef INVAR_RUNTIME_FP_MODE_H_
 #define INVAR_RUNTIME_FP_MODE_H_
 

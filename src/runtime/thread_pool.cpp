@@ -93,7 +93,8 @@ class AsyncSignalsBlocked {
   AsyncSignalsBlocked() {
     sigset_t set;
     sigfillset(&set);
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS}) sigdelset(&set, sig);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS})
+      sigdelset(&set, sig);
     ok_ = pthread_sigmask(SIG_BLOCK, &set, &saved_) == 0;
   }
   ~AsyncSignalsBlocked() {
@@ -304,11 +305,13 @@ void abandon(detail::PoolState* state) {
 void Team::barrier_wait() { state_->barrier_wait(); }
 
 ThreadPool::ThreadPool(int max_threads)
-    : max_threads_(max_threads < 1 ? 1 : max_threads > kMaxThreads ? kMaxThreads : max_threads) {
+    : max_threads_(max_threads < 1             ? 1
+                   : max_threads > kMaxThreads ? kMaxThreads
+                                               : max_threads) {
   register_fork_handler();
-  state_.store(new detail::PoolState(max_threads_,
-                                     g_fork_generation.load(std::memory_order_relaxed)),
-               std::memory_order_release);
+  state_.store(
+      new detail::PoolState(max_threads_, g_fork_generation.load(std::memory_order_relaxed)),
+      std::memory_order_release);
 }
 
 ThreadPool::~ThreadPool() {

@@ -68,12 +68,11 @@ inline std::string describe(const Case &c, int nprow, int npcol) {
                 "src %d,%d  B(%lld,%lld) blk %lldx%lld  C(%lld,%lld) blk %lldx%lld src %d,%d "
                 "alpha=%g beta=%g",
                 nprow, npcol, c.row_major ? "row-major" : "col-major", c.ta ? 'T' : 'N',
-                c.tb ? 'T' : 'N', (long long)c.m, (long long)c.n, (long long)c.k,
-                (long long)c.ia, (long long)c.ja, (long long)c.la.m, (long long)c.la.n,
-                (long long)c.la.mb, (long long)c.la.nb, c.la.rsrc, c.la.csrc, (long long)c.ib,
-                (long long)c.jb, (long long)c.lb.mb, (long long)c.lb.nb, (long long)c.ic,
-                (long long)c.jc, (long long)c.lc.mb, (long long)c.lc.nb, c.lc.rsrc, c.lc.csrc,
-                c.alpha, c.beta);
+                c.tb ? 'T' : 'N', (long long)c.m, (long long)c.n, (long long)c.k, (long long)c.ia,
+                (long long)c.ja, (long long)c.la.m, (long long)c.la.n, (long long)c.la.mb,
+                (long long)c.la.nb, c.la.rsrc, c.la.csrc, (long long)c.ib, (long long)c.jb,
+                (long long)c.lb.mb, (long long)c.lb.nb, (long long)c.ic, (long long)c.jc,
+                (long long)c.lc.mb, (long long)c.lc.nb, c.lc.rsrc, c.lc.csrc, c.alpha, c.beta);
   return buf;
 }
 
@@ -99,8 +98,8 @@ struct Operands {
 };
 
 template <class T>
-bool build(Case &c, uint64_t seed, bool poison_unread, int nprow, int npcol, int myrow, int mycol, Operands<T> &o,
-           std::string &why) {
+bool build(Case &c, uint64_t seed, bool poison_unread, int nprow, int npcol, int myrow, int mycol,
+           Operands<T> &o, std::string &why) {
   Rng r(seed ^ 0xABCDEF);
   const T nan = std::numeric_limits<T>::quiet_NaN();
   auto fill = [&](const Layout &l, bool poison) {
@@ -111,12 +110,13 @@ bool build(Case &c, uint64_t seed, bool poison_unread, int nprow, int npcol, int
   o.ag = fill(c.la, poison_unread && c.alpha == 0);  // alpha == 0: A must not be read
   o.bg = fill(c.lb, poison_unread && c.alpha == 0);
   o.cg = fill(c.lc, poison_unread && c.beta == 0);  // beta == 0: C must not be read
-  for (Layout *l : {&c.la, &c.lb, &c.lc}) l->ld = needed_ld(*l, myrow, mycol, nprow, npcol) + r.range(0, 3);
+  for (Layout *l : {&c.la, &c.lb, &c.lc})
+    l->ld = needed_ld(*l, myrow, mycol, nprow, npcol) + r.range(0, 3);
   o.cref = o.cg;
-  const invar_status s = ref_gemm<T>(
-      c.ta, c.tb, c.m, c.n, c.k, static_cast<T>(c.alpha), o.ag.data() + c.ia * c.la.n + c.ja,
-      c.la.n, o.bg.data() + c.ib * c.lb.n + c.jb, c.lb.n, static_cast<T>(c.beta),
-      o.cref.data() + c.ic * c.lc.n + c.jc, c.lc.n);
+  const invar_status s =
+      ref_gemm<T>(c.ta, c.tb, c.m, c.n, c.k, static_cast<T>(c.alpha),
+                  o.ag.data() + c.ia * c.la.n + c.ja, c.la.n, o.bg.data() + c.ib * c.lb.n + c.jb,
+                  c.lb.n, static_cast<T>(c.beta), o.cref.data() + c.ic * c.lc.n + c.jc, c.lc.n);
   if (s != INVAR_OK) {
     why = std::string("reference call failed: ") + invar_last_error();
     return false;

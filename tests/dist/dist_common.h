@@ -22,7 +22,9 @@ struct Rng {
     s ^= s << 17;
     return s;
   }
-  int64_t range(int64_t lo, int64_t hi) { return lo + static_cast<int64_t>(next() % (hi - lo + 1)); }
+  int64_t range(int64_t lo, int64_t hi) {
+    return lo + static_cast<int64_t>(next() % (hi - lo + 1));
+  }
   double value() {
     const double u = static_cast<double>(next() >> 11) / 9007199254740992.0;  // [0, 1)
     const int e = static_cast<int>(next() % 9) - 4;

@@ -57,9 +57,9 @@ int run_grid(int nprow, int npcol, int cases, const char *type) {
     std::string why;
     bool ok = build(c, seed, true, nprow, npcol, myrow, mycol, o, why);
     if (ok) {
-      const invar_status s = dist_gemm<T>(MPI_COMM_WORLD, nprow, npcol, c, static_cast<T>(c.alpha),
-                                          o.a.data(), o.da, o.b.data(), o.db,
-                                          static_cast<T>(c.beta), o.c.data(), o.dc);
+      const invar_status s =
+          dist_gemm<T>(MPI_COMM_WORLD, nprow, npcol, c, static_cast<T>(c.alpha), o.a.data(), o.da,
+                       o.b.data(), o.db, static_cast<T>(c.beta), o.c.data(), o.dc);
       if (s != INVAR_OK) {
         ok = false;
         why = std::string("status ") + std::to_string(s) + ": " + invar_dist_last_error();
@@ -111,11 +111,14 @@ int run_bad(int nprow, int npcol, const char *type) {
   struct Mutation {
     const char *what;
     int kind;
-  } const muts[] = {{"desca.mb = 0", 0},        {"descb.rsrc = nprow", 1},
-                    {"descc.csrc = -1", 2},     {"ia + m beyond desca.m", 3},
+  } const muts[] = {{"desca.mb = 0", 0},
+                    {"descb.rsrc = nprow", 1},
+                    {"descc.csrc = -1", 2},
+                    {"ia + m beyond desca.m", 3},
                     {"descc.ld too small on the last process only", 4},
                     {"grid larger than the communicator", 5},
-                    {"ta not a transpose value", 6}, {"k < 0", 7}};
+                    {"ta not a transpose value", 6},
+                    {"k < 0", 7}};
   int failures = 0;
   for (const Mutation &mu : muts) {
     invar_dist_desc da = o.da, db = o.db, dc = o.dc;
@@ -134,9 +137,9 @@ int run_bad(int nprow, int npcol, const char *type) {
       case 7: cc.k = -1; break;
     }
     std::vector<T> before = o.c;
-    const invar_status s = dist_gemm<T>(MPI_COMM_WORLD, pr, pc, cc, static_cast<T>(cc.alpha),
-                                        o.a.data(), da, o.b.data(), db, static_cast<T>(cc.beta),
-                                        o.c.data(), dc, ta);
+    const invar_status s =
+        dist_gemm<T>(MPI_COMM_WORLD, pr, pc, cc, static_cast<T>(cc.alpha), o.a.data(), da,
+                     o.b.data(), db, static_cast<T>(cc.beta), o.c.data(), dc, ta);
     const bool ok = s == INVAR_EINVAL && std::strlen(invar_dist_last_error()) > 0 &&
                     std::memcmp(before.data(), o.c.data(), before.size() * sizeof(T)) == 0;
     int bad = ok ? 0 : 1, any = 0;
@@ -187,8 +190,8 @@ int run_ftz(int nprow, int npcol, const char *type) {
     for (T v : o.expect) subnormals += std::fpclassify(v) == FP_SUBNORMAL;
     const unsigned saved = _mm_getcsr();
     _mm_setcsr(saved | 0x8040);  // FTZ | DAZ
-    const invar_status st = dist_gemm<T>(MPI_COMM_WORLD, nprow, npcol, c, T(0.7), o.a.data(),
-                                         o.da, o.b.data(), o.db, T(0.5), o.c.data(), o.dc);
+    const invar_status st = dist_gemm<T>(MPI_COMM_WORLD, nprow, npcol, c, T(0.7), o.a.data(), o.da,
+                                         o.b.data(), o.db, T(0.5), o.c.data(), o.dc);
     const unsigned after = _mm_getcsr();
     _mm_setcsr(saved);
     if (st != INVAR_OK || after != (saved | 0x8040) ||
@@ -199,9 +202,10 @@ int run_ftz(int nprow, int npcol, const char *type) {
   MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   const bool ok = out[0] == 0 && out[1] > 0;
   if (g_rank == 0) {
-    std::printf("%s dist %s %d ranks grid %dx%d: caller in FTZ/DAZ, %d subnormal results, bits of "
-                "the default mode (caller's mode restored)\n",
-                ok ? "ok" : "FAILED", type, g_size, nprow, npcol, out[1]);
+    std::printf(
+        "%s dist %s %d ranks grid %dx%d: caller in FTZ/DAZ, %d subnormal results, bits of "
+        "the default mode (caller's mode restored)\n",
+        ok ? "ok" : "FAILED", type, g_size, nprow, npcol, out[1]);
     std::fflush(stdout);
   }
   return ok ? 0 : 1;

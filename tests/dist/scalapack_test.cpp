@@ -85,8 +85,8 @@ void to_fortran(const invar_dist_desc &d, int ctxt, int out[9]) {
 }
 
 template <class T>
-void call(PxGemm<T> f, const Case &c, T *cc, const Operands<T> &o, const int da[9],
-          const int db[9], const int dc[9]) {
+void call(PxGemm<T> f, const Case &c, T *cc, const Operands<T> &o, const int da[9], const int db[9],
+          const int dc[9]) {
   const char ta = c.ta ? 'T' : 'N', tb = c.tb ? 'T' : 'N';
   const int m = static_cast<int>(c.m), n = static_cast<int>(c.n), k = static_cast<int>(c.k);
   const int ia = static_cast<int>(c.ia) + 1, ja = static_cast<int>(c.ja) + 1;
@@ -170,10 +170,10 @@ int run_grid(int ctxt, int nprow, int npcol, const char *order, int cases, const
   if (g_rank == 0) {
     std::printf("%s scalapack %s %d ranks grid %dx%d (%s): %d cases bit-equal to one process\n",
                 bit_fail ? "FAILED" : "ok", type, g_size, nprow, npcol, order, cases - bit_fail);
-    std::printf("%s scalapack %s %d ranks grid %dx%d (%s): %d cases within the rounding bound of "
-                "ScaLAPACK's own\n",
-                bound_fail ? "FAILED" : "ok", type, g_size, nprow, npcol, order,
-                cases - bound_fail);
+    std::printf(
+        "%s scalapack %s %d ranks grid %dx%d (%s): %d cases within the rounding bound of "
+        "ScaLAPACK's own\n",
+        bound_fail ? "FAILED" : "ok", type, g_size, nprow, npcol, order, cases - bound_fail);
     std::fflush(stdout);
   }
   return bit_fail + bound_fail;
@@ -199,9 +199,9 @@ int run_bad(int ctxt, int nprow, int npcol, const char *type) {
   struct Bad {
     const char *what;
     int which, entry, value, info;
-  // PBLAS numbers descriptor entries in its internal 11-entry form (DTYPE, CTXT, M, N, IMB, INB,
-  // MB, NB, RSRC, CSRC, LLD): a bad MB is reported as IMB (5), RSRC as 9, LLD as 11. A DTYPE
-  // other than 1 ScaLAPACK reads as another descriptor kind; it is refused here as 1001.
+    // PBLAS numbers descriptor entries in its internal 11-entry form (DTYPE, CTXT, M, N, IMB, INB,
+    // MB, NB, RSRC, CSRC, LLD): a bad MB is reported as IMB (5), RSRC as 9, LLD as 11. A DTYPE
+    // other than 1 ScaLAPACK reads as another descriptor kind; it is refused here as 1001.
   } const bads[] = {{"DESCA(DTYPE) = 2", 0, 0, 2, 1001},
                     {"DESCA(MB) = 0", 0, 4, 0, 1005},
                     {"DESCB(NB) = -3", 1, 5, -3, 1406},
@@ -236,8 +236,9 @@ int run_bad(int ctxt, int nprow, int npcol, const char *type) {
     int flag = ok ? 0 : 1, any = 0;
     MPI_Allreduce(&flag, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (g_rank == 0) {
-      std::printf("%s scalapack %s %d ranks grid %dx%d refuses %s: PXERBLA info %d (ScaLAPACK's %d)\n",
-                  any ? "FAILED" : "ok", type, g_size, nprow, npcol, bad.what, info, bad.info);
+      std::printf(
+          "%s scalapack %s %d ranks grid %dx%d refuses %s: PXERBLA info %d (ScaLAPACK's %d)\n",
+          any ? "FAILED" : "ok", type, g_size, nprow, npcol, bad.what, info, bad.info);
       std::fflush(stdout);
     }
     failures += any;

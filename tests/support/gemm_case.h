@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "invar/invar.hpp"
-#include "testing/seeded_data.h"
 #include "testing/reference.h"
+#include "testing/seeded_data.h"
 
 namespace invar::test {
 
@@ -26,9 +26,9 @@ struct GemmCase {
 
   std::string describe() const {
     std::ostringstream os;
-    os << (trans_a ? "T" : "N") << (trans_b ? "T" : "N") << " m=" << m << " n=" << n
-       << " k=" << k << " alpha=" << alpha << " beta=" << beta << " pads=" << pad_a << ","
-       << pad_b << "," << pad_c << " seed=" << seed;
+    os << (trans_a ? "T" : "N") << (trans_b ? "T" : "N") << " m=" << m << " n=" << n << " k=" << k
+       << " alpha=" << alpha << " beta=" << beta << " pads=" << pad_a << "," << pad_b << ","
+       << pad_c << " seed=" << seed;
     return os.str();
   }
 };
@@ -46,8 +46,8 @@ std::string check_case(const GemmCase& g, Context& context) {
   std::vector<T> expected = c;
   const T alpha = static_cast<T>(g.alpha), beta = static_cast<T>(g.beta);
 
-  reference_gemm<T>(g.trans_a, g.trans_b, g.m, g.n, g.k, alpha, a.data(), lda, b.data(), ldb,
-                    beta, expected.data(), ldc);
+  reference_gemm<T>(g.trans_a, g.trans_b, g.m, g.n, g.k, alpha, a.data(), lda, b.data(), ldb, beta,
+                    expected.data(), ldc);
   gemm(alpha, g.trans_a ? Op::kTrans : Op::kNoTrans,
        MatrixView<const T>(a.data(), a_rows, a_cols, lda), g.trans_b ? Op::kTrans : Op::kNoTrans,
        MatrixView<const T>(b.data(), b_rows, b_cols, ldb), beta,
@@ -57,8 +57,8 @@ std::string check_case(const GemmCase& g, Context& context) {
   if (at < 0) return "";
   std::ostringstream os;
   os.precision(sizeof(T) == 4 ? 9 : 17);
-  os << g.describe() << ": first difference at C[" << at / ldc << "][" << at % ldc
-     << "]: got " << c[at] << ", expected " << expected[at];
+  os << g.describe() << ": first difference at C[" << at / ldc << "][" << at % ldc << "]: got "
+     << c[at] << ", expected " << expected[at];
   return os.str();
 }
 

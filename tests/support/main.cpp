@@ -2,13 +2,13 @@
 // Context the tests build then uses that path. A run for a path this CPU lacks reports itself
 // skipped (exit 77) instead of failing, and a run that passes leaves a marker so that
 // isa_coverage_test can fail when a path the CPU has was never exercised.
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "kernels/kernel_set.h"
 

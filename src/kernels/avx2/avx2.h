@@ -12,8 +12,8 @@ namespace invar::kernels::avx2 {
 // Alder Lake, with 1 of the 16 registers to spare.
 inline constexpr int kSgemmMr = 6;
 inline constexpr int kSgemmNr = 16;
-void sgemm_avx2_6x16(int64_t kc, const float* a_panel, const float* b_panel, float* c,
-                     int64_t ldc, AccInit init, float beta);
+void sgemm_avx2_6x16(int64_t kc, const float* a_panel, const float* b_panel, float* c, int64_t ldc,
+                     AccInit init, float beta);
 // The same chains on a partial tile: rows x cols of C (1..6 x 1..16) from the same whole panels,
 // C read and written under masks; nothing outside the block is touched.
 void sgemm_avx2_6x16_edge(int64_t rows, int64_t cols, int64_t kc, const float* a_panel,
@@ -29,9 +29,9 @@ void sgemm_avx2_6x16_small(int64_t m, int64_t n, int64_t k, const float* a, int6
 inline constexpr int kDirectMr = 6;
 
 // m <= kDirectMr rows x n columns from unpacked operands (ukernel.h).
-void sgemm_avx2_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t a_rs,
-                          int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc,
-                          AccInit init, float beta);
+void sgemm_avx2_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                          int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
+                          int64_t ldc, AccInit init, float beta);
 
 // The same over prepacked panels (pack.h: K x NR, row stride NR, panel_stride floats apart),
 // several panels in flight at once when m is small: NR = 16 (this path's tile) and 32 (the
@@ -113,8 +113,7 @@ inline constexpr int kDgemmNr = 8;
 void dgemm_avx2_6x8(int64_t kc, const double* a_panel, const double* b_panel, double* c,
                     int64_t ldc, AccInit init, double beta);
 void dgemm_avx2_6x8_edge(int64_t rows, int64_t cols, int64_t kc, const double* a_panel,
-                         const double* b_panel, double* c, int64_t ldc, AccInit init,
-                         double beta);
+                         const double* b_panel, double* c, int64_t ldc, AccInit init, double beta);
 void dgemm_avx2_6x8_small(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
                           const double* b, int64_t ldb, int64_t gs, double* c, int64_t ldc,
                           AccInit init, double beta);

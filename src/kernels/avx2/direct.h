@@ -131,14 +131,14 @@ void direct_rows(int64_t n, int64_t k, typename Vec::T alpha, const typename Vec
     const int left = static_cast<int>(n - j);
     const __m256i masks[2] = {Vec::mask(left), Vec::mask(left - Vec::kLanes)};
     if (b_padded) {
-      direct_block<Vec, M, 2, Tail::kCOnly, kScale>(k, alpha, a, a_rs, a_cs, b, j / G, ldb, gs,
-                                                    gpp, c + j, ldc, init, beta, masks);
+      direct_block<Vec, M, 2, Tail::kCOnly, kScale>(k, alpha, a, a_rs, a_cs, b, j / G, ldb, gs, gpp,
+                                                    c + j, ldc, init, beta, masks);
     } else if (left <= Vec::kLanes) {  // one vector is enough
-      direct_block<Vec, M, 1, Tail::kLastVector, kScale>(k, alpha, a, a_rs, a_cs, b, j / G, ldb,
-                                                         gs, gpp, c + j, ldc, init, beta, masks);
+      direct_block<Vec, M, 1, Tail::kLastVector, kScale>(k, alpha, a, a_rs, a_cs, b, j / G, ldb, gs,
+                                                         gpp, c + j, ldc, init, beta, masks);
     } else {  // a whole vector and a masked one
-      direct_block<Vec, M, 2, Tail::kLastVector, kScale>(k, alpha, a, a_rs, a_cs, b, j / G, ldb,
-                                                         gs, gpp, c + j, ldc, init, beta, masks);
+      direct_block<Vec, M, 2, Tail::kLastVector, kScale>(k, alpha, a, a_rs, a_cs, b, j / G, ldb, gs,
+                                                         gpp, c + j, ldc, init, beta, masks);
     }
   }
 }
@@ -150,8 +150,8 @@ void direct_any(int64_t m, int64_t n, int64_t k, typename Vec::T alpha, const ty
                 int gpp, bool b_padded, typename Vec::T* c, int64_t ldc, AccInit init,
                 typename Vec::T beta) {
   using T = typename Vec::T;
-  using Rows = void (*)(int64_t, int64_t, T, const T*, int64_t, int64_t, const T*, int64_t,
-                        int64_t, int, bool, T*, int64_t, AccInit, T);
+  using Rows = void (*)(int64_t, int64_t, T, const T*, int64_t, int64_t, const T*, int64_t, int64_t,
+                        int, bool, T*, int64_t, AccInit, T);
   static_assert(kDirectMr == 6, "one instance per row count");
   static constexpr Rows kRows[2][kDirectMr] = {
       {&direct_rows<Vec, 1, false>, &direct_rows<Vec, 2, false>, &direct_rows<Vec, 3, false>,

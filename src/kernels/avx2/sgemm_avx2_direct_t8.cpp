@@ -82,8 +82,8 @@ void direct_t(int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs
 // Fewer than eight columns: one scalar chain per element, k outermost so the chains of all
 // columns and rows are independent.
 void direct_t_tail(int64_t m, int64_t cols, int64_t k, float alpha, const float* a, int64_t a_rs,
-                   int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc,
-                   AccInit init, float beta) {
+                   int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc, AccInit init,
+                   float beta) {
   float acc[kDirectMaxRows][8];
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < cols; ++j) {

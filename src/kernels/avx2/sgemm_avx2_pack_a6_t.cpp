@@ -9,7 +9,6 @@
 // right, and each panel receives 48 contiguous values per band.
 #include <immintrin.h>
 
-
 #include "kernels/avx2/avx2.h"
 #include "kernels/avx2/widen8.h"
 
@@ -21,8 +20,8 @@ static_assert(MR == 6, "six of a vector's eight lanes per step");
 constexpr int64_t kBand = 8;
 
 template <class S, bool kScale>
-void pack_whole_panels(int64_t mc, int64_t kc, const typename S::type* a, int64_t lda,
-                       float alpha, float* dst) {
+void pack_whole_panels(int64_t mc, int64_t kc, const typename S::type* a, int64_t lda, float alpha,
+                       float* dst) {
   const __m256 valpha = _mm256_set1_ps(alpha);
   const int64_t panels = mc / MR;
   for (int64_t p0 = 0; p0 < kc; p0 += kBand) {

@@ -20,9 +20,8 @@ namespace {
 // Rows [r0, r0 + 8) of one whole panel (those below MR; the rest read as zero), k steps
 // [p, p + 8), transposed: t[q] holds the rows' values at step p + q.
 template <class S, bool kScale, int MR>
-inline __attribute__((always_inline)) void load_transposed(const typename S::type* a,
-                                                           int64_t lda, int r0, __m256 valpha,
-                                                           __m256 (&t)[8]) {
+inline __attribute__((always_inline)) void load_transposed(const typename S::type* a, int64_t lda,
+                                                           int r0, __m256 valpha, __m256 (&t)[8]) {
   for (int l = 0; l < 8; ++l) {
     if (r0 + l >= MR) {
       t[l] = _mm256_setzero_ps();

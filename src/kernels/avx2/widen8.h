@@ -72,8 +72,8 @@ struct F16Source {
 // The zero-padded last A panel of `rows` < MR rows, value by value: op(A)[i][p] = a[i * rs + p *
 // cs], stored at dst[MR * p + i] as alpha * value (the value itself when alpha is 1).
 template <class S, int MR>
-void pack_a_edge_panel(int64_t rows, int64_t kc, const typename S::type* a, int64_t rs,
-                       int64_t cs, float alpha, float* dst) {
+void pack_a_edge_panel(int64_t rows, int64_t kc, const typename S::type* a, int64_t rs, int64_t cs,
+                       float alpha, float* dst) {
   std::memset(dst, 0, sizeof(float) * MR * kc);
   for (int64_t p = 0; p < kc; ++p) {
     for (int64_t i = 0; i < rows; ++i) {

@@ -26,8 +26,7 @@ void sgemm_avx512_12x32(int64_t kc, const float* a_panel, const float* b_panel, 
 // panels, C read and written under masks; nothing outside the block is touched.
 template <Broadcast>
 void sgemm_avx512_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const float* a_panel,
-                             const float* b_panel, float* c, int64_t ldc, AccInit init,
-                             float beta);
+                             const float* b_panel, float* c, int64_t ldc, AccInit init, float beta);
 // The whole tile over B in place (row-major, 32 columns, rows ldb apart), storing B's packed
 // micro-panel at b_panel (64-byte aligned) as it reads it: the same chains and the same panel.
 template <Broadcast>
@@ -63,10 +62,10 @@ void dgemm_avx512_12x16_small(int64_t m, int64_t n, int64_t k, const double* a, 
 // two correction vectors (ukernel.h). Built from vnni/ with -mavx512bw -mavx512vnni.
 inline constexpr int kIgemmMr = 12;
 inline constexpr int kIgemmNr = 32;
-void s8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel,
-                              int32_t* c, int64_t ldc, AccInit init, int32_t alpha, int32_t beta);
-void u8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel,
-                              int32_t* c, int64_t ldc, AccInit init, int32_t alpha, int32_t beta);
+void s8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c,
+                              int64_t ldc, AccInit init, int32_t alpha, int32_t beta);
+void u8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c,
+                              int64_t ldc, AccInit init, int32_t alpha, int32_t beta);
 // Their edge forms: rows x cols of the tile (1..12 x 1..32), C under masks.
 void s8s8s32_avx512vnni_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const uint8_t* a_panel,
                                    const int8_t* b_panel, int32_t* c, int64_t ldc, AccInit init,
@@ -103,8 +102,7 @@ void s8s8s32_avx512vnni_pack_a12(int64_t mc, int64_t kc, const int8_t* a, int64_
                                  uint8_t* dst);
 void u8s8s32_avx512vnni_pack_a12(int64_t mc, int64_t kc, const uint8_t* a, int64_t lda,
                                  uint8_t* dst);
-void igemm_avx512vnni_pack_b32(int64_t kc, int64_t nc, const int8_t* b, int64_t ldb,
-                               int8_t* dst);
+void igemm_avx512vnni_pack_b32(int64_t kc, int64_t nc, const int8_t* b, int64_t ldb, int8_t* dst);
 
 }  // namespace invar::kernels::avx512
 

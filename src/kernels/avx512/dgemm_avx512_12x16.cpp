@@ -46,13 +46,13 @@ void dgemm_avx512_12x16_small(int64_t m, int64_t n, int64_t k, const double* a, 
 }
 
 // Both forms, for kernels/kernel_set.cpp.
-#define INVAR_INSTANTIATE(B)                                                                     \
-  template void dgemm_avx512_12x16<B>(int64_t, const double*, const double*, double*, int64_t,  \
-                                      AccInit, double);                                         \
-  template void dgemm_avx512_12x16_edge<B>(int64_t, int64_t, int64_t, const double*,            \
-                                           const double*, double*, int64_t, AccInit, double);   \
-  template void dgemm_avx512_12x16_small<B>(int64_t, int64_t, int64_t, const double*, int64_t,  \
-                                            const double*, int64_t, int64_t, double*, int64_t,  \
+#define INVAR_INSTANTIATE(B)                                                                   \
+  template void dgemm_avx512_12x16<B>(int64_t, const double*, const double*, double*, int64_t, \
+                                      AccInit, double);                                        \
+  template void dgemm_avx512_12x16_edge<B>(int64_t, int64_t, int64_t, const double*,           \
+                                           const double*, double*, int64_t, AccInit, double);  \
+  template void dgemm_avx512_12x16_small<B>(int64_t, int64_t, int64_t, const double*, int64_t, \
+                                            const double*, int64_t, int64_t, double*, int64_t, \
                                             AccInit, double);
 INVAR_INSTANTIATE(Broadcast::kRegister)
 INVAR_INSTANTIATE(Broadcast::kFolded)

@@ -41,7 +41,7 @@ void sgemm_avx512_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const float
                              float beta) {
   if (cols <= avx2::F32Vec::kLanes) {
     edge_tile_narrow<avx2::F32Vec, kSgemmMr, kSgemmNr>(rows, cols, kc, a_panel, b_panel, c, ldc,
-                                                        init, beta);
+                                                       init, beta);
     return;
   }
   edge_tile<Vec<B>, kSgemmMr>(rows, cols, kc, a_panel, b_panel, c, ldc, init, beta);
@@ -49,8 +49,7 @@ void sgemm_avx512_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const float
 
 template <Broadcast B>
 void sgemm_avx512_12x32_packing_b(int64_t kc, const float* a_panel, const float* b, int64_t ldb,
-                                  float* b_panel, float* c, int64_t ldc, AccInit init,
-                                  float beta) {
+                                  float* b_panel, float* c, int64_t ldc, AccInit init, float beta) {
   whole_tile_packing_b<Vec<B>, kSgemmMr>(kc, a_panel, b, ldb, b_panel, c, ldc, init, beta);
 }
 
@@ -62,15 +61,15 @@ void sgemm_avx512_12x32_small(int64_t m, int64_t n, int64_t k, const float* a, i
 }
 
 // Both forms, for kernels/kernel_set.cpp.
-#define INVAR_INSTANTIATE(B)                                                                     \
-  template void sgemm_avx512_12x32<B>(int64_t, const float*, const float*, float*, int64_t,     \
-                                      AccInit, float);                                          \
-  template void sgemm_avx512_12x32_edge<B>(int64_t, int64_t, int64_t, const float*,             \
-                                           const float*, float*, int64_t, AccInit, float);      \
-  template void sgemm_avx512_12x32_packing_b<B>(int64_t, const float*, const float*, int64_t,   \
-                                                float*, float*, int64_t, AccInit, float);       \
-  template void sgemm_avx512_12x32_small<B>(int64_t, int64_t, int64_t, const float*, int64_t,   \
-                                            const float*, int64_t, int64_t, float*, int64_t,    \
+#define INVAR_INSTANTIATE(B)                                                                      \
+  template void sgemm_avx512_12x32<B>(int64_t, const float*, const float*, float*, int64_t,       \
+                                      AccInit, float);                                            \
+  template void sgemm_avx512_12x32_edge<B>(int64_t, int64_t, int64_t, const float*, const float*, \
+                                           float*, int64_t, AccInit, float);                      \
+  template void sgemm_avx512_12x32_packing_b<B>(int64_t, const float*, const float*, int64_t,     \
+                                                float*, float*, int64_t, AccInit, float);         \
+  template void sgemm_avx512_12x32_small<B>(int64_t, int64_t, int64_t, const float*, int64_t,     \
+                                            const float*, int64_t, int64_t, float*, int64_t,      \
                                             AccInit, float);
 INVAR_INSTANTIATE(Broadcast::kRegister)
 INVAR_INSTANTIATE(Broadcast::kFolded)

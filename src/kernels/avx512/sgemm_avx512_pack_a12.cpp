@@ -28,7 +28,9 @@ constexpr __mmask16 kAll = 0xFFFF;
 inline __m512 unpacklo(__m512 a, __m512 b) { return _mm512_maskz_unpacklo_ps(kAll, a, b); }
 inline __m512 unpackhi(__m512 a, __m512 b) { return _mm512_maskz_unpackhi_ps(kAll, a, b); }
 template <int kImm>
-inline __m512 shuffle(__m512 a, __m512 b) { return _mm512_maskz_shuffle_ps(kAll, a, b, kImm); }
+inline __m512 shuffle(__m512 a, __m512 b) {
+  return _mm512_maskz_shuffle_ps(kAll, a, b, kImm);
+}
 template <int kImm>
 inline __m512 shuffle_lanes(__m512 a, __m512 b) {
   return _mm512_maskz_shuffle_f32x4(kAll, a, b, kImm);
@@ -40,8 +42,8 @@ inline __m512 shuffle_lanes(__m512 a, __m512 b) {
 // 128-bit lanes over the three groups (a zero fourth) then gives each step's 12 values, stored
 // under a mask of 12 lanes.
 template <bool kScale>
-inline __attribute__((always_inline)) void pack_16_steps(const float* a, int64_t lda,
-                                                         __m512 valpha, float* d) {
+inline __attribute__((always_inline)) void pack_16_steps(const float* a, int64_t lda, __m512 valpha,
+                                                         float* d) {
   __m512 r[kMr];
   for (int i = 0; i < kMr; ++i) {
     r[i] = _mm512_loadu_ps(a + i * lda);

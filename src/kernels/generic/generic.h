@@ -14,9 +14,9 @@ void sgemm_generic_4x8(int64_t kc, const float* a_panel, const float* b_panel, f
                        int64_t ldc, AccInit init, float beta);
 
 // m <= kDirectMaxRows rows x n columns from unpacked operands (ukernel.h).
-void sgemm_generic_direct_8(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t a_rs,
-                            int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc,
-                            AccInit init, float beta);
+void sgemm_generic_direct_8(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                            int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
+                            int64_t ldc, AccInit init, float beta);
 
 // The same with B stored transposed (B[k][j] at b[j * ldb + k]).
 void sgemm_generic_direct_t_8(int64_t m, int64_t n, int64_t k, float alpha, const float* a,

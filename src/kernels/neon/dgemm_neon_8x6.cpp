@@ -29,8 +29,7 @@ static_assert(NR == 6, "three q vectors per row");
 // must be a constant expression, hence the template.
 template <int L>
 inline __attribute__((always_inline)) void fma_row(float64x2_t (&acc)[3], float64x2_t a,
-                                                   float64x2_t b0, float64x2_t b1,
-                                                   float64x2_t b2) {
+                                                   float64x2_t b0, float64x2_t b1, float64x2_t b2) {
   acc[0] = vfmaq_laneq_f64(acc[0], b0, a, L);
   acc[1] = vfmaq_laneq_f64(acc[1], b1, a, L);
   acc[2] = vfmaq_laneq_f64(acc[2], b2, a, L);

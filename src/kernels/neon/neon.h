@@ -11,8 +11,8 @@ namespace invar::kernels::neon {
 // path).
 inline constexpr int kSgemmMr = 8;
 inline constexpr int kSgemmNr = 12;
-void sgemm_neon_8x12(int64_t kc, const float* a_panel, const float* b_panel, float* c,
-                     int64_t ldc, AccInit init, float beta);
+void sgemm_neon_8x12(int64_t kc, const float* a_panel, const float* b_panel, float* c, int64_t ldc,
+                     AccInit init, float beta);
 
 // m <= kDirectMaxRows rows x n columns from unpacked operands (ukernel.h), in blocks of up to 48
 // columns (kDirectNr = 16, the block of three or four rows).

@@ -29,8 +29,7 @@ static_assert(NR == 12, "three q vectors per row");
 // must be a constant expression, hence the template.
 template <int L>
 inline __attribute__((always_inline)) void fma_row(float32x4_t (&acc)[3], float32x4_t a,
-                                                   float32x4_t b0, float32x4_t b1,
-                                                   float32x4_t b2) {
+                                                   float32x4_t b0, float32x4_t b1, float32x4_t b2) {
   acc[0] = vfmaq_laneq_f32(acc[0], b0, a, L);
   acc[1] = vfmaq_laneq_f32(acc[1], b1, a, L);
   acc[2] = vfmaq_laneq_f32(acc[2], b2, a, L);
@@ -38,8 +37,8 @@ inline __attribute__((always_inline)) void fma_row(float32x4_t (&acc)[3], float3
 
 }  // namespace
 
-void sgemm_neon_8x12(int64_t kc, const float* a_panel, const float* b_panel, float* c,
-                     int64_t ldc, AccInit init, float beta) {
+void sgemm_neon_8x12(int64_t kc, const float* a_panel, const float* b_panel, float* c, int64_t ldc,
+                     AccInit init, float beta) {
   float32x4_t acc[MR][3];
   if (init == AccInit::kZero) {
 #pragma GCC unroll 8

@@ -94,15 +94,14 @@ inline __attribute__((always_inline)) void chunk_products(int64_t chunks, const 
 // kernels' chains over its quads and tail steps (vnni/quads.h); kCorr: this group also sums the
 // s8 A's correction into corr, which every group subtracts.
 template <bool kCorr, bool kSignedA>
-void remainder_rows(int i0, int quads, int tail, const uint8_t* a, const int8_t* b,
-                    __m512i& corr0, __m512i& corr1, int32_t* sums) {
+void remainder_rows(int i0, int quads, int tail, const uint8_t* a, const int8_t* b, __m512i& corr0,
+                    __m512i& corr1, int32_t* sums) {
   constexpr int kRows = 8;  // 16 accumulators
   __m512i acc[kRows][2];
 #pragma GCC unroll 8
   for (int i = 0; i < kRows; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_si512();
   add_quads<kCorr, kRows, MR>(quads, a + 4 * i0, b, acc, corr0, corr1);
-  add_tail<kCorr, kRows, MR>(tail, a + 4 * quads * MR + i0, b + 4 * quads * NR, acc, corr0,
-                             corr1);
+  add_tail<kCorr, kRows, MR>(tail, a + 4 * quads * MR + i0, b + 4 * quads * NR, acc, corr0, corr1);
   const __m512i c0 = kSignedA ? corr0 : _mm512_setzero_si512();
   const __m512i c1 = kSignedA ? corr1 : _mm512_setzero_si512();
 #pragma GCC unroll 8
@@ -125,9 +124,8 @@ void remainder_sums(int rem, const uint8_t* a, const int8_t* b, int32_t* sums) {
 // rows x cols of the tile (1..32 x 1..32): the sums of all 32 x 32 in the tiles, then C's rows
 // under masks (masked-off lanes are neither read nor written).
 template <bool kSignedA>
-void igemm_amx(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c,
-               int64_t ldc, AccInit init, int32_t alpha, int32_t beta, int64_t rows,
-               int64_t cols) {
+void igemm_amx(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c, int64_t ldc,
+               AccInit init, int32_t alpha, int32_t beta, int64_t rows, int64_t cols) {
   const int64_t chunks = kc / kChunk;
   const int rem = static_cast<int>(kc % kChunk);
   if (rem == 0 && alpha == 1 && rows == MR && cols == NR && init != AccInit::kScale) {

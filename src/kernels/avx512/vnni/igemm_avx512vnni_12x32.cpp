@@ -52,8 +52,8 @@ void igemm_quads(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int3
 
   // Sums modulo 2^32 do not depend on order: the tail first.
   if (tail != 0)
-    add_tail<kSignedA, M, MR>(tail, a_panel + 4 * quads * MR, b_panel + 4 * quads * NR, acc,
-                              corr0, corr1);
+    add_tail<kSignedA, M, MR>(tail, a_panel + 4 * quads * MR, b_panel + 4 * quads * NR, acc, corr0,
+                              corr1);
   add_quads<kSignedA, M, MR>(quads, a_panel, b_panel, acc, corr0, corr1);
 
   // C row <- init + alpha * sums, modulo 2^32.

@@ -138,8 +138,7 @@ void u8s8s32_avx512vnni_pack_a12(int64_t mc, int64_t kc, const uint8_t* a, int64
   pack_a12<false>(mc, kc, a, lda, dst);
 }
 
-void igemm_avx512vnni_pack_b32(int64_t kc, int64_t nc, const int8_t* b, int64_t ldb,
-                               int8_t* dst) {
+void igemm_avx512vnni_pack_b32(int64_t kc, int64_t nc, const int8_t* b, int64_t ldb, int8_t* dst) {
   pack_b32(kc, nc, b, ldb, dst);
 }
 

@@ -64,9 +64,9 @@ inline __attribute__((always_inline)) void add_quads(int64_t quads, const uint8_
 // at[W * h + i], B's 32 bytes at bt + 32 h. A step pairs the zero-extended byte of A with B's
 // byte zero-extended to a lane: one product, three zero ones.
 template <bool kCorr, int R, int W>
-inline __attribute__((always_inline)) void add_tail(int tail, const uint8_t* at,
-                                                    const int8_t* bt, __m512i (&acc)[R][2],
-                                                    __m512i& corr0, __m512i& corr1) {
+inline __attribute__((always_inline)) void add_tail(int tail, const uint8_t* at, const int8_t* bt,
+                                                    __m512i (&acc)[R][2], __m512i& corr0,
+                                                    __m512i& corr1) {
   const __m512i one128 = _mm512_set1_epi32(0x80);
   for (int h = 0; h < tail; ++h) {
     const __m512i b0 = bytes_to_lanes(bt + kQuadNr * h);
@@ -89,9 +89,8 @@ inline __attribute__((always_inline)) void add_tail(int tail, const uint8_t* at,
 // written under m0 and m1 (masked-off lanes are neither read nor written), else whole.
 template <bool kMasked>
 inline __attribute__((always_inline)) void update_row(int32_t* row, __m512i lo, __m512i hi,
-                                                      AccInit init, int32_t alpha,
-                                                      __m512i valpha, __m512i vbeta,
-                                                      __mmask16 m0, __mmask16 m1) {
+                                                      AccInit init, int32_t alpha, __m512i valpha,
+                                                      __m512i vbeta, __mmask16 m0, __mmask16 m1) {
   auto load = [](const int32_t* p, __mmask16 m) {
     return kMasked ? _mm512_maskz_loadu_epi32(m, p) : _mm512_loadu_si512(p);
   };
