@@ -18,6 +18,7 @@
 
 #include "arch/cpu_features.h"
 #include "driver/gemm_driver.h"
+#include "invar/invar.hpp"
 #include "kernels/kernel_set.h"
 #include "numeric/half.h"
 #include "support/driver_problem.h"

@@ -22,6 +22,7 @@
 
 #include "invar/export.h"
 #include "invar/invar.h"
+#include "invar/types.h"  // bf16, f16, Isa, isa_name
 
 namespace invar {
 
@@ -60,11 +61,6 @@ class INVAR_API Unsupported : public Error {
 
 enum class Op { kNoTrans = 0, kTrans = 1 };
 
-// 16-bit floating-point elements, held as their bit patterns (the C API's types): bfloat16 (the
-// upper half of an f32) and IEEE-754 binary16. Products of them accumulate in f32.
-using bf16 = ::invar_bf16;
-using f16 = ::invar_f16;
-
 // A row-major rows x cols window into memory owned by the caller; ld is the distance in elements
 // between consecutive rows (ld >= cols). A view never owns or allocates.
 template <class T>
@@ -100,17 +96,6 @@ class MatrixView {
 };
 
 // ---- contexts --------------------------------------------------------------------------------
-
-// The micro-kernel paths. kAuto picks the best one both compiled in and supported by the CPU.
-enum class Isa {
-  kAuto = 0,
-  kGeneric,  // portable C++ with std::fma; baseline flags of the target
-  kAvx2,     // x86-64, AVX2 + FMA3 + F16C; built with -mavx2 -mfma -mf16c
-  kAvx512,   // x86-64, AVX-512F; built with -mavx512f -mavx2 -mfma -mf16c
-  kNeon,     // AArch64 Advanced SIMD; baseline flags
-};
-
-INVAR_API const char* isa_name(Isa isa);
 
 struct ContextOptions {
   int num_threads = 0;   // 0: INVAR_NUM_THREADS, else OMP_NUM_THREADS, else the physical cores

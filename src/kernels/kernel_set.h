@@ -17,7 +17,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "invar/invar.hpp"
+#include "invar/types.h"
 #include "kernels/ukernel.h"
 
 namespace invar::kernels {

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "invar/invar.hpp"
+#include "invar/types.h"
 
 namespace invar::numeric {
 

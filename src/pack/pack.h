@@ -24,7 +24,7 @@
 
 #include <cstdint>
 
-#include "invar/invar.hpp"
+#include "invar/types.h"
 
 namespace invar::pack {
 
