@@ -12,7 +12,7 @@
 // that the sixteen rows' lines at one k no longer share an L1 set, it still ran 20-30 % slower at
 // M = 1 and M = 4: the limit is the number of streams, not the L1's associativity.) k % 8
 // trailing steps gather their eight values with scalar loads; the n % 8 trailing columns run
-// scalar chains (vfmadd231ss, the same rounding).
+// scalar chains (kernels/scalar_chain.h: vfmadd231ss, the same rounding).
 // Each row asks for its line kAhead floats ahead once per line (prefetcht0): the hardware
 // prefetchers stop at every 4 KiB page of a row and start again behind the loads. On the Intel
 // Xeon of block_sizes.h, x * W^T with W 4096 x 4096 (64 MiB) against no software prefetch,
@@ -26,6 +26,7 @@
 
 #include "kernels/avx2/avx2.h"
 #include "kernels/avx2/transpose8.h"
+#include "kernels/scalar_chain.h"
 
 namespace invar::kernels::avx2 {
 namespace {
@@ -79,30 +80,6 @@ void direct_t(int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs
   for (int i = 0; i < M; ++i) _mm256_storeu_ps(c + i * ldc, acc[i]);
 }
 
-// Fewer than eight columns: one scalar chain per element, k outermost so the chains of all
-// columns and rows are independent.
-void direct_t_tail(int64_t m, int64_t cols, int64_t k, float alpha, const float* a, int64_t a_rs,
-                   int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc, AccInit init,
-                   float beta) {
-  float acc[kDirectMaxRows][8];
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < cols; ++j) {
-      const float cij = init == AccInit::kZero ? 0.0f : c[i * ldc + j];
-      acc[i][j] = init == AccInit::kScale ? beta * cij : cij;
-    }
-  }
-  for (int64_t p = 0; p < k; ++p) {
-    for (int64_t i = 0; i < m; ++i) {
-      const float x = a[i * a_rs + p * a_cs];
-      const float aip = alpha != 1.0f ? alpha * x : x;
-      for (int64_t j = 0; j < cols; ++j) acc[i][j] = __builtin_fmaf(aip, b[j * ldb + p], acc[i][j]);
-    }
-  }
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < cols; ++j) c[i * ldc + j] = acc[i][j];
-  }
-}
-
 template <int M>
 void direct_t_rows(int64_t n, int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs,
                    const float* b, int64_t ldb, float* c, int64_t ldc, AccInit init, float beta) {
@@ -110,7 +87,8 @@ void direct_t_rows(int64_t n, int64_t k, float alpha, const float* a, int64_t a_
   for (; j + 8 <= n; j += 8)
     direct_t<M>(k, alpha, a, a_rs, a_cs, b + j * ldb, ldb, c + j, ldc, init, beta);
   if (j < n)
-    direct_t_tail(M, n - j, k, alpha, a, a_rs, a_cs, b + j * ldb, ldb, c + j, ldc, init, beta);
+    scalar_chains<float, 8>(M, n - j, k, alpha, a, a_rs, a_cs, b + j * ldb, /*b_rs=*/1,
+                            /*b_cs=*/ldb, c + j, ldc, init, beta);
 }
 
 }  // namespace

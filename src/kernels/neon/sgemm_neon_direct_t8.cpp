@@ -6,11 +6,13 @@
 // is one element's chain: acc = fma(alpha * op(A)[i][k], B[k][j], acc) in increasing k (fmla,
 // one rounding), exactly as packing and the micro-kernel compute it. Two blocks of four columns
 // run side by side: eight row streams and two chains per row. k % 4 trailing steps gather their
-// values with scalar loads; the n % 4 trailing columns run scalar chains (fmadd, the same
-// rounding). Nothing in this file is shared with other translation units except the entry point.
+// values with scalar loads; the n % 4 trailing columns run scalar chains (kernels/scalar_chain.h:
+// fmadd, the same rounding). Nothing in this file is shared with other translation units except the
+// entry point.
 #include <arm_neon.h>
 
 #include "kernels/neon/neon.h"
+#include "kernels/scalar_chain.h"
 
 namespace invar::kernels::neon {
 namespace {
@@ -72,29 +74,6 @@ void direct_t(int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs
   }
 }
 
-// Fewer than four columns: one scalar chain per element, k outermost.
-void direct_t_tail(int64_t m, int64_t cols, int64_t k, float alpha, const float* a, int64_t a_rs,
-                   int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc, AccInit init,
-                   float beta) {
-  float acc[kDirectMaxRows][4];
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < cols; ++j) {
-      const float cij = init == AccInit::kZero ? 0.0f : c[i * ldc + j];
-      acc[i][j] = init == AccInit::kScale ? beta * cij : cij;
-    }
-  }
-  for (int64_t p = 0; p < k; ++p) {
-    for (int64_t i = 0; i < m; ++i) {
-      const float x = a[i * a_rs + p * a_cs];
-      const float aip = alpha != 1.0f ? alpha * x : x;
-      for (int64_t j = 0; j < cols; ++j) acc[i][j] = __builtin_fmaf(aip, b[j * ldb + p], acc[i][j]);
-    }
-  }
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < cols; ++j) c[i * ldc + j] = acc[i][j];
-  }
-}
-
 template <int M>
 void direct_t_rows(int64_t n, int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs,
                    const float* b, int64_t ldb, float* c, int64_t ldc, AccInit init, float beta) {
@@ -104,7 +83,8 @@ void direct_t_rows(int64_t n, int64_t k, float alpha, const float* a, int64_t a_
   for (; j + 4 <= n; j += 4)
     direct_t<M, 1>(k, alpha, a, a_rs, a_cs, b + j * ldb, ldb, c + j, ldc, init, beta);
   if (j < n)
-    direct_t_tail(M, n - j, k, alpha, a, a_rs, a_cs, b + j * ldb, ldb, c + j, ldc, init, beta);
+    scalar_chains<float, 4>(M, n - j, k, alpha, a, a_rs, a_cs, b + j * ldb, /*b_rs=*/1,
+                            /*b_cs=*/ldb, c + j, ldc, init, beta);
 }
 
 }  // namespace
