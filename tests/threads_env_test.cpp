@@ -5,9 +5,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "arch/cpu_count.h"
 #include "invar/invar.h"
 #include "invar/invar.hpp"
-#include "runtime/cpu_count.h"
 #include "runtime/env.h"
 
 namespace invar::test {
@@ -74,7 +74,7 @@ TEST(ThreadsEnv, OmpNumThreadsFirstValueIsTheDefault) {
   }
   {
     EnvSetting omp("OMP_NUM_THREADS", nullptr);
-    EXPECT_EQ(Context{}.num_threads(), runtime::default_thread_count());
+    EXPECT_EQ(Context{}.num_threads(), arch::default_thread_count());
   }
 }
 

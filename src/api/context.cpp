@@ -1,5 +1,5 @@
 #include "api/context_impl.h"
-#include "runtime/cpu_count.h"
+#include "arch/cpu_count.h"
 #include "runtime/env.h"
 
 namespace invar {
@@ -74,8 +74,7 @@ Context::Impl::Impl(const ContextOptions& options) {
 
   if (options.num_threads < 0) throw InvalidArgument("ContextOptions::num_threads is negative");
   const int64_t env_threads = env_thread_count();
-  default_threads =
-      env_threads > 0 ? static_cast<int>(env_threads) : runtime::default_thread_count();
+  default_threads = env_threads > 0 ? static_cast<int>(env_threads) : arch::default_thread_count();
   if (options.num_threads > kMaxThreads)
     throw InvalidArgument("ContextOptions::num_threads is above " + std::to_string(kMaxThreads));
   num_threads = options.num_threads > 0 ? options.num_threads : default_threads;

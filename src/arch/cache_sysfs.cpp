@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "arch/cache_topology.h"
+#include "arch/cpu_count.h"
 
 namespace invar::arch {
 namespace {
@@ -45,20 +46,8 @@ int64_t parse_amount(const std::string& s) {
 
 // Number of CPUs in a list such as "0-3,8-11" or "0,64"; 0 when it does not parse.
 int count_cpu_list(const std::string& s) {
-  int count = 0;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    std::size_t end = s.find(',', i);
-    if (end == std::string::npos) end = s.size();
-    const std::string item = s.substr(i, end - i);
-    const std::size_t dash = item.find('-');
-    const int64_t lo = parse_amount(item.substr(0, dash));
-    const int64_t hi = dash == std::string::npos ? lo : parse_amount(item.substr(dash + 1));
-    if (lo < 0 || hi < lo || hi - lo > 1 << 20) return 0;
-    count += static_cast<int>(hi - lo + 1);
-    i = end + 1;
-  }
-  return count;
+  const auto cpus = parse_cpu_list(s);
+  return cpus ? static_cast<int>(cpus->size()) : 0;
 }
 
 int read_int(const std::filesystem::path& file) {

@@ -1,5 +1,6 @@
-// How many threads a GEMM should use by default: the physical cores this process may run on and
-// is given CPU time for.
+// The CPUs this process may run on and how many threads it can usefully keep busy on them: the
+// default thread count of a context is the physical cores the process may run on and is given
+// CPU time for.
 //
 //   1. The CPUs in the process's affinity mask (sched_getaffinity; taskset, cpusets and container
 //      runtimes restrict it).
@@ -17,8 +18,8 @@
 // file reading is a parameter (FileReader) so the whole composition is too. default_thread_count()
 // reads a few small files per call (one per physical core, a few for cgroups): call it when a
 // context is created, not per product.
-#ifndef INVAR_RUNTIME_CPU_COUNT_H_
-#define INVAR_RUNTIME_CPU_COUNT_H_
+#ifndef INVAR_ARCH_CPU_COUNT_H_
+#define INVAR_ARCH_CPU_COUNT_H_
 
 #include <functional>
 #include <optional>
@@ -26,19 +27,21 @@
 #include <string_view>
 #include <vector>
 
-namespace invar::runtime {
+namespace invar::arch {
 
 // The default thread count for this process, computed now (≥ 1).
 int default_thread_count();
+
+// A Linux CPU list, as sysfs and procfs write them (thread_siblings_list, a cache's
+// shared_cpu_list, cpuset.cpus: "0-3,8,10-11\n") → its CPU numbers in the order written; nullopt
+// when malformed or empty. The one parser of CPU lists: the thread count and the sysfs cache
+// backend (cache_topology.h) both read theirs with it.
+std::optional<std::vector<int>> parse_cpu_list(std::string_view text);
 
 // ---- the parts, for tests ----------------------------------------------------------------------
 
 // Returns a file's contents, or nullopt when it cannot be read.
 using FileReader = std::function<std::optional<std::string>(const std::string& path)>;
-
-// A kernel CPU list ("0-3,8,10-11\n") → its CPU numbers in the order written; nullopt when
-// malformed or empty.
-std::optional<std::vector<int>> parse_cpu_list(std::string_view text);
 
 // cgroup v2 cpu.max ("$MAX $PERIOD") → CPUs the quota allows, rounded up (≥ 1); nullopt when
 // unlimited ("max") or malformed.
@@ -76,6 +79,6 @@ int default_thread_count(const std::vector<int>& allowed, const FileReader& read
 // The CPUs in the calling thread's affinity mask; empty when it cannot be determined.
 std::vector<int> affinity_cpus();
 
-}  // namespace invar::runtime
+}  // namespace invar::arch
 
-#endif  // INVAR_RUNTIME_CPU_COUNT_H_
+#endif  // INVAR_ARCH_CPU_COUNT_H_

@@ -1,4 +1,4 @@
-#include "runtime/cpu_count.h"
+#include "arch/cpu_count.h"
 
 #include <charconv>
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include <cerrno>
 #endif
 
-namespace invar::runtime {
+namespace invar::arch {
 namespace {
 
 constexpr int kMaxCpuId = 1 << 20;   // bounds what a malformed list can make us allocate
@@ -303,4 +303,4 @@ int default_thread_count() {
   return default_thread_count(allowed, read_file);
 }
 
-}  // namespace invar::runtime
+}  // namespace invar::arch
