@@ -83,8 +83,9 @@ if [[ $dist_rc -ne 0 ]] && ! grep -q '^FAILED ' "$dist_log"; then
 fi
 rm -f "$dist_log"
 
+# The sanitizer build also checks the kernels' stated assumptions (INVAR_DCHECK, src/common/check.h).
 configure_build build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DINVAR_SANITIZE=address,undefined \
-  -DINVAR_BUILD_TOOLS=OFF
+  -DINVAR_BUILD_TOOLS=OFF -DINVAR_ENABLE_DCHECKS=ON
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 run_ctest build/asan "asan+ubsan"
 
 configure_build build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DINVAR_SANITIZE=thread \

@@ -57,6 +57,7 @@ void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, const Plan& pl
     share(panels, me, members, &pack_lo, &pack_hi);
     for (int64_t pc = 0, t = 0; pc < p.k; pc += kb, ++t) {
       const int64_t kc = std::min(kb, p.k - pc);
+      dcheck_k_block(kern, pc, kc, p.k);
       // This member's panels: rows pc.. of prepacked panels (k * NR apart), or packed here (kc *
       // NR apart). In the rows split the block's panels lie side by side for all to read; in the
       // panels split each member's run starts where a block of the full depth kb would put it,
@@ -90,6 +91,8 @@ void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, const Plan& pl
           kern.small(i_end - i, cols, kc, at(p.a, i * p.a_rs + pc, kern.a_in_bytes), p.a_rs,
                      my_panels, nr, panel_stride, c, p.ldc, init, p.beta);
         } else {
+          INVAR_DCHECK(1 <= i_end - i && i_end - i <= kern.direct_mr,
+                       "the direct kernel gets 1 to direct_mr rows");
           kern.direct_panels(i_end - i, cols, kc, p.alpha,
                              at(p.a, i * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs, p.a_cs,
                              my_panels, panel_stride, c, p.ldc, init, p.beta);

@@ -23,6 +23,9 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, const Plan& plan,
   const int64_t width = plan.direct_cols;
   const int64_t height = plan.direct_rows;
   const auto fn = transposed ? kern.direct_t : kern.direct;
+  INVAR_DCHECK(fn != nullptr, "the plan's direct kernel exists");
+  INVAR_DCHECK(1 <= height && height <= (transposed ? kernels::kDirectMaxRows : kern.direct_mr),
+               "the direct kernel gets at most the rows it handles");
   const int64_t ldb = transposed ? p.b_cs : p.b_rs;
   const int64_t k_block = plan.direct_kc;
   const int64_t groups = (p.n + width - 1) / width;
@@ -36,6 +39,7 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, const Plan& plan,
       const int64_t rows = std::min(height, p.m - i);
       for (int64_t pc = 0; pc < p.k; pc += k_block) {
         const int64_t kc = std::min(k_block, p.k - pc);
+        dcheck_k_block(kern, pc, kc, p.k);
         const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
         fn(rows, cols, kc, p.alpha, at(p.a, i * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs,
            p.a_cs, at(p.b, pc * p.b_rs + j * p.b_cs, kern.b_in_bytes), ldb,
@@ -72,6 +76,7 @@ void run_small(const GemmKernel& kern, const GemmProblem& p, const Plan& plan,
       cols = std::min(p.n, hi * kern.nr) - j;
     }
     if (rows <= 0 || cols <= 0) return;
+    INVAR_DCHECK(kern.small != nullptr, "the plan's small kernel exists");
     char* c = static_cast<char*>(p.c) + (i * p.ldc + j) * kern.c_bytes;
     kern.small(rows, cols, p.k, at(p.a, i * p.a_rs, kern.a_in_bytes), p.a_rs,
                at(p.b, j, kern.b_in_bytes), p.b_rs, kern.nr, c, p.ldc, p.first_init, p.beta);
@@ -98,6 +103,9 @@ void run_direct_prepacked(const GemmKernel& kern, const GemmProblem& p, const Pl
       const int64_t rows = std::min<int64_t>(height, p.m - i);
       for (int64_t s = lo; s < hi; ++s) {
         const int64_t cols = std::min(nr, p.n - s * nr);
+        INVAR_DCHECK(1 <= rows && rows <= kern.direct_mr,
+                     "the direct kernel gets 1 to direct_mr rows");
+        INVAR_DCHECK_GE(cols, 1);
         char* c = static_cast<char*>(p.c) + (i * p.ldc + s * nr) * kern.c_bytes;
         kern.direct(rows, cols, p.k, p.alpha, at(p.a, i * p.a_rs, kern.a_in_bytes), p.a_rs, p.a_cs,
                     static_cast<const char*>(p.b_panels) + s * panel_bytes, nr, c, p.ldc,

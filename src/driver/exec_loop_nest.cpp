@@ -18,6 +18,8 @@ using kernels::GemmKernel;
 void edge_tile(const GemmKernel& kern, int64_t kc, const void* a_panel, const void* b_panel,
                char* c, int64_t ldc, int64_t rows, int64_t cols, AccInit init, const void* alpha,
                const void* beta, char* scratch) {
+  INVAR_DCHECK(1 <= rows && rows <= kern.mr, "an edge tile's rows are within the tile");
+  INVAR_DCHECK(1 <= cols && cols <= kern.nr, "an edge tile's columns are within the tile");
   if (kern.ukernel_edge != nullptr) {
     kern.ukernel_edge(rows, cols, kc, a_panel, b_panel, c, ldc, init, alpha, beta);
     return;
@@ -79,6 +81,10 @@ void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc, co
                   int64_t a_panel_bytes, const char* b_packed, int64_t b_panel_bytes, char* c,
                   int64_t ldc, AccInit init, const void* alpha, const void* beta, char* scratch,
                   bool prefetch_c, bool b_outer, const BSource& b_source = {}) {
+  INVAR_DCHECK_EQ(address_of(b_packed) % b_panel_alignment(kern), 0);
+  INVAR_DCHECK_EQ(b_panel_bytes % b_panel_alignment(kern), 0);
+  INVAR_DCHECK(b_source.b == nullptr || kern.ukernel_packing_b != nullptr,
+               "B is packed by the first row of tiles only by a kernel that can");
   auto tile = [&](int64_t ir, int64_t jr) {
     const int64_t rows = std::min<int64_t>(kern.mr, mc - ir);
     const int64_t cols = std::min<int64_t>(kern.nr, nc - jr);
@@ -178,6 +184,7 @@ void run_loop_nest(const GemmKernel& kern, const GemmProblem& p, const Plan& pla
       const int64_t c0 = col_lo * nr;
       const int64_t ncols = std::min(nc, col_hi * nr) - c0;
       const int64_t kc = std::min(kc_max, p.k - pc);
+      dcheck_k_block(kern, pc, kc, p.k);
       const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
       // This member's B micro-panels, kc * NR apart: packed here into its own block, or by the
       // whole team into a shared one; or rows pc.. of the prepacked panels, k * NR apart.
@@ -255,6 +262,7 @@ void run_loop_nest(const GemmKernel& kern, const GemmProblem& p, const Plan& pla
       if (shared_b && !(pc + kc == p.k && jc + nc == p.n)) barrier();
     };
 
+    INVAR_DCHECK_EQ(address_of(b_packed) % 64, 0);
     if (whole_a) {
       for (int64_t pc = 0; pc < p.k; pc += kc_max) {
         kern.pack_a(row_hi - row_lo, std::min(kc_max, p.k - pc),

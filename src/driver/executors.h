@@ -9,7 +9,9 @@
 #define INVAR_DRIVER_EXECUTORS_H_
 
 #include <cstdint>
+#include <numeric>
 
+#include "common/check.h"
 #include "driver/gemm_driver.h"
 #include "driver/plan.h"
 
@@ -17,6 +19,28 @@ namespace invar::driver::exec {
 
 inline const char* at(const void* base, int64_t elements, int elem_bytes) {
   return static_cast<const char*>(base) + elements * elem_bytes;
+}
+
+// The assumptions the kernels state (ukernel.h, kernel_set.h), checked in debug builds where the
+// driver hands a kernel its arguments (common/check.h), never inside the kernels:
+//   - a micro-kernel's B micro-panels start aligned to gcd(64, NR * element size): packed blocks
+//     start 64-byte aligned and panels lie whole panels apart;
+//   - every k-block but a product's last is a whole number of the kernel's k units deep (the
+//     integer kernels' pairs, quads and chunks), and none is empty;
+//   - an edge tile has 1 <= rows <= MR and 1 <= cols <= NR; a direct kernel gets at most its
+//     direct_mr rows (kDirectMaxRows over a transposed B) and at least one column.
+inline int64_t b_panel_alignment(const kernels::GemmKernel& kern) {
+  return std::gcd<int64_t>(64, static_cast<int64_t>(kern.nr) * kern.b_packed_bytes);
+}
+
+inline int64_t address_of(const void* p) {
+  return static_cast<int64_t>(reinterpret_cast<std::uintptr_t>(p));
+}
+
+inline void dcheck_k_block(const kernels::GemmKernel& kern, int64_t pc, int64_t kc, int64_t k) {
+  INVAR_DCHECK_GE(kc, 1);
+  INVAR_DCHECK(kc % kern.k_unit == 0 || pc + kc == k,
+               "only a product's last k-block may end inside a k unit");
 }
 
 // member(me, members) on the calling thread alone, or on a team of `threads` from the pool.
