@@ -5,6 +5,7 @@
 // the whole. Every misuse is an error that leaves C untouched.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -371,6 +372,59 @@ TEST(PackedAErrors, MisuseIsAnErrorAndLeavesCUntouched) {
   invar_packed_free(pa);
   invar_packed_free(pb);
   invar_packed_free(pb_short);
+}
+
+// The text of this thread's last error after its "function: " prefix.
+std::string last_error_text() {
+  const std::string e = invar_last_error();
+  const std::size_t colon = e.find(": ");
+  return colon == std::string::npos ? e : e.substr(colon + 2);
+}
+
+// Packing checks an operand with the product's own checks (api/validation.h): each bad argument
+// gets the message the unpacked product gives for it.
+TEST(PackErrors, SameMessagesAsTheProduct) {
+  const auto a = random_floats(8 * 8, 1), b = random_floats(8 * 8, 2);
+  std::vector<float> c(8 * 8);
+  const auto wrapping = reinterpret_cast<const float*>(~std::uintptr_t{0} - 255);
+  const int64_t huge = int64_t{1} << 60;
+  struct Case {
+    int trans, m_or_n, k;
+    const float* p;
+    int64_t ld;
+  };
+  // B: tb, n, k, b, ldb, against invar_sgemm(no, tb, 2, n, k, 1, a, k, b, ldb, 0, c, n).
+  for (const Case& bad :
+       {Case{2, 8, 8, b.data(), 8}, Case{0, 8, -1, b.data(), 8}, Case{0, -3, 8, b.data(), 8},
+        Case{0, 8, 8, b.data(), 7}, Case{1, 8, 8, b.data(), 7}, Case{0, 8, 8, nullptr, 8},
+        Case{0, 8, 8, b.data(), huge}, Case{0, 8, 8, wrapping, 8}}) {
+    invar_packed* packed = nullptr;
+    ASSERT_EQ(invar_sgemm_pack_b(static_cast<invar_trans>(bad.trans), bad.k, bad.m_or_n, bad.p,
+                                 bad.ld, &packed),
+              INVAR_EINVAL);
+    EXPECT_EQ(packed, nullptr);
+    const std::string packing = last_error_text();
+    ASSERT_EQ(invar_sgemm(INVAR_NO_TRANS, static_cast<invar_trans>(bad.trans), 2, bad.m_or_n, bad.k,
+                          1.0f, a.data(), 8, bad.p, bad.ld, 0.0f, c.data(), 8),
+              INVAR_EINVAL);
+    EXPECT_EQ(packing, last_error_text());
+  }
+  // A: ta, m, k, a, lda, against invar_sgemm(ta, no, m, 2, k, 1, a, lda, b, 2, 0, c, 2).
+  for (const Case& bad :
+       {Case{3, 8, 8, a.data(), 8}, Case{0, -1, 8, a.data(), 8}, Case{0, 8, -2, a.data(), 8},
+        Case{0, 8, 8, a.data(), 7}, Case{1, 8, 8, a.data(), 7}, Case{0, 8, 8, nullptr, 8},
+        Case{1, 8, 8, a.data(), huge}, Case{0, 8, 8, wrapping, 8}}) {
+    invar_packed* packed = nullptr;
+    ASSERT_EQ(invar_sgemm_pack_a(static_cast<invar_trans>(bad.trans), bad.m_or_n, bad.k, 1.0f,
+                                 bad.p, bad.ld, &packed),
+              INVAR_EINVAL);
+    EXPECT_EQ(packed, nullptr);
+    const std::string packing = last_error_text();
+    ASSERT_EQ(invar_sgemm(static_cast<invar_trans>(bad.trans), INVAR_NO_TRANS, bad.m_or_n, 2, bad.k,
+                          1.0f, bad.p, bad.ld, b.data(), 2, 0.0f, c.data(), 2),
+              INVAR_EINVAL);
+    EXPECT_EQ(packing, last_error_text());
+  }
 }
 
 TEST(PackedAErrors, HandleOfAnotherPathIsRefused) {

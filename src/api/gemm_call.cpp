@@ -8,6 +8,7 @@
 #include "api/context_impl.h"
 #include "api/extents.h"
 #include "api/packed.h"
+#include "api/validation.h"
 #include "arch/cache_topology.h"
 #include "driver/gemm_driver.h"
 #include "numeric/epilogue.h"
@@ -94,21 +95,6 @@ void scale_c_with_epilogue(const GemmCall<In, Out>& call) {
   }
 }
 
-// "" when a rows x cols matrix `name` at p with leading dimension `ld_name` = ld spans
-// addresses the engine can form without overflow, else the message.
-std::string check_span(const char* f, const char* name, const char* ld_name, const void* p,
-                       int64_t rows, int64_t cols, int64_t ld, std::size_t elem_bytes) {
-  const int64_t span = span_elements(rows, cols, ld, elem_bytes);
-  if (span < 0)
-    return arg(f, std::string(ld_name) + " = " + std::to_string(ld) + " with " +
-                      std::to_string(rows) + " rows of " + std::to_string(cols) +
-                      " elements makes " + name + " span more memory than a process can address");
-  if (!addressable(p, 0, span, elem_bytes))
-    return arg(f, std::string(name) + ": its " + std::to_string(span) +
-                      " elements would run past the end of the address space");
-  return {};
-}
-
 }  // namespace
 
 driver::Plan plan_product(const Context::Impl& context, const kernels::GemmKernel& kernel,
@@ -122,15 +108,11 @@ template <class In, class Out>
 std::string validate(const GemmCall<In, Out>& c) {
   using Acc = typename GemmCall<In, Out>::Acc;
   const char* f = c.function;
-  if (c.trans_a != 0 && c.trans_a != 1)
-    return arg(f,
-               "ta = " + std::to_string(c.trans_a) + " is neither INVAR_NO_TRANS nor INVAR_TRANS");
-  if (c.trans_b != 0 && c.trans_b != 1)
-    return arg(f,
-               "tb = " + std::to_string(c.trans_b) + " is neither INVAR_NO_TRANS nor INVAR_TRANS");
-  if (c.m < 0) return arg(f, "m = " + std::to_string(c.m) + " is negative");
-  if (c.n < 0) return arg(f, "n = " + std::to_string(c.n) + " is negative");
-  if (c.k < 0) return arg(f, "k = " + std::to_string(c.k) + " is negative");
+  if (!valid_trans(c.trans_a)) return invalid_trans_message(f, "ta", c.trans_a);
+  if (!valid_trans(c.trans_b)) return invalid_trans_message(f, "tb", c.trans_b);
+  if (c.m < 0) return negative_extent_message(f, "m", c.m);
+  if (c.n < 0) return negative_extent_message(f, "n", c.n);
+  if (c.k < 0) return negative_extent_message(f, "k", c.k);
   using Side = detail::PackedOperand::Side;
   if (c.packed_b != nullptr && c.packed_b->side != Side::kB)
     return arg(f, "b is a packed A, not a packed B");
@@ -173,13 +155,9 @@ std::string validate(const GemmCall<In, Out>& c) {
     const int64_t a_cols = c.trans_a ? c.m : c.k;
     const int64_t b_cols = c.trans_b ? c.k : c.n;
     if (c.packed_a == nullptr && c.lda < a_cols)
-      return arg(f, "lda = " + std::to_string(c.lda) + " is smaller than " +
-                        (c.trans_a ? "m = " : "k = ") + std::to_string(a_cols) +
-                        (c.trans_a ? " (A is transposed, stored k x m)" : ""));
+      return short_ld_message(f, Operand::kA, c.lda, c.trans_a == 1, a_cols);
     if (c.packed_b == nullptr && c.ldb < b_cols)
-      return arg(f, "ldb = " + std::to_string(c.ldb) + " is smaller than " +
-                        (c.trans_b ? "k = " : "n = ") + std::to_string(b_cols) +
-                        (c.trans_b ? " (B is transposed, stored n x k)" : ""));
+      return short_ld_message(f, Operand::kB, c.ldb, c.trans_b == 1, b_cols);
   }
   const bool reads_ab = c.k > 0 && !(c.alpha == Acc(0));
   if (reads_ab && c.a == nullptr && c.packed_a == nullptr) return arg(f, "a is NULL");

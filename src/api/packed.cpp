@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "api/context_impl.h"
-#include "api/extents.h"
+#include "api/validation.h"
 #include "driver/gemm_driver.h"
 #include "runtime/fp_mode.h"
 
@@ -62,8 +62,9 @@ RetiredHandles& retired() {
   return *r;
 }
 
+[[noreturn]] void fail(const std::string& message) { throw InvalidArgument(message); }
 [[noreturn]] void fail(const char* function, const std::string& text) {
-  throw InvalidArgument(std::string(function) + ": " + text);
+  fail(std::string(function) + ": " + text);
 }
 
 // Checks the arguments of either operand and makes its handle, with the panels allocated (not yet
@@ -75,12 +76,10 @@ std::unique_ptr<detail::PackedOperand> new_operand(Context::Impl& context, const
                                                    int64_t ld) {
   const bool is_a = side == detail::PackedOperand::Side::kA;
   const char* t_name = is_a ? "ta" : "tb";
-  if (trans != 0 && trans != 1)
-    fail(function, std::string(t_name) + " = " + std::to_string(trans) +
-                       " is neither INVAR_NO_TRANS nor INVAR_TRANS");
-  if (is_a && m < 0) fail(function, "m = " + std::to_string(m) + " is negative");
-  if (k < 0) fail(function, "k = " + std::to_string(k) + " is negative");
-  if (!is_a && n < 0) fail(function, "n = " + std::to_string(n) + " is negative");
+  if (!valid_trans(trans)) fail(invalid_trans_message(function, t_name, trans));
+  if (is_a && m < 0) fail(negative_extent_message(function, "m", m));
+  if (k < 0) fail(negative_extent_message(function, "k", k));
+  if (!is_a && n < 0) fail(negative_extent_message(function, "n", n));
   const kernels::GemmKernel& kernel = kernels::kernel_for<AIn>(*context.kernels);
   auto packed = std::make_unique<detail::PackedOperand>();
   packed->side = side;
@@ -96,28 +95,13 @@ std::unique_ptr<detail::PackedOperand> new_operand(Context::Impl& context, const
   // A is stored m x k (k x m when transposed); B is stored k x n (n x k when transposed).
   const bool rows_of_k = is_a != (trans == 1);
   const int64_t stored_cols = rows_of_k ? k : outer;
-  if (ld < stored_cols) {
-    std::string text = std::string(is_a ? "lda = " : "ldb = ") + std::to_string(ld) +
-                       " is smaller than " +
-                       (rows_of_k ? "k = "
-                        : is_a    ? "m = "
-                                  : "n = ") +
-                       std::to_string(stored_cols);
-    if (trans)
-      text += is_a ? " (A is transposed, stored k x m)" : " (B is transposed, stored n x k)";
-    fail(function, text);
-  }
+  if (ld < stored_cols)
+    fail(short_ld_message(function, is_a ? Operand::kA : Operand::kB, ld, trans == 1, stored_cols));
   if (src == nullptr) fail(function, is_a ? "a is NULL" : "b is NULL");
   const int64_t stored_rows = rows_of_k ? outer : k;
-  const int64_t span = span_elements(stored_rows, stored_cols, ld, sizeof(T));
-  if (span < 0)
-    fail(function, std::string(is_a ? "lda = " : "ldb = ") + std::to_string(ld) + " with " +
-                       std::to_string(stored_rows) + " rows of " + std::to_string(stored_cols) +
-                       " elements makes " + (is_a ? "a" : "b") +
-                       " span more memory than a process can address");
-  if (!addressable(src, 0, span, sizeof(T)))
-    fail(function, std::string(is_a ? "a" : "b") + ": its " + std::to_string(span) +
-                       " elements would run past the end of the address space");
+  const std::string unaddressable = check_span(function, is_a ? "a" : "b", is_a ? "lda" : "ldb",
+                                               src, stored_rows, stored_cols, ld, sizeof(T));
+  if (!unaddressable.empty()) fail(unaddressable);
   // The panels hold about outer * k elements; refuse sizes that overflow size_t.
   const int64_t tile = is_a ? kernel.mr : kernel.nr;
   const int64_t panels = outer / tile + 1;
