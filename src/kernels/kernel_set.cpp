@@ -389,7 +389,7 @@ const KernelSet kAvx2Set = {
                     with_pack_b(with_small<float, &avx2::sgemm_avx2_6x16_small>(avx2_f32_edge(
                                     make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr,
                                                 &avx2::sgemm_avx2_6x16>("sgemm_avx2_6x16"))),
-                                &pack_b_avx<float, avx2::kSgemmNr, &avx2::sgemm_avx2_pack_b_t16,
+                                &pack_b_avx<float, avx2::kSgemmNr, &avx2::sgemm_avx2_pack_b16_t,
                                             &avx2::sgemm_avx2_pack_b16>),
                     &pack_a_avx<float, avx2::kSgemmMr, &avx2::sgemm_avx2_pack_a6,
                                 &avx2::sgemm_avx2_pack_a6_t>)))),
@@ -404,14 +404,14 @@ const KernelSet kAvx2Set = {
     with_pack_a(
         with_pack_b(avx2_f32_edge(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr,
                                               &avx2::sgemm_avx2_6x16, bf16>("sbgemm_avx2_6x16")),
-                    &pack_b_avx<bf16, avx2::kSgemmNr, &avx2::sbgemm_avx2_pack_b_t16,
+                    &pack_b_avx<bf16, avx2::kSgemmNr, &avx2::sbgemm_avx2_pack_b16_t,
                                 &avx2::sbgemm_avx2_pack_b16>),
         &pack_a_avx<bf16, avx2::kSgemmMr, &avx2::sbgemm_avx2_pack_a6,
                     &avx2::sbgemm_avx2_pack_a6_t>),
     with_pack_a(
         with_pack_b(avx2_f32_edge(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr,
                                               &avx2::sgemm_avx2_6x16, f16>("shgemm_avx2_6x16")),
-                    &pack_b_avx<f16, avx2::kSgemmNr, &avx2::shgemm_avx2_pack_b_t16,
+                    &pack_b_avx<f16, avx2::kSgemmNr, &avx2::shgemm_avx2_pack_b16_t,
                                 &avx2::shgemm_avx2_pack_b16>),
         &pack_a_avx<f16, avx2::kSgemmMr, &avx2::shgemm_avx2_pack_a6, &avx2::shgemm_avx2_pack_a6_t>),
     make_int_kernel<int8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
@@ -476,7 +476,7 @@ constexpr KernelSet avx512_set() {
                                   f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr,
                                                        sgemm>(avx512_name<B>(
                                       "sgemm_avx512_12x32", "sgemm_avx512_12x32_membcast"))))),
-                          &pack_b_avx<float, avx512::kSgemmNr, &avx2::sgemm_avx2_pack_b_t32,
+                          &pack_b_avx<float, avx512::kSgemmNr, &avx2::sgemm_avx2_pack_b32_t,
                                       &avx2::sgemm_avx2_pack_b32>),
                       &pack_a_avx<float, avx512::kSgemmMr, &avx512::sgemm_avx512_pack_a12>))))),
       // Up to two 16-column panels (Zen 4, against the loop nest, 1 / 2 threads): f64 512x16x512
@@ -494,13 +494,13 @@ constexpr KernelSet avx512_set() {
       streaming_b(with_pack_a(
           with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, sgemm, bf16>(
                           avx512_name<B>("sbgemm_avx512_12x32", "sbgemm_avx512_12x32_membcast"))),
-                      &pack_b_avx<bf16, avx512::kSgemmNr, &avx2::sbgemm_avx2_pack_b_t32,
+                      &pack_b_avx<bf16, avx512::kSgemmNr, &avx2::sbgemm_avx2_pack_b32_t,
                                   &avx2::sbgemm_avx2_pack_b32>),
           &pack_a_avx<bf16, avx512::kSgemmMr, &avx2::sbgemm_avx2_pack_a12>)),
       streaming_b(with_pack_a(
           with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, sgemm, f16>(
                           avx512_name<B>("shgemm_avx512_12x32", "shgemm_avx512_12x32_membcast"))),
-                      &pack_b_avx<f16, avx512::kSgemmNr, &avx2::shgemm_avx2_pack_b_t32,
+                      &pack_b_avx<f16, avx512::kSgemmNr, &avx2::shgemm_avx2_pack_b32_t,
                                   &avx2::shgemm_avx2_pack_b32>),
           &pack_a_avx<f16, avx512::kSgemmMr, &avx2::shgemm_avx2_pack_a12>)),
       // Without VNNI the integer products run the AVX2 kernel, which every AVX-512 CPU also runs

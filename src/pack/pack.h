@@ -19,6 +19,19 @@
 // These packers are portable C++ built with the baseline flags. They are explicitly instantiated
 // in pack.cpp for the tile shapes the kernels use; ISA translation units never instantiate them
 // (an -mavx512f copy of a template could be the one the linker keeps).
+//
+// Names: a packer is named for the panels it writes, the same way wherever it lives.
+//   - Portable packers (this folder): pack_<a|b>[_<layout>], templated on the source type and the
+//     tile's MR or NR. <layout> names the panel layout when it is not this header's plain one
+//     (pairs, quads, chunks, bf16_pairs: kernels/ukernel.h), and the file is pack[_<layout>].cpp
+//     (the AMX chunks, whose remainder is quads, live with the quads).
+//   - ISA packers (src/kernels/<isa>/, beside their kernels): <family>_<isa>_pack_<a|b><R>[_t].
+//     <family> says what is packed as the kernels' names do: sgemm f32, dgemm f64, sbgemm bf16
+//     and shgemm f16 (widened to f32), igemm int8 (s8s8s32 or u8s8s32 where A's signedness changes
+//     the bytes). <R> is the panel's MR or NR, and _t marks an operand stored transposed (without
+//     it the operand is row-major): sgemm_avx2_pack_a6_t, sgemm_avx2_pack_b16. A file holds the
+//     packers of one operand and layout, every width and the 16-bit and signed forms beside the
+//     first: <family>_<isa>_pack_<a|b>[_t].cpp, or <family>_<isa>_pack.cpp for both operands.
 #ifndef INVAR_PACK_PACK_H_
 #define INVAR_PACK_PACK_H_
 

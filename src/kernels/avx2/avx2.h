@@ -89,13 +89,13 @@ void shgemm_avx2_pack_a6_t(int64_t mc, int64_t kc, const uint16_t* a, int64_t ld
 
 // Packs a kc x nc block of op(B) = W^T (W row-major, row stride ldw) into 16-column panels, the
 // layout of pack.h; dst is 32-byte aligned (as every packed block is). bf16 / f16 as above.
-void sgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const float* w, int64_t ldw, float* dst);
-void sbgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst);
-void shgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst);
+void sgemm_avx2_pack_b16_t(int64_t kc, int64_t nc, const float* w, int64_t ldw, float* dst);
+void sbgemm_avx2_pack_b16_t(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst);
+void shgemm_avx2_pack_b16_t(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst);
 // The same into the 32-column panels of the AVX-512 path's kernel.
-void sgemm_avx2_pack_b_t32(int64_t kc, int64_t nc, const float* w, int64_t ldw, float* dst);
-void sbgemm_avx2_pack_b_t32(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst);
-void shgemm_avx2_pack_b_t32(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst);
+void sgemm_avx2_pack_b32_t(int64_t kc, int64_t nc, const float* w, int64_t ldw, float* dst);
+void sbgemm_avx2_pack_b32_t(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst);
+void shgemm_avx2_pack_b32_t(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst);
 
 // Packs a kc x nc block of a row-major f32 / bf16 / f16 B (row stride ldb) into 16-column f32
 // panels (the _b32 forms: 32-column ones); dst is 32-byte aligned. For f32 a plain copy in ymm

@@ -5,7 +5,7 @@
 // so eight quads of eight rows are an 8 x 8 matrix of 32-bit lanes: transposed in registers
 // (transpose8.h), they are eight steps of the panel; rows 8..11 go through a second transpose
 // of four rows. An s8 A gets its top bits flipped (a + 128) on the way.
-// B (s8s8s32_avx512vnni_pack_b32): four rows of 32 bytes interleave bytewise into the 128 bytes
+// B (igemm_avx512vnni_pack_b32): four rows of 32 bytes interleave bytewise into the 128 bytes
 // of one quad step (column j's four bytes side by side): two rounds of unpacks and a swap of
 // 128-bit halves. Rows go in bands, panel by panel within a band, so each source row is read
 // left to right.

@@ -1,4 +1,4 @@
-// sgemm_avx2_pack_b_t16 and sgemm_avx2_pack_b_t32 (and their bf16 and f16 forms): pack a kc x nc
+// sgemm_avx2_pack_b16_t and sgemm_avx2_pack_b32_t (and their bf16 and f16 forms): pack a kc x nc
 // block of op(B) = W^T, with W stored row-major (op(B)[p][j] = w[j * ldw + p]), into the
 // 16-column micro-panels of sgemm_avx2_6x16 or the 32-column ones of sgemm_avx512_12x32 (pack.h's
 // layout: panel s holds kc rows of NR values, zero-padded past nc). This
@@ -43,27 +43,27 @@ void pack_b_t(int64_t kc, int64_t nc, const typename S::type* w, int64_t ldw, fl
 
 }  // namespace
 
-void sgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const float* w, int64_t ldw, float* dst) {
+void sgemm_avx2_pack_b16_t(int64_t kc, int64_t nc, const float* w, int64_t ldw, float* dst) {
   pack_b_t<F32Source, 16>(kc, nc, w, ldw, dst);
 }
 
-void sbgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst) {
+void sbgemm_avx2_pack_b16_t(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst) {
   pack_b_t<Bf16Source, 16>(kc, nc, w, ldw, dst);
 }
 
-void shgemm_avx2_pack_b_t16(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst) {
+void shgemm_avx2_pack_b16_t(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst) {
   pack_b_t<F16Source, 16>(kc, nc, w, ldw, dst);
 }
 
-void sgemm_avx2_pack_b_t32(int64_t kc, int64_t nc, const float* w, int64_t ldw, float* dst) {
+void sgemm_avx2_pack_b32_t(int64_t kc, int64_t nc, const float* w, int64_t ldw, float* dst) {
   pack_b_t<F32Source, 32>(kc, nc, w, ldw, dst);
 }
 
-void sbgemm_avx2_pack_b_t32(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst) {
+void sbgemm_avx2_pack_b32_t(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst) {
   pack_b_t<Bf16Source, 32>(kc, nc, w, ldw, dst);
 }
 
-void shgemm_avx2_pack_b_t32(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst) {
+void shgemm_avx2_pack_b32_t(int64_t kc, int64_t nc, const uint16_t* w, int64_t ldw, float* dst) {
   pack_b_t<F16Source, 32>(kc, nc, w, ldw, dst);
 }
 
