@@ -61,7 +61,8 @@ void pack_a_chunks(int64_t mc, int64_t kc, const Src* src, int64_t rs, int64_t c
     const Src* s = src + r0 * rs;
     if (cs == 1) {
       // Chunk by chunk, its rows' 64 bytes each a copy. (Row by row, each row read as one
-      // sequential stream, measured level: 4096^3 on one thread.)
+      // sequential stream, measured level on the Intel Xeon with AMX of block_sizes.h: 4096^3 on
+      // one thread.)
       for (int64_t t = 0; t < chunks; ++t) {
         uint8_t* d = dst + t * kChunk * MR;
         for (int64_t i = 0; i < lanes; ++i)
