@@ -29,6 +29,14 @@ constexpr int64_t kAChunk = 2048;  // k steps of A widened at a time (32 KiB for
 // Prefetch distance along each row of a transposed W, in bytes (the f32 kernel's 128 floats).
 constexpr int64_t kAheadBytes = 512;
 
+// Up to this many rows, the transposed kernels run two blocks of eight rows of W side by side:
+// one block gives each row of C a single chain per eight columns, bound by the fma's latency,
+// and a 16-bit W streams fast enough for that to show. Measured on the Intel Xeon of
+// block_sizes.h (machine shared and loaded), x * W^T, M = 1, one thread, bf16 against f32: W
+// 4096 x 4096 1.05x with one block, 1.50x with two; 512 x 1024 (in L2) 0.92x and 1.27x. Four
+// blocks (32 rows of W, in as few L1 sets) fell to 0.88x in L2.
+constexpr int kTwinRows = 2;
+
 struct Bf16 {
   static constexpr bool kBf16 = true;
   static __m256 load8(const uint16_t* p) {
@@ -196,96 +204,115 @@ void direct_groups(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t*
 // and an 8 x 8 transpose of those pairs leaves pair q of all eight rows in one vector: its low
 // halves shifted up are step 2q widened, its high halves masked are step 2q + 1. Half the
 // shuffles of widening first and transposing floats.
-template <int M>
+template <int M, int G>
 void t_block_bf16(int64_t kc, const float* abuf, const uint16_t* b, int64_t ldb, float* c,
                   int64_t ldc, AccInit init, float beta) {
-  __m256 acc[M][1];
-  init_acc<M, 1>(acc, c, ldc, init, beta);
+  __m256 acc[M][G];
+  init_acc<M, G>(acc, c, ldc, init, beta);
   const __m256i high = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
   int64_t p = 0;
   for (; p + 16 <= kc; p += 16) {
     if (p % 32 == 0) {
-      for (int l = 0; l < 8; ++l) {
+      for (int l = 0; l < 8 * G; ++l) {
         const auto at = reinterpret_cast<std::uintptr_t>(b + l * ldb + p) + kAheadBytes;
         _mm_prefetch(reinterpret_cast<const char*>(at), _MM_HINT_T0);
       }
     }
-    __m256 r[8];
-    for (int l = 0; l < 8; ++l)
-      r[l] = _mm256_castsi256_ps(
-          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + l * ldb + p)));
-    transpose8(r);  // r[q] lane l = row l's pair (p + 2q, p + 2q + 1)
+    for (int h = 0; h < G; ++h) {
+      const uint16_t* bh = b + 8 * h * ldb;
+      __m256 r[8];
+      for (int l = 0; l < 8; ++l)
+        r[l] = _mm256_castsi256_ps(
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bh + l * ldb + p)));
+      transpose8(r);  // r[q] lane l = row l's pair (p + 2q, p + 2q + 1)
 #pragma GCC unroll 8
-    for (int q = 0; q < 8; ++q) {
-      const __m256i bits = _mm256_castps_si256(r[q]);
-      const __m256 even = _mm256_castsi256_ps(_mm256_slli_epi32(bits, 16));
-      const __m256 odd = _mm256_castsi256_ps(_mm256_and_si256(bits, high));
-      for (int i = 0; i < M; ++i)
-        acc[i][0] =
-            _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + i * kAChunk + p + 2 * q), even, acc[i][0]);
-      for (int i = 0; i < M; ++i)
-        acc[i][0] = _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + i * kAChunk + p + 2 * q + 1), odd,
-                                    acc[i][0]);
+      for (int q = 0; q < 8; ++q) {
+        const __m256i bits = _mm256_castps_si256(r[q]);
+        const __m256 even = _mm256_castsi256_ps(_mm256_slli_epi32(bits, 16));
+        const __m256 odd = _mm256_castsi256_ps(_mm256_and_si256(bits, high));
+        for (int i = 0; i < M; ++i)
+          acc[i][h] =
+              _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + i * kAChunk + p + 2 * q), even, acc[i][h]);
+        for (int i = 0; i < M; ++i)
+          acc[i][h] = _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + i * kAChunk + p + 2 * q + 1), odd,
+                                      acc[i][h]);
+      }
     }
   }
   for (; p < kc; ++p) {
-    const uint16_t* col = b + p;
-    const __m256 t = _mm256_setr_ps(Bf16::load1(col), Bf16::load1(col + ldb),
-                                    Bf16::load1(col + 2 * ldb), Bf16::load1(col + 3 * ldb),
-                                    Bf16::load1(col + 4 * ldb), Bf16::load1(col + 5 * ldb),
-                                    Bf16::load1(col + 6 * ldb), Bf16::load1(col + 7 * ldb));
-    for (int i = 0; i < M; ++i)
-      acc[i][0] = _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + i * kAChunk + p), t, acc[i][0]);
+    for (int h = 0; h < G; ++h) {
+      const uint16_t* col = b + 8 * h * ldb + p;
+      const __m256 t = _mm256_setr_ps(Bf16::load1(col), Bf16::load1(col + ldb),
+                                      Bf16::load1(col + 2 * ldb), Bf16::load1(col + 3 * ldb),
+                                      Bf16::load1(col + 4 * ldb), Bf16::load1(col + 5 * ldb),
+                                      Bf16::load1(col + 6 * ldb), Bf16::load1(col + 7 * ldb));
+      for (int i = 0; i < M; ++i)
+        acc[i][h] = _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + i * kAChunk + p), t, acc[i][h]);
+    }
   }
-  for (int i = 0; i < M; ++i) _mm256_storeu_ps(c + i * ldc, acc[i][0]);
+  for (int i = 0; i < M; ++i)
+    for (int h = 0; h < G; ++h) _mm256_storeu_ps(c + i * ldc + 8 * h, acc[i][h]);
 }
 
 // f16: eight rows of W, eight k at a time, each row's eight values widened (VCVTPH2PS), then the
 // f32 transpose.
-template <int M>
+template <int M, int G>
 void t_block_f16(int64_t kc, const float* abuf, const uint16_t* b, int64_t ldb, float* c,
                  int64_t ldc, AccInit init, float beta) {
-  __m256 acc[M][1];
-  init_acc<M, 1>(acc, c, ldc, init, beta);
+  __m256 acc[M][G];
+  init_acc<M, G>(acc, c, ldc, init, beta);
   int64_t p = 0;
   for (; p + 8 <= kc; p += 8) {
     if (p % 32 == 0) {
-      for (int l = 0; l < 8; ++l) {
+      for (int l = 0; l < 8 * G; ++l) {
         const auto at = reinterpret_cast<std::uintptr_t>(b + l * ldb + p) + kAheadBytes;
         _mm_prefetch(reinterpret_cast<const char*>(at), _MM_HINT_T0);
       }
     }
-    __m256 r[8];
-    for (int l = 0; l < 8; ++l) r[l] = F16::load8(b + l * ldb + p);
-    transpose8(r);  // r[q] = B[p + q][0 .. 7]
+    for (int h = 0; h < G; ++h) {
+      const uint16_t* bh = b + 8 * h * ldb;
+      __m256 r[8];
+      for (int l = 0; l < 8; ++l) r[l] = F16::load8(bh + l * ldb + p);
+      transpose8(r);  // r[q] = B[p + q][8h .. 8h + 7]
 #pragma GCC unroll 8
-    for (int q = 0; q < 8; ++q) {
-      for (int i = 0; i < M; ++i)
-        acc[i][0] =
-            _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + i * kAChunk + p + q), r[q], acc[i][0]);
+      for (int q = 0; q < 8; ++q) {
+        for (int i = 0; i < M; ++i)
+          acc[i][h] =
+              _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + i * kAChunk + p + q), r[q], acc[i][h]);
+      }
     }
   }
   for (; p < kc; ++p) {
-    const uint16_t* col = b + p;
-    const __m256 t = _mm256_setr_ps(F16::load1(col), F16::load1(col + ldb),
-                                    F16::load1(col + 2 * ldb), F16::load1(col + 3 * ldb),
-                                    F16::load1(col + 4 * ldb), F16::load1(col + 5 * ldb),
-                                    F16::load1(col + 6 * ldb), F16::load1(col + 7 * ldb));
-    for (int i = 0; i < M; ++i)
-      acc[i][0] = _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + i * kAChunk + p), t, acc[i][0]);
+    for (int h = 0; h < G; ++h) {
+      const uint16_t* col = b + 8 * h * ldb + p;
+      const __m256 t = _mm256_setr_ps(F16::load1(col), F16::load1(col + ldb),
+                                      F16::load1(col + 2 * ldb), F16::load1(col + 3 * ldb),
+                                      F16::load1(col + 4 * ldb), F16::load1(col + 5 * ldb),
+                                      F16::load1(col + 6 * ldb), F16::load1(col + 7 * ldb));
+      for (int i = 0; i < M; ++i)
+        acc[i][h] = _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + i * kAChunk + p), t, acc[i][h]);
+    }
   }
-  for (int i = 0; i < M; ++i) _mm256_storeu_ps(c + i * ldc, acc[i][0]);
+  for (int i = 0; i < M; ++i)
+    for (int h = 0; h < G; ++h) _mm256_storeu_ps(c + i * ldc + 8 * h, acc[i][h]);
 }
 
 template <class S, int M>
 void t_all(int64_t n, int64_t kc, const float* abuf, const uint16_t* b, int64_t ldb, float* c,
            int64_t ldc, AccInit init, float beta) {
+  constexpr int G = M <= kTwinRows ? 2 : 1;  // blocks of eight rows of W side by side
   int64_t j = 0;
+  for (; j + 8 * G <= n; j += 8 * G) {
+    if constexpr (S::kBf16)
+      t_block_bf16<M, G>(kc, abuf, b + j * ldb, ldb, c + j, ldc, init, beta);
+    else
+      t_block_f16<M, G>(kc, abuf, b + j * ldb, ldb, c + j, ldc, init, beta);
+  }
   for (; j + 8 <= n; j += 8) {
     if constexpr (S::kBf16)
-      t_block_bf16<M>(kc, abuf, b + j * ldb, ldb, c + j, ldc, init, beta);
+      t_block_bf16<M, 1>(kc, abuf, b + j * ldb, ldb, c + j, ldc, init, beta);
     else
-      t_block_f16<M>(kc, abuf, b + j * ldb, ldb, c + j, ldc, init, beta);
+      t_block_f16<M, 1>(kc, abuf, b + j * ldb, ldb, c + j, ldc, init, beta);
   }
   if (j < n) {
     const uint16_t* col[8];

@@ -1,0 +1,109 @@
+// invar_bench_decode16: the decode step x * W^T (1 x N x K, W stored N x K) with 16-bit weights
+// against invar's own f32 decode, one thread, in one run: alternating repetitions, median times,
+// and one core's read bandwidth (mem_bandwidth.cpp) for the bytes-per-second ratio.
+//   invar_bench_decode16 [N K reps]   (default 4096 4096 21)
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <vector>
+
+#include "invar/invar.hpp"
+#include "numeric/half.h"
+
+namespace invar_bench {
+double read_bandwidth_gbs(int64_t mib);
+}
+
+namespace {
+
+using invar::MatrixView;
+using invar::Op;
+
+double seconds(const std::function<void()>& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int64_t n = argc > 2 ? std::atoll(argv[1]) : 4096;
+  const int64_t k = argc > 2 ? std::atoll(argv[2]) : 4096;
+  const int reps = argc > 3 ? std::atoi(argv[3]) : 21;
+  invar::ContextOptions o;
+  o.num_threads = 1;
+  invar::Context ctx(o);
+  std::vector<float> w(n * k), x(k), c(n);
+  uint64_t s = 88172645463325252ull;
+  for (auto& v : w) {
+    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+    v = static_cast<float>(static_cast<int64_t>(s >> 40) - (1 << 23)) / (1 << 23);
+  }
+  for (int64_t i = 0; i < k; ++i) x[i] = w[i * 7 % (n * k)];
+  std::vector<invar::bf16> wb(n * k), xb(k);
+  std::vector<invar::f16> wh(n * k), xh(k);
+  for (int64_t i = 0; i < n * k; ++i) {
+    wb[i] = invar::numeric::round_to_bf16(w[i]);
+    wh[i] = invar::numeric::round_to_f16(w[i]);
+  }
+  for (int64_t i = 0; i < k; ++i) {
+    xb[i] = invar::numeric::round_to_bf16(x[i]);
+    xh[i] = invar::numeric::round_to_f16(x[i]);
+  }
+  struct Case {
+    const char* name;
+    double bytes;
+    std::function<void()> run;
+    std::vector<double> t;
+  };
+  std::vector<Case> cases;
+  cases.push_back({"f32 x*W^T", 4.0 * n * k, [&] {
+                     invar::gemm(1.0f, Op::kNoTrans, MatrixView<const float>(x.data(), 1, k),
+                                 Op::kTrans, MatrixView<const float>(w.data(), n, k), 0.0f,
+                                 MatrixView<float>(c.data(), 1, n), ctx);
+                   }});
+  cases.push_back({"bf16 x*W^T", 2.0 * n * k, [&] {
+                     invar::gemm(1.0f, Op::kNoTrans, MatrixView<const invar::bf16>(xb.data(), 1, k),
+                                 Op::kTrans, MatrixView<const invar::bf16>(wb.data(), n, k), 0.0f,
+                                 MatrixView<float>(c.data(), 1, n), ctx);
+                   }});
+  cases.push_back({"f16 x*W^T", 2.0 * n * k, [&] {
+                     invar::gemm(1.0f, Op::kNoTrans, MatrixView<const invar::f16>(xh.data(), 1, k),
+                                 Op::kTrans, MatrixView<const invar::f16>(wh.data(), n, k), 0.0f,
+                                 MatrixView<float>(c.data(), 1, n), ctx);
+                   }});
+  // The same weights read as a row-major K x N B (x * B).
+  cases.push_back({"bf16 x*B (B row-major)", 2.0 * n * k, [&] {
+                     invar::gemm(1.0f, Op::kNoTrans, MatrixView<const invar::bf16>(xb.data(), 1, k),
+                                 Op::kNoTrans, MatrixView<const invar::bf16>(wb.data(), k, n), 0.0f,
+                                 MatrixView<float>(c.data(), 1, n), ctx);
+                   }});
+  cases.push_back({"f16 x*B (B row-major)", 2.0 * n * k, [&] {
+                     invar::gemm(1.0f, Op::kNoTrans, MatrixView<const invar::f16>(xh.data(), 1, k),
+                                 Op::kNoTrans, MatrixView<const invar::f16>(wh.data(), k, n), 0.0f,
+                                 MatrixView<float>(c.data(), 1, n), ctx);
+                   }});
+  for (auto& cs : cases) cs.run();  // warm up
+  for (int r = 0; r < reps; ++r)
+    for (auto& cs : cases) cs.t.push_back(seconds(cs.run));
+  const double bw = invar_bench::read_bandwidth_gbs(256);
+  const double f32 = median(cases[0].t);
+  std::printf("1 x %lld x %lld, 1 thread, isa %s, median of %d alternating runs\n", (long long)n,
+              (long long)k, invar::isa_name(ctx.isa()), reps);
+  std::printf("one core's read bandwidth: %.1f GB/s\n", bw);
+  for (auto& cs : cases) {
+    const double t = median(cs.t);
+    std::printf("%-24s %8.3f ms  %6.1f GB/s  %.2fx f32  %.2f of read bandwidth\n", cs.name, t * 1e3,
+                cs.bytes / t * 1e-9, f32 / t, cs.bytes / t * 1e-9 / bw);
+  }
+  return 0;
+}
