@@ -176,11 +176,12 @@ invar_status packed_a_entry(const char* function, const invar_packed* a, const i
                     static_cast<const T*>(nullptr), 0, a);
 }
 
-// op(A) times a prepacked B. Acc: the element type of alpha, beta and C; the B the handle was
-// packed from is int8 for the integer products, else In.
-template <class In, class Acc>
+// op(A) times a prepacked B. Acc: the element type of alpha and beta; Out: that of C (Acc, or
+// bf16 and f16 for a 16-bit C); the B the handle was packed from is int8 for the integer
+// products, else In.
+template <class In, class Acc, class Out>
 invar_status packed_entry(const char* function, const invar_trans& ta, int64_t m, Acc alpha,
-                          const In* a, int64_t lda, const invar_packed* b, Acc beta, Acc* c,
+                          const In* a, int64_t lda, const invar_packed* b, Acc beta, Out* c,
                           int64_t ldc, int bias = 0, const Acc* bias_values = nullptr,
                           int activation = 0) {
   using InB = std::conditional_t<std::is_integral_v<In>, int8_t, In>;
@@ -610,6 +611,40 @@ invar_status invar_dgemm_packed_epilogue(invar_trans ta, int64_t m, double alpha
                                          invar_activation activation) {
   return packed_entry("invar_dgemm_packed_epilogue", ta, m, alpha, a, lda, b, beta, c, ldc,
                       raw_enum(bias), bias_values, raw_enum(activation));
+}
+
+invar_status invar_gemm_bf16bf16f32_pack_b(invar_trans tb, int64_t k, int64_t n,
+                                           const invar_bf16* b, int64_t ldb, invar_packed** out) {
+  return pack_b_entry("invar_gemm_bf16bf16f32_pack_b", tb, k, n, b, ldb, out);
+}
+
+invar_status invar_gemm_f16f16f32_pack_b(invar_trans tb, int64_t k, int64_t n, const invar_f16* b,
+                                         int64_t ldb, invar_packed** out) {
+  return pack_b_entry("invar_gemm_f16f16f32_pack_b", tb, k, n, b, ldb, out);
+}
+
+invar_status invar_gemm_bf16bf16f32_packed(invar_trans ta, int64_t m, float alpha,
+                                           const invar_bf16* a, int64_t lda, const invar_packed* b,
+                                           float beta, float* c, int64_t ldc) {
+  return packed_entry("invar_gemm_bf16bf16f32_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
+}
+
+invar_status invar_gemm_bf16bf16bf16_packed(invar_trans ta, int64_t m, float alpha,
+                                            const invar_bf16* a, int64_t lda, const invar_packed* b,
+                                            float beta, invar_bf16* c, int64_t ldc) {
+  return packed_entry("invar_gemm_bf16bf16bf16_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
+}
+
+invar_status invar_gemm_f16f16f32_packed(invar_trans ta, int64_t m, float alpha, const invar_f16* a,
+                                         int64_t lda, const invar_packed* b, float beta, float* c,
+                                         int64_t ldc) {
+  return packed_entry("invar_gemm_f16f16f32_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
+}
+
+invar_status invar_gemm_f16f16f16_packed(invar_trans ta, int64_t m, float alpha, const invar_f16* a,
+                                         int64_t lda, const invar_packed* b, float beta,
+                                         invar_f16* c, int64_t ldc) {
+  return packed_entry("invar_gemm_f16f16f16_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
 }
 
 invar_status invar_gemm_s8s8s32_pack_b(invar_trans tb, int64_t k, int64_t n, const int8_t* b,

@@ -8,6 +8,7 @@
 #include "api/context_impl.h"
 #include "api/extents.h"
 #include "api/packed.h"
+#include "api/packed16.h"
 #include "arch/cache_topology.h"
 #include "driver/gemm_driver.h"
 #include "numeric/epilogue.h"
@@ -275,12 +276,16 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
                  : call.beta == Acc(1) ? kernels::AccInit::kLoad
                                        : kernels::AccInit::kScale;
 
-  const driver::Plan plan = plan_product(context, kernel, p, caches.topology);
-  if (plan.workspace_bytes == 0) {
-    driver::run_gemm(kernel, p, plan, nullptr, &context.pool);
+  if (call.packed_b != nullptr && call.packed_b->narrow_panels) {
+    run_narrow_packed_b(context, kernel, p, *call.packed_b, caches.topology);  // 16-bit panels
   } else {
-    auto workspace = context.workspaces.lease();
-    driver::run_gemm(kernel, p, plan, &*workspace, &context.pool);
+    const driver::Plan plan = plan_product(context, kernel, p, caches.topology);
+    if (plan.workspace_bytes == 0) {
+      driver::run_gemm(kernel, p, plan, nullptr, &context.pool);
+    } else {
+      auto workspace = context.workspaces.lease();
+      driver::run_gemm(kernel, p, plan, &*workspace, &context.pool);
+    }
   }
   if constexpr (kNarrowC<In, Out>) {
     for (int64_t i = 0; i < call.m; ++i)
