@@ -92,6 +92,24 @@ int main(int argc, char** argv) {
                                  Op::kNoTrans, MatrixView<const invar::f16>(wh.data(), k, n), 0.0f,
                                  MatrixView<float>(c.data(), 1, n), ctx);
                    }});
+  // Prepacked weights (pack_b of W^T): f32 panels against 16-bit ones.
+  const invar::PackedB pw = invar::pack_b(Op::kTrans, MatrixView<const float>(w.data(), n, k), ctx);
+  const invar::PackedB pwb =
+      invar::pack_b(Op::kTrans, MatrixView<const invar::bf16>(wb.data(), n, k), ctx);
+  const invar::PackedB pwh =
+      invar::pack_b(Op::kTrans, MatrixView<const invar::f16>(wh.data(), n, k), ctx);
+  cases.push_back({"f32 prepacked", 4.0 * n * k, [&] {
+                     invar::gemm(1.0f, Op::kNoTrans, MatrixView<const float>(x.data(), 1, k), pw,
+                                 0.0f, MatrixView<float>(c.data(), 1, n), ctx);
+                   }});
+  cases.push_back({"bf16 prepacked", 2.0 * n * k, [&] {
+                     invar::gemm(1.0f, Op::kNoTrans, MatrixView<const invar::bf16>(xb.data(), 1, k),
+                                 pwb, 0.0f, MatrixView<float>(c.data(), 1, n), ctx);
+                   }});
+  cases.push_back({"f16 prepacked", 2.0 * n * k, [&] {
+                     invar::gemm(1.0f, Op::kNoTrans, MatrixView<const invar::f16>(xh.data(), 1, k),
+                                 pwh, 0.0f, MatrixView<float>(c.data(), 1, n), ctx);
+                   }});
   for (auto& cs : cases) cs.run();  // warm up
   for (int r = 0; r < reps; ++r)
     for (auto& cs : cases) cs.t.push_back(seconds(cs.run));

@@ -421,6 +421,10 @@ constexpr KernelSet with_avx2_widened_direct(KernelSet set) {
                                    &avx2::sbgemm_avx2_direct_t, sb_panels>(set.sbgemm);
   set.shgemm = with_widened_direct<16, avx2::kDirectTNr, &avx2::shgemm_avx2_direct,
                                    &avx2::shgemm_avx2_direct_t, sh_panels>(set.shgemm);
+  // 16-bit panels are NR wide only for a kernel of that NR (else they are widened into the
+  // kernel's own panels for every product: api/packed16.cpp).
+  for (GemmKernel* k : {&set.sbgemm, &set.shgemm})
+    if (k->nr != NR) k->direct_panels16 = nullptr;
   return set;
 }
 
