@@ -92,8 +92,7 @@ def squares(run):
 
 def table(runs):
     head = "| shape |" + "".join(
-        f" {run.name} ({run.date}), {t} thread{'s' if t > 1 else ''} |"
-        for run in runs for t in run.threads)
+        f" {run.name}<br>{t} thread{'s' if t > 1 else ''} |" for run in runs for t in run.threads)
     lines = [head, "|---|" + "---:|" * sum(len(run.threads) for run in runs)]
     for label, shape, suffix in TABLE_SHAPES:
         cells = []
