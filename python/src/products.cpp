@@ -1,9 +1,13 @@
 #include "python/src/products.h"
 
 #include <cmath>
+#include <memory>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "src/numeric/half.h"
 
 namespace invar::python {
 
@@ -376,6 +380,39 @@ invar_activation activation_of(const std::optional<std::string>& name) {
                             .c_str());
 }
 
+// A 16-bit x * w^T with bias or activation: the f32 chains (invar's 16-bit product with an f32 C),
+// the epilogue on them in f32 (bias widened exactly), each element rounded once into q.c, which
+// holds bfloat16 or float16 as x does. The same bits as the float32 linear on the widened operands,
+// rounded.
+invar_status half_linear_fused(Kind kind, const Call& q, const Array& bias, invar_bias bias_kind,
+                               invar_activation act) {
+  const int64_t count = q.m * q.n;
+  std::unique_ptr<float[]> acc(new (std::nothrow) float[static_cast<size_t>(count)]);
+  std::unique_ptr<float[]> bias32(
+      bias_kind == INVAR_BIAS_NONE ? nullptr : new (std::nothrow) float[static_cast<size_t>(q.n)]);
+  if (!acc || (bias_kind != INVAR_BIAS_NONE && !bias32)) throw std::bad_alloc();
+  Call f32 = q;
+  f32.c = {acc.get()};
+  invar_status status = run(kind, Kind::kF32, f32);
+  if (status != INVAR_OK) return status;
+  nb::gil_scoped_release release;
+  for (int64_t j = 0; bias32 && j < q.n; ++j)
+    bias32[j] = kind == Kind::kBF16 ? numeric::widen(static_cast<const bf16*>(bias.data)[j])
+                                    : numeric::widen(static_cast<const f16*>(bias.data)[j]);
+  // K == 0 and beta == 1: each element's chain is its own value, then the epilogue.
+  status = invar_sgemm_epilogue(INVAR_NO_TRANS, INVAR_NO_TRANS, q.m, q.n, 0, 1.0f, acc.get(), 1,
+                                acc.get(), q.n, 1.0f, acc.get(), q.n, bias_kind, bias32.get(), act);
+  if (status != INVAR_OK) return status;
+  if (kind == Kind::kBF16) {
+    auto* y = static_cast<bf16*>(q.c[0]);
+    for (int64_t i = 0; i < count; ++i) y[i] = numeric::round_to_bf16(acc[i]);
+  } else {
+    auto* y = static_cast<f16*>(q.c[0]);
+    for (int64_t i = 0; i < count; ++i) y[i] = numeric::round_to_f16(acc[i]);
+  }
+  return INVAR_OK;
+}
+
 }  // namespace
 
 nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
@@ -411,10 +448,13 @@ nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
                               .c_str());
   const bool fused = act != INVAR_ACT_NONE || !bias_obj.is_none();
   const bool wide = x.kind == Kind::kF32 || x.kind == Kind::kF64;
-  if (!wide && (fused || packed != nullptr || is_integer(x.kind)))
-    throw nb::type_error((std::string("invar.linear: bias, activations and packed weights take "
-                                      "float32 or float64, not ") +
-                          kind_name(x.kind))
+  const bool half = x.kind == Kind::kBF16 || x.kind == Kind::kF16;
+  if ((!wide && packed != nullptr) || (!wide && !half && fused))
+    throw nb::type_error((std::string("invar.linear: ") +
+                          (packed != nullptr ? "packed weights take float32 or float64"
+                                             : "bias and activations take float32, float64, "
+                                               "bfloat16 or float16") +
+                          ", not " + kind_name(x.kind))
                              .c_str());
   // x as rows: the leading dimensions must collapse into one row stride, else one copy.
   int64_t rows = 1;
@@ -489,7 +529,7 @@ nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
       q.a = {x.data};
       q.b = {w.data};
       q.c = {y.data};
-      status = run(x.kind, x.kind, q);
+      status = fused ? half_linear_fused(x.kind, q, bias, bias_kind, act) : run(x.kind, x.kind, q);
     }
   }
   if (status != INVAR_OK) raise_status(status);

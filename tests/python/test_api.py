@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -59,6 +60,22 @@ def test_linear_equals_the_c_epilogue(clib, activation, dtype):
     assert_same_bits(invar.linear(x, w, bias, activation), expected)
     assert_same_bits(invar.linear(x, invar.pack_b(w, trans=True), bias, activation), expected)
     assert_same_bits(invar.linear(x[:, ::-1], w, bias, activation)[:, ::-1], expected)
+
+
+@pytest.mark.parametrize("activation", list(ACTIVATIONS))
+@pytest.mark.parametrize("dtype", [ml_dtypes.bfloat16, np.float16], ids=["bfloat16", "float16"])
+def test_16_bit_linear_is_the_float32_linear_rounded_once(activation, dtype):
+    x = seeded((3, 4, 65), np.float32, 1).astype(dtype)
+    w = (seeded((45, 65), np.float32, 2) * 4).astype(dtype)
+    bias = seeded((45,), np.float32, 3).astype(dtype)
+    wide = invar.linear(x.astype(np.float32), w.astype(np.float32), bias.astype(np.float32),
+                        activation)
+    for b in (bias, None):
+        y = invar.linear(x, w, b, activation)
+        assert y.dtype == np.dtype(dtype)
+        expected = wide if b is not None else invar.linear(
+            x.astype(np.float32), w.astype(np.float32), None, activation)
+        assert_same_bits(y, expected.astype(dtype))  # each element rounded once, at the end
 
 
 def test_linear_is_matmul_plus_bias_then_relu():
