@@ -1,0 +1,73 @@
+// The bf16 dot-product kernel: when a bf16 product may run on vdpbf16ps, and whether it may here.
+//
+// A bf16 x bf16 product is the f32 product of the operands widened exactly (ARCHITECTURE.md,
+// section 1), which every CPU computes with its f32 kernel on operands widened while packing
+// (KernelSet::sbgemm). On a CPU with AVX512_BF16, vdpbf16ps runs two steps of the chain in one
+// instruction (kernels/avx512/bf16/bf16.h): twice the f32 rate, with the same bits, on three
+// conditions, each checked before the kernel is used:
+//
+//   1. The instruction equals the chain on this CPU. Measured so on an Intel Xeon (over 2,000,000
+//      random lanes with cancellation), but an instruction whose rounding is not specified step
+//      by step is trusted only after it is seen: at detection, bf16_dot_check runs it on a fixed
+//      adversarial set (signed zeros, ties, cancellation, the extreme exponents the guard allows,
+//      overflow, infinities and NaNs, and random lanes) against the scalar chain, and the kernel
+//      is used only if every lane has the chain's bits.
+//   2. Nothing in the chain can be subnormal, since the instruction flushes subnormal inputs (the
+//      accumulator's too) and results to zero. A product of bf16 values with exponents ea and eb
+//      is a multiple of 2^(ea + eb - 14); a sum of multiples of 2^-126, rounded to f32, is one
+//      again, and a nonzero multiple of 2^-126 is normal. So when ea_min + eb_min >= -112 (the
+//      smallest exponents of a nonzero |a| and |b| over the whole product) and the chain starts
+//      from 0 or from a multiple of 2^-126 (every nonzero beta * C with an exponent >= -103), no
+//      operand, product, partial sum or result is subnormal. sbgemm_dot_applies checks the first
+//      half on the operands before the product (one read of A and B, vectorised); the kernel
+//      checks each tile's start and runs that tile's chains with one fma per step where it
+//      fails. Where the operands fail, the product runs the widened f32 path.
+//   3. alpha is +1 or -1, so alpha * a is exact in bf16 (a sign flip); any other alpha rounds in
+//      f32 and takes the widened path.
+//
+// The odd last step of a product runs as one fma on widened values (no padding product), so
+// signed zeros come out as the chain makes them.
+#ifndef INVAR_KERNELS_BF16_DOT_H_
+#define INVAR_KERNELS_BF16_DOT_H_
+
+#include <cstdint>
+#include <string>
+
+#include "kernels/kernel_set.h"
+
+namespace invar::kernels {
+
+// The instruction over `lanes` 32-bit lanes (a multiple of 16): out[l] from acc[l] and the bf16
+// pairs a[2l], a[2l+1] and b[2l], b[2l+1] (kernels/avx512/bf16/bf16.h's sbgemm_avx512bf16_lanes).
+using Bf16DotLanesFn = void (*)(int64_t lanes, const uint16_t* a, const uint16_t* b,
+                                const float* acc, float* out);
+
+struct Bf16DotCheck {
+  bool passed = false;
+  int64_t lanes = 0;   // how many lanes were compared
+  std::string detail;  // the first lane that differs, when one does
+};
+
+// Runs `lanes` on the fixed adversarial set and compares every lane with
+// fma(a[2l], b[2l], fma(a[2l+1], b[2l+1], acc)) on the widened values, bit for bit, in the
+// contract's floating-point mode.
+Bf16DotCheck bf16_dot_check(Bf16DotLanesFn lanes);
+
+struct Bf16DotStatus {
+  const GemmKernel* kernel = nullptr;  // the kernel, when this build and CPU may use it
+  std::string reason;                  // why it is used or not, for `invar info`
+};
+
+// This build's and CPU's answer (detected once, thread-safe).
+const Bf16DotStatus& bf16_dot_status();
+
+// Whether a product of bf16 operands may run the dot kernel: alpha is +-1, and the smallest
+// exponents of a nonzero |op(A)| and |op(B)| add up to -112 or more (condition 2 above).
+// op(A)[i][p] is element (i * a_rs + p * a_cs) of a (one of the strides 1), op(B)[p][j] element
+// (p * b_rs + j * b_cs) of b. Only meaningful where bf16_dot_status().kernel is set.
+bool sbgemm_dot_applies(float alpha, int64_t m, int64_t n, int64_t k, const void* a, int64_t a_rs,
+                        int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs);
+
+}  // namespace invar::kernels
+
+#endif  // INVAR_KERNELS_BF16_DOT_H_
