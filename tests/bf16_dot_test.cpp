@@ -1,6 +1,8 @@
 // The bf16 dot-product kernel (kernels/bf16_dot.h): its check at detection, its bits against
 // invar_sgemm on the widened operands with the kernel on and off, and the guard that sends
 // products with a risk of subnormals to the widened path.
+#include "kernels/bf16_dot.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -12,7 +14,6 @@
 #include "api/context_impl.h"
 #include "arch/cpu_features.h"
 #include "invar/invar.hpp"
-#include "kernels/bf16_dot.h"
 #include "numeric/half.h"
 #include "testing/seeded_data.h"
 
@@ -128,6 +129,10 @@ TEST(Bf16DotCheck, EnvironmentSwitch) {
   if (kernels::bf16_dot_status().kernel != nullptr) {
     Context on;
     EXPECT_EQ(on.impl().sbgemm_dot, kernels::bf16_dot_status().kernel);
+    ASSERT_EQ(unsetenv("INVAR_BF16_DOT"), 0);
+    Context automatic;  // the kernel where it is the faster path
+    EXPECT_EQ(automatic.impl().sbgemm_dot != nullptr, kernels::bf16_dot_status().faster)
+        << kernels::bf16_dot_status().reason;
   } else {
     EXPECT_THROW(Context{}, Unsupported);
   }
@@ -150,7 +155,7 @@ std::vector<float> widened(const std::vector<bf16>& v) {
 // A context whose bf16 products take the dot kernel where they may (`on`), or never.
 std::unique_ptr<Context> context_with(bool on, const ContextOptions& o) {
   auto c = std::make_unique<Context>(o);
-  if (!on) c->impl().sbgemm_dot = nullptr;
+  c->impl().sbgemm_dot = on ? kernels::bf16_dot_status().kernel : nullptr;
   return c;
 }
 
@@ -209,14 +214,14 @@ TEST(Bf16Dot, EqualsSgemmOnTheWidenedOperandsOnAndOff) {
         auto ctx = context_with(on, opts);
         if (on && cpu_runs_the_dot_kernel()) ASSERT_TRUE(have);
         for (const auto& s : std::array<std::array<int64_t, 3>, 9>{{{1, 1, 1},
-                                                                     {1, 33, 7},
-                                                                     {4, 64, 64},
-                                                                     {11, 31, 2},
-                                                                     {12, 32, 16},
-                                                                     {13, 33, 17},
-                                                                     {25, 65, 129},
-                                                                     {37, 97, 300},
-                                                                     {130, 70, 211}}}) {
+                                                                    {1, 33, 7},
+                                                                    {4, 64, 64},
+                                                                    {11, 31, 2},
+                                                                    {12, 32, 16},
+                                                                    {13, 33, 17},
+                                                                    {25, 65, 129},
+                                                                    {37, 97, 300},
+                                                                    {130, 70, 211}}}) {
           for (float alpha : {1.0f, -1.0f, 0.5f}) {
             const float beta = seed % 4 == 0   ? 0.0f
                                : seed % 4 == 1 ? 1.0f
@@ -229,9 +234,9 @@ TEST(Bf16Dot, EqualsSgemmOnTheWidenedOperandsOnAndOff) {
             const auto c0 = random_bf16(p.m * (p.n + 3), seed * 3 + 2);
             if (have && (alpha == 1.0f || alpha == -1.0f)) {
               // These operands meet the guard, so with the kernel on it is what runs.
-              ASSERT_TRUE(kernels::sbgemm_dot_applies(
-                  alpha, p.m, p.n, p.k, a.data(), p.ta ? 1 : lda, p.ta ? lda : 1, b.data(),
-                  p.tb ? 1 : ldb, p.tb ? ldb : 1));
+              ASSERT_TRUE(kernels::sbgemm_dot_applies(alpha, p.m, p.n, p.k, a.data(),
+                                                      p.ta ? 1 : lda, p.ta ? lda : 1, b.data(),
+                                                      p.tb ? 1 : ldb, p.tb ? ldb : 1));
             }
             expect_sgemm_bits(p, a, b, c0, *ctx, f32_ctx);
             if (HasFatalFailure()) return;

@@ -8,6 +8,7 @@
 
 #include "api/context_impl.h"
 #include "invar/invar.hpp"
+#include "kernels/bf16_dot.h"
 #include "numeric/half.h"
 #include "testing/seeded_data.h"
 #include "tools/commands.h"
@@ -95,10 +96,10 @@ int bench_bf16(const BenchOptions& o) {
     fb[i] = numeric::widen(b[i]);
   }
   std::vector<float> c(o.m * o.n);
-  Context& on = Context::default_context();
   ContextOptions opts;
-  opts.num_threads = on.num_threads();
-  Context off(opts);
+  opts.num_threads = Context::default_context().num_threads();
+  Context on(opts), off(opts);
+  on.impl().sbgemm_dot = kernels::bf16_dot_status().kernel;  // where it passes its check
   off.impl().sbgemm_dot = nullptr;
   const MatrixView<const bf16> va(a.data(), o.m, o.k), vb(b.data(), o.k, o.n);
   const MatrixView<const float> vfa(fa.data(), o.m, o.k), vfb(fb.data(), o.k, o.n);

@@ -7,6 +7,7 @@
 #include "blocking/block_sizes.h"
 #include "driver/gemm_driver.h"
 #include "invar/invar.h"
+#include "kernels/bf16_dot.h"
 #include "tools/commands.h"
 
 namespace invar::tool {
@@ -64,7 +65,8 @@ int run_info(const InfoOptions& o) {
   std::printf("dgemm:      %s (tile %d x %d)\n", dgemm.name, dgemm.mr, dgemm.nr);
   const kernels::GemmKernel& sbgemm = impl.kernels->sbgemm;
   std::printf("sbgemm:     %s (tile %d x %d)\n", sbgemm.name, sbgemm.mr, sbgemm.nr);
-  std::printf("bf16 dot:   %s: %s\n", impl.sbgemm_dot ? impl.sbgemm_dot->name : "none",
+  const kernels::Bf16DotStatus& dot = kernels::bf16_dot_status();
+  std::printf("bf16 dot:   %s %s\n", dot.kernel ? dot.kernel->name : "none",
               impl.sbgemm_dot_reason.c_str());
   if (impl.sbgemm_dot)
     std::printf("            (bf16 products with alpha +-1 and no subnormal risk run it)\n");

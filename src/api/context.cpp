@@ -59,9 +59,10 @@ int64_t env_thread_count() {
   return *parsed;
 }
 
-// The bf16 dot-product kernel for a context on `isa`: the detected one (kernels/bf16_dot.h) on
-// the AVX-512 path, unless INVAR_BF16_DOT=off; INVAR_BF16_DOT=on insists on it (an error where
-// it is not usable, as INVAR_ISA is for a path the CPU lacks).
+// The bf16 dot-product kernel for a context on `isa`: on the AVX-512 path, the detected one
+// (kernels/bf16_dot.h) where it is the faster path, unless INVAR_BF16_DOT=off;
+// INVAR_BF16_DOT=on takes it wherever it passes its check (an error where it does not, as
+// INVAR_ISA is for a path the CPU lacks).
 void choose_sbgemm_dot(Isa isa, const kernels::GemmKernel** kernel, std::string* reason) {
   const auto env = runtime::env_string("INVAR_BF16_DOT");
   if (env && *env != "on" && *env != "off" && *env != "auto")
@@ -79,9 +80,12 @@ void choose_sbgemm_dot(Isa isa, const kernels::GemmKernel** kernel, std::string*
   }
   const kernels::Bf16DotStatus& status = kernels::bf16_dot_status();
   if (status.kernel == nullptr && env && *env == "on")
-    throw Unsupported("INVAR_BF16_DOT=on, but the bf16 dot-product kernel is " + status.reason);
-  *kernel = status.kernel;
-  *reason = status.reason;
+    throw Unsupported("INVAR_BF16_DOT=on, but the bf16 dot-product kernel cannot run: " +
+                      status.reason);
+  const bool on = env && *env == "on";
+  *kernel = on || status.faster ? status.kernel : nullptr;
+  *reason = (*kernel != nullptr ? std::string("in use") : std::string("not in use")) +
+            (on ? " (INVAR_BF16_DOT=on): " : ": ") + status.reason;
 }
 
 }  // namespace

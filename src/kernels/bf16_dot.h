@@ -25,6 +25,16 @@
 //   3. alpha is +1 or -1, so alpha * a is exact in bf16 (a sign flip); any other alpha rounds in
 //      f32 and takes the widened path.
 //
+// Speed is the other half of the bargain, and it is not the same on every CPU: on an Intel Xeon
+// (family 6 model 207) vdpbf16ps on zmm registers sustains one instruction per two cycles,
+// measured 1.23 G/s against 5.13 G/s for vfmadd231ps in the same run (24 independent chains,
+// best of 200 rounds): two multiply-adds per lane at a quarter of the rate is half the f32 rate,
+// and the kernel ran bf16 1024^3 at 0.65x the widened path. So detection also times both
+// instructions (bf16_dot_rate: best of 8 short alternating rounds, about a millisecond) and a
+// context takes the kernel only where it does at least 1.25 times the multiply-adds of fma
+// (INVAR_BF16_DOT=on takes it wherever it passes the check, off never). The bits are the same
+// either way; only the speed depends on the timing.
+//
 // The odd last step of a product runs as one fma on widened values (no padding product), so
 // signed zeros come out as the chain makes them.
 #ifndef INVAR_KERNELS_BF16_DOT_H_
@@ -55,8 +65,15 @@ Bf16DotCheck bf16_dot_check(Bf16DotLanesFn lanes);
 
 struct Bf16DotStatus {
   const GemmKernel* kernel = nullptr;  // the kernel, when this build and CPU may use it
-  std::string reason;                  // why it is used or not, for `invar info`
+  // Multiply-adds of vdpbf16ps per multiply-add of vfmadd231ps on this CPU (measured when the
+  // kernel passes its check), and whether that makes the kernel the faster path.
+  double rate = 0;
+  bool faster = false;
+  std::string reason;  // why it is used or not, for `invar info`
 };
+
+// The minimum of rate for the kernel to be the default path.
+inline constexpr double kBf16DotMinRate = 1.25;
 
 // This build's and CPU's answer (detected once, thread-safe).
 const Bf16DotStatus& bf16_dot_status();

@@ -84,22 +84,20 @@ void pack_b_bf16_pairs(int64_t kc, int64_t nc, const uint16_t* src, int64_t rs, 
     }
     if (p < kc) {
       const uint16_t* r0 = src + p * rs;
-      for (int64_t s = 0; s < full; ++s) std::memcpy(dst + s * NR * kc + p * NR, r0 + s * NR,
-                                                      sizeof(uint16_t) * NR);
+      for (int64_t s = 0; s < full; ++s)
+        std::memcpy(dst + s * NR * kc + p * NR, r0 + s * NR, sizeof(uint16_t) * NR);
     }
   } else {
     for (int64_t s = 0; s < full; ++s)
       pair_panel<NR, NR, false>(NR, kc, src + s * NR * cs, cs, rs, dst + s * NR * kc);
   }
   const int64_t c0 = full * NR;
-  if (c0 < nc)
-    pair_panel<NR, 0, false>(nc - c0, kc, src + c0 * cs, cs, rs, dst + full * NR * kc);
+  if (c0 < nc) pair_panel<NR, 0, false>(nc - c0, kc, src + c0 * cs, cs, rs, dst + full * NR * kc);
 }
 
 // The tile shape of the AVX512_BF16 kernel (kernels/avx512/bf16/bf16.h).
 template void pack_a_bf16_pairs<12>(int64_t, int64_t, const uint16_t*, int64_t, int64_t, bool,
                                     uint16_t*);
-template void pack_b_bf16_pairs<32>(int64_t, int64_t, const uint16_t*, int64_t, int64_t,
-                                    uint16_t*);
+template void pack_b_bf16_pairs<32>(int64_t, int64_t, const uint16_t*, int64_t, int64_t, uint16_t*);
 
 }  // namespace invar::pack

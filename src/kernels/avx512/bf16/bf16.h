@@ -34,13 +34,17 @@ inline constexpr int kSbgemmDotNr = 32;
 // pair of steps. Each call checks its accumulators once started (from C or beta * C): when one
 // is nonzero with an exponent below -103 (so not a multiple of 2^-126), the tile runs the same
 // chain with one fma per step on the widened values instead (bf16_dot.h says why that bound).
-void sbgemm_avx512bf16_12x32(int64_t kc, const uint16_t* a_panel, const uint16_t* b_panel,
-                             float* c, int64_t ldc, AccInit init, float beta);
+void sbgemm_avx512bf16_12x32(int64_t kc, const uint16_t* a_panel, const uint16_t* b_panel, float* c,
+                             int64_t ldc, AccInit init, float beta);
 
 // The instruction alone, for the check at detection: out[l] = vdpbf16ps(acc[l], a pair l,
 // b pair l) for l < lanes (a multiple of 16); a and b hold 2 * lanes bf16 values.
 void sbgemm_avx512bf16_lanes(int64_t lanes, const uint16_t* a, const uint16_t* b, const float* acc,
                              float* out);
+
+// `iterations` rounds of 24 independent vdpbf16ps (dot true) or vfmadd231ps (dot false) on zmm
+// registers: the instructions' throughput, for the rate probe at detection (bf16_dot.h).
+void sbgemm_avx512bf16_spin(int64_t iterations, bool dot);
 
 // The smallest exponent field (biased, 0..255) of the nonzero values of a rows x cols block of
 // bf16 (rows ld elements apart): 0 when one is subnormal, 256 when every value is a zero.

@@ -35,7 +35,8 @@ __m512 low_f32(__m512 v) {
 // 16 consecutive bf16 values widened exactly to f32.
 __m512 widen16(const uint16_t* p) {
   const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  return _mm512_castsi512_ps(_mm512_maskz_slli_epi32(0xffff, _mm512_maskz_cvtepu16_epi32(0xffff, h), 16));
+  return _mm512_castsi512_ps(
+      _mm512_maskz_slli_epi32(0xffff, _mm512_maskz_cvtepu16_epi32(0xffff, h), 16));
 }
 
 float widen1(uint16_t h) {
@@ -45,15 +46,14 @@ float widen1(uint16_t h) {
   return f;
 }
 
-__m512 dot(__m512 acc, __m512 a, __m512 b) {
+__m512 dot_step(__m512 acc, __m512 a, __m512 b) {
   return _mm512_dpbf16_ps(acc, (__m512bh)_mm512_castps_si512(a), (__m512bh)_mm512_castps_si512(b));
 }
 
 // Lanes that are zero or have an exponent of at least -103 (a biased field of 24 or more): the
 // multiples of 2^-126 that bf16_dot.h's guard asks of a chain's start.
 __mmask16 safe_start(__m512 v) {
-  const __m512i mag =
-      _mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(0x7fffffff));
+  const __m512i mag = _mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(0x7fffffff));
   return static_cast<__mmask16>(_mm512_cmpeq_epi32_mask(mag, _mm512_setzero_si512()) |
                                 _mm512_cmpge_epu32_mask(mag, _mm512_set1_epi32(24 << 23)));
 }
@@ -90,8 +90,8 @@ void sbgemm_avx512bf16_12x32(int64_t kc, const uint16_t* a, const uint16_t* b, f
 #pragma GCC unroll 12
       for (int i = 0; i < kMr; ++i) {
         const __m512 ai = broadcast_pair(a + 2 * i);
-        acc[i][0] = dot(acc[i][0], ai, b0);
-        acc[i][1] = dot(acc[i][1], ai, b1);
+        acc[i][0] = dot_step(acc[i][0], ai, b0);
+        acc[i][1] = dot_step(acc[i][1], ai, b1);
       }
     }
   } else {
@@ -135,8 +135,29 @@ void sbgemm_avx512bf16_lanes(int64_t lanes, const uint16_t* a, const uint16_t* b
   for (int64_t l = 0; l + 16 <= lanes; l += 16) {
     const __m512 va = _mm512_castsi512_ps(_mm512_loadu_si512(a + 2 * l));
     const __m512 vb = _mm512_castsi512_ps(_mm512_loadu_si512(b + 2 * l));
-    _mm512_storeu_ps(out + l, dot(_mm512_loadu_ps(acc + l), va, vb));
+    _mm512_storeu_ps(out + l, dot_step(_mm512_loadu_ps(acc + l), va, vb));
   }
+  _mm256_zeroupper();
+}
+
+void sbgemm_avx512bf16_spin(int64_t iterations, bool dot) {
+  __m512 acc[24];
+  for (int i = 0; i < 24; ++i) acc[i] = _mm512_set1_ps(static_cast<float>(i));
+  __m512 x = _mm512_castsi512_ps(_mm512_set1_epi32(0x3f803f80));  // bf16 pairs {1, 1}
+  if (dot) {
+    for (int64_t n = 0; n < iterations; ++n) {
+#pragma GCC unroll 24
+      for (int i = 0; i < 24; ++i) acc[i] = dot_step(acc[i], x, x);
+      __asm__ volatile("" : "+v"(x));  // kept in the loop
+    }
+  } else {
+    for (int64_t n = 0; n < iterations; ++n) {
+#pragma GCC unroll 24
+      for (int i = 0; i < 24; ++i) acc[i] = _mm512_fmadd_ps(x, x, acc[i]);
+      __asm__ volatile("" : "+v"(x));
+    }
+  }
+  for (int i = 0; i < 24; ++i) __asm__ volatile("" : : "v"(acc[i]));  // the results are used
   _mm256_zeroupper();
 }
 
