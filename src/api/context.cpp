@@ -2,6 +2,7 @@
 #include "kernels/bf16_dot.h"
 #include "runtime/cpu_count.h"
 #include "runtime/env.h"
+#include "runtime/fp_mode.h"
 
 namespace invar {
 namespace api {
@@ -78,6 +79,7 @@ void choose_sbgemm_dot(Isa isa, const kernels::GemmKernel** kernel, std::string*
     *reason = std::string("not on the ") + isa_name(isa) + " path";
     return;
   }
+  const runtime::FpModeGuard fp_mode;  // for the check's reference chain, run on the first call
   const kernels::Bf16DotStatus& status = kernels::bf16_dot_status();
   if (status.kernel == nullptr && env && *env == "on")
     throw Unsupported("INVAR_BF16_DOT=on, but the bf16 dot-product kernel cannot run: " +

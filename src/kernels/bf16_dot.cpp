@@ -9,7 +9,6 @@
 
 #include "arch/cpu_features.h"
 #include "pack/pack.h"
-#include "runtime/fp_mode.h"
 
 #if defined(INVAR_HAVE_AVX512_BF16)
 #include "kernels/avx512/bf16/bf16.h"
@@ -243,7 +242,6 @@ Bf16DotStatus detect() {
 }  // namespace
 
 Bf16DotCheck bf16_dot_check(Bf16DotLanesFn lanes) {
-  runtime::FpModeGuard fp_mode;  // the reference chain needs subnormals honoured
   const LaneSet set = adversarial_lanes();
   const int64_t n = static_cast<int64_t>(set.acc.size());
   std::vector<float> out(set.acc.size());
