@@ -11,6 +11,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
+
 #include "api/context_impl.h"
 #include "arch/cpu_features.h"
 #include "invar/invar.hpp"
@@ -373,6 +377,32 @@ TEST(Bf16Dot, StartsBelowTwoToMinus103TakeTheFmaChain) {
   EXPECT_NE(out[0], want[0]);
 #endif
 }
+
+#if defined(__x86_64__)
+// A caller whose thread flushes subnormals (FTZ and DAZ set): the dot kernel's products, the
+// widened path it falls back to and its tiles' fma chains all keep the contract's bits, and the
+// caller's mode comes back.
+TEST(Bf16Dot, CallerFlushingSubnormalsChangesNothing) {
+  if (kernels::bf16_dot_status().kernel == nullptr)
+    GTEST_SKIP() << kernels::bf16_dot_status().reason;
+  const int64_t m = 13, n = 33, k = 9;
+  std::vector<bf16> a(m * (k + 1)), b(k * (n + 2)), c0(m * (n + 3));
+  Rng rng(9);
+  for (auto& x : a) x = bf(static_cast<int>(rng.below(2)), -60, static_cast<int>(rng.below(128)));
+  for (auto& x : b) x = bf(static_cast<int>(rng.below(2)), -70, static_cast<int>(rng.below(128)));
+  const auto ok_a = random_bf16(a.size(), 1), ok_b = random_bf16(b.size(), 2);
+  auto on = context_with(true, {});
+  Context f32_ctx;
+  struct Flushing {  // FTZ and DAZ on this thread, the previous mode back on every exit
+    const unsigned saved = _mm_getcsr();
+    Flushing() { _mm_setcsr(saved | 0x8040); }
+    ~Flushing() { _mm_setcsr(saved); }
+  } const flushing;
+  expect_sgemm_bits({m, n, k, false, false, 1.0f, 0.0f}, a, b, c0, *on, f32_ctx);
+  expect_sgemm_bits({m, n, k, false, false, -1.0f, 1.0f}, ok_a, ok_b, c0, *on, f32_ctx);
+  EXPECT_EQ(_mm_getcsr(), flushing.saved | 0x8040);
+}
+#endif
 
 }  // namespace
 }  // namespace invar
