@@ -10,6 +10,7 @@
 #include "api/packed.h"
 #include "arch/cache_topology.h"
 #include "driver/gemm_driver.h"
+#include "kernels/bf16_dot.h"
 #include "numeric/epilogue.h"
 #include "numeric/half.h"
 #include "runtime/fp_mode.h"
@@ -275,12 +276,21 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
                  : call.beta == Acc(1) ? kernels::AccInit::kLoad
                                        : kernels::AccInit::kScale;
 
-  const driver::Plan plan = plan_product(context, kernel, p, caches.topology);
+  // bf16 operands run the dot-product kernel where it gives the same bits (kernels/bf16_dot.h),
+  // else the f32 kernel on widened operands.
+  const kernels::GemmKernel* runs = &kernel;
+  if constexpr (std::is_same_v<In, bf16>) {
+    if (context.sbgemm_dot != nullptr && p.a_panels == nullptr && p.b_panels == nullptr &&
+        kernels::sbgemm_dot_applies(call.alpha, p.m, p.n, p.k, p.a, p.a_rs, p.a_cs, p.b, p.b_rs,
+                                    p.b_cs))
+      runs = context.sbgemm_dot;
+  }
+  const driver::Plan plan = plan_product(context, *runs, p, caches.topology);
   if (plan.workspace_bytes == 0) {
-    driver::run_gemm(kernel, p, plan, nullptr, &context.pool);
+    driver::run_gemm(*runs, p, plan, nullptr, &context.pool);
   } else {
     auto workspace = context.workspaces.lease();
-    driver::run_gemm(kernel, p, plan, &*workspace, &context.pool);
+    driver::run_gemm(*runs, p, plan, &*workspace, &context.pool);
   }
   if constexpr (kNarrowC<In, Out>) {
     for (int64_t i = 0; i < call.m; ++i)
