@@ -426,9 +426,9 @@ nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
   if (nb::try_cast(w_obj, packed, false) && packed != nullptr) {
     in = packed->k;
     out = packed->n;
-    if (packed->kind != x.kind)
+    if (packed->a_kind != x.kind)
       throw nb::type_error((std::string("invar.linear: x is ") + kind_name(x.kind) +
-                            ", the packed weights " + kind_name(packed->kind))
+                            ", the packed weights take " + kind_name(packed->a_kind))
                                .c_str());
   } else {
     w = import_array(w_obj, "w", false);
@@ -436,7 +436,7 @@ nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
       throw nb::value_error("invar.linear: w must be 2-D (out_features, in_features)");
     out = w.shape[0];
     in = w.shape[1];
-    if (w.kind != x.kind)
+    if (w.kind != x.kind && !(x.kind == Kind::kU8 && w.kind == Kind::kS8))
       throw nb::type_error(
           (std::string("invar.linear: x is ") + kind_name(x.kind) + ", w is " + kind_name(w.kind))
               .c_str());
@@ -449,12 +449,10 @@ nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
   const bool fused = act != INVAR_ACT_NONE || !bias_obj.is_none();
   const bool wide = x.kind == Kind::kF32 || x.kind == Kind::kF64;
   const bool half = x.kind == Kind::kBF16 || x.kind == Kind::kF16;
-  if ((!wide && packed != nullptr) || (!wide && !half && fused))
-    throw nb::type_error((std::string("invar.linear: ") +
-                          (packed != nullptr ? "packed weights take float32 or float64"
-                                             : "bias and activations take float32, float64, "
-                                               "bfloat16 or float16") +
-                          ", not " + kind_name(x.kind))
+  if (!wide && !half && fused)
+    throw nb::type_error((std::string("invar.linear: bias and activations take float32, float64, "
+                                      "bfloat16 or float16, not ") +
+                          kind_name(x.kind))
                              .c_str());
   // x as rows: the leading dimensions must collapse into one row stride, else one copy.
   int64_t rows = 1;
@@ -482,13 +480,21 @@ nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
   }
   std::vector<int64_t> shape(x.shape.begin(), x.shape.end() - 1);
   shape.push_back(out);
-  Array y = new_array(x.kind, shape, x.torch);
+  Array y = new_array(is_integer(x.kind) ? Kind::kS32 : x.kind, shape, x.torch);
   if (rows == 0 || out == 0) return y.owner;
   const invar_bias bias_kind = bias_obj.is_none() ? INVAR_BIAS_NONE : INVAR_BIAS_COLUMN;
   invar_status status;
   if (packed != nullptr) {
     nb::gil_scoped_release release;
-    if (x.kind == Kind::kF32)
+    if (x.kind == Kind::kS8)
+      status =
+          invar_gemm_s8s8s32_packed(lx.trans, rows, 1, static_cast<const int8_t*>(x.data), lx.ld,
+                                    packed->handle, 0, static_cast<int32_t*>(y.data), out);
+    else if (x.kind == Kind::kU8)
+      status =
+          invar_gemm_u8s8s32_packed(lx.trans, rows, 1, static_cast<const uint8_t*>(x.data), lx.ld,
+                                    packed->handle, 0, static_cast<int32_t*>(y.data), out);
+    else if (x.kind == Kind::kF32)
       status = invar_sgemm_packed_epilogue(
           lx.trans, rows, 1.0f, static_cast<const float*>(x.data), lx.ld, packed->handle, 0.0f,
           static_cast<float*>(y.data), out, bias_kind, static_cast<const float*>(bias.data), act);
@@ -536,12 +542,22 @@ nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
   return y.owner;
 }
 
-Packed* pack_b(nb::handle w_obj, bool trans) {
+Packed* pack_b(nb::handle w_obj, bool trans, const std::optional<std::string>& a_dtype) {
   Array w = import_array(w_obj, "w", false);
   if (w.ndim() != 2) throw nb::value_error("invar.pack_b: w must be 2-D");
-  if (w.kind != Kind::kF32 && w.kind != Kind::kF64)
+  if (w.kind != Kind::kF32 && w.kind != Kind::kF64 && w.kind != Kind::kS8)
     throw nb::type_error(
-        (std::string("invar.pack_b: packs float32 or float64, not ") + kind_name(w.kind)).c_str());
+        (std::string("invar.pack_b: packs float32, float64 or int8, not ") + kind_name(w.kind))
+            .c_str());
+  // The integer kernels differ with A's signedness, so int8 weights are packed for one A type.
+  Kind a_kind = w.kind;
+  if (a_dtype) {
+    if (w.kind != Kind::kS8 || (*a_dtype != "int8" && *a_dtype != "uint8"))
+      throw nb::type_error(
+          ("invar.pack_b: a_dtype is for int8 weights, and is int8 or uint8, not " + *a_dtype)
+              .c_str());
+    a_kind = *a_dtype == "uint8" ? Kind::kU8 : Kind::kS8;
+  }
   if (trans) {
     w.shape = reversed_dims(w.shape);
     w.strides = reversed_dims(w.strides);
@@ -554,16 +570,30 @@ Packed* pack_b(nb::handle w_obj, bool trans) {
   }
   auto p = std::make_unique<Packed>();
   p->kind = w.kind;
+  p->a_kind = a_kind;
   p->k = k;
   p->n = n;
   invar_status status;
   {
     nb::gil_scoped_release release;
-    status =
-        w.kind == Kind::kF32
-            ? invar_sgemm_pack_b(l.trans, k, n, static_cast<const float*>(w.data), l.ld, &p->handle)
-            : invar_dgemm_pack_b(l.trans, k, n, static_cast<const double*>(w.data), l.ld,
-                                 &p->handle);
+    switch (a_kind) {
+      case Kind::kF32:
+        status =
+            invar_sgemm_pack_b(l.trans, k, n, static_cast<const float*>(w.data), l.ld, &p->handle);
+        break;
+      case Kind::kF64:
+        status =
+            invar_dgemm_pack_b(l.trans, k, n, static_cast<const double*>(w.data), l.ld, &p->handle);
+        break;
+      case Kind::kU8:
+        status = invar_gemm_u8s8s32_pack_b(l.trans, k, n, static_cast<const int8_t*>(w.data), l.ld,
+                                           &p->handle);
+        break;
+      default:
+        status = invar_gemm_s8s8s32_pack_b(l.trans, k, n, static_cast<const int8_t*>(w.data), l.ld,
+                                           &p->handle);
+        break;
+    }
   }
   if (status != INVAR_OK) raise_status(status);
   return p.release();

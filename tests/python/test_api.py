@@ -62,6 +62,32 @@ def test_linear_equals_the_c_epilogue(clib, activation, dtype):
     assert_same_bits(invar.linear(x[:, ::-1], w, bias, activation)[:, ::-1], expected)
 
 
+@pytest.mark.parametrize("a_dtype", [np.int8, np.uint8], ids=["int8", "uint8"])
+def test_int8_packed_weights_equal_the_unpacked_product(a_dtype):
+    rng = np.random.default_rng(7)
+    w = rng.integers(-128, 128, size=(48, 70), dtype=np.int8)  # (out, in)
+    info = np.iinfo(a_dtype)
+    x = rng.integers(info.min, info.max + 1, size=(2, 5, 70), dtype=a_dtype)
+    exact = x.astype(np.int64) @ w.T.astype(np.int64)  # |sums| < 2^31 here: int32 is exact
+    packed = invar.pack_b(w, trans=True, a_dtype=a_dtype)
+    assert packed.shape == (70, 48) and packed.dtype == "int8" and packed.nbytes > 0
+    for rows in (1, 3, 5):
+        y = invar.matmul(x[0, :rows], packed)
+        assert y.dtype == np.int32
+        assert np.array_equal(y, exact[0, :rows])
+        assert_same_bits(y, invar.matmul(x[0, :rows], w.T))
+    assert_same_bits(invar.linear(x, packed), exact.astype(np.int32))
+    assert_same_bits(invar.linear(x, w), exact.astype(np.int32))
+    # Packed for the other signedness of x: refused, not misread.
+    other = np.uint8 if a_dtype == np.int8 else np.int8
+    with pytest.raises(TypeError, match="packed weights take"):
+        invar.matmul(x[0].astype(other), packed)
+    with pytest.raises(TypeError, match="a_dtype"):
+        invar.pack_b(w.astype(np.float32), a_dtype="int8")
+    with pytest.raises(TypeError, match="a_dtype"):
+        invar.pack_b(w, a_dtype="int16")
+
+
 @pytest.mark.parametrize("activation", list(ACTIVATIONS))
 @pytest.mark.parametrize("dtype", [ml_dtypes.bfloat16, np.float16], ids=["bfloat16", "float16"])
 def test_16_bit_linear_is_the_float32_linear_rounded_once(activation, dtype):
