@@ -11,6 +11,7 @@
 #include "api/packed16.h"
 #include "arch/cache_topology.h"
 #include "driver/gemm_driver.h"
+#include "kernels/bf16_dot.h"
 #include "numeric/epilogue.h"
 #include "numeric/half.h"
 #include "runtime/fp_mode.h"
@@ -276,15 +277,30 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
                  : call.beta == Acc(1) ? kernels::AccInit::kLoad
                                        : kernels::AccInit::kScale;
 
+  // bf16 operands run the dot-product kernel where it gives the same bits (kernels/bf16_dot.h),
+  // else the f32 kernel on widened operands. The decode step (a direct path for B's layout)
+  // stays on the widened kernel, which reads B once where the dot kernel would scan it for its
+  // exponent check and then pack it.
+  const kernels::GemmKernel* runs = &kernel;
+  if constexpr (std::is_same_v<In, bf16>) {
+    const bool decode =
+        p.allow_direct && p.m <= kernels::kDirectMaxRows &&
+        ((p.b_cs == 1 && kernel.direct != nullptr) || (p.b_rs == 1 && kernel.direct_t != nullptr));
+    if (context.sbgemm_dot != nullptr && p.a_panels == nullptr && p.b_panels == nullptr &&
+        !decode &&
+        kernels::sbgemm_dot_applies(call.alpha, p.m, p.n, p.k, p.a, p.a_rs, p.a_cs, p.b, p.b_rs,
+                                    p.b_cs))
+      runs = context.sbgemm_dot;
+  }
   if (call.packed_b != nullptr && call.packed_b->narrow_panels) {
     run_narrow_packed_b(context, kernel, p, *call.packed_b, caches.topology);  // 16-bit panels
   } else {
-    const driver::Plan plan = plan_product(context, kernel, p, caches.topology);
+    const driver::Plan plan = plan_product(context, *runs, p, caches.topology);
     if (plan.workspace_bytes == 0) {
-      driver::run_gemm(kernel, p, plan, nullptr, &context.pool);
+      driver::run_gemm(*runs, p, plan, nullptr, &context.pool);
     } else {
       auto workspace = context.workspaces.lease();
-      driver::run_gemm(kernel, p, plan, &*workspace, &context.pool);
+      driver::run_gemm(*runs, p, plan, &*workspace, &context.pool);
     }
   }
   if constexpr (kNarrowC<In, Out>) {

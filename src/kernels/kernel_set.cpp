@@ -441,14 +441,14 @@ const KernelSet kAvx2Set = with_avx2_widened_direct<avx2::kSgemmNr>({
                                             &avx2::sgemm_avx2_pack_b16>),
                     &pack_a_avx<float, avx2::kSgemmMr, &avx2::sgemm_avx2_pack_a6,
                                 &avx2::sgemm_avx2_pack_a6_t>)))),
-    with_direct_panels<double, &avx2::dgemm_avx2_direct_panels8, avx2::kDgemmAInPlacePanels>(
-        with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
-            with_pack_a(
-                with_small<double, &avx2::dgemm_avx2_6x8_small>(
-                    with_edge<double, &avx2::dgemm_avx2_6x8_edge>(
-                        make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr, &avx2::dgemm_avx2_6x8>(
-                            "dgemm_avx2_6x8"))),
-                &pack_a_avx_f64<avx2::kDgemmMr, &avx2::dgemm_avx2_pack_a6>))),
+    with_direct_t<double, avx2::kDirectTNr, &avx2::dgemm_avx2_direct_t8>(
+        with_direct_panels<double, &avx2::dgemm_avx2_direct_panels8, avx2::kDgemmAInPlacePanels>(
+            with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
+                with_pack_a(with_small<double, &avx2::dgemm_avx2_6x8_small>(
+                                with_edge<double, &avx2::dgemm_avx2_6x8_edge>(
+                                    make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr,
+                                                &avx2::dgemm_avx2_6x8>("dgemm_avx2_6x8"))),
+                            &pack_a_avx_f64<avx2::kDgemmMr, &avx2::dgemm_avx2_pack_a6>)))),
     with_pack_a(
         with_pack_b(avx2_f32_edge(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr,
                                               &avx2::sgemm_avx2_6x16, bf16>("sbgemm_avx2_6x16")),
@@ -530,15 +530,16 @@ constexpr KernelSet avx512_set() {
       // Up to two 16-column panels (Zen 4, against the loop nest, 1 / 2 threads): f64 512x16x512
       // +38 % / +40 %, 1024x32x2048 +19 % / +9 %, 4096x32x1024 +14 % / +6 %; four panels lost
       // (1024x48x1024 -9 % / -12 %, 2048x64x1024 on two threads -13 %).
-      with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16, 2>(
-          with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
-              streaming_b(
-                  with_pack_a(with_small<double, &avx512::dgemm_avx512_12x16_small<B>>(
-                                  with_edge<double, &avx512::dgemm_avx512_12x16_edge<B>>(
-                                      make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr,
-                                                  &avx512::dgemm_avx512_12x16<B>>(avx512_name<B>(
-                                          "dgemm_avx512_12x16", "dgemm_avx512_12x16_membcast")))),
-                              &pack_a_avx_f64<avx512::kDgemmMr, &avx2::dgemm_avx2_pack_a12>)))),
+      with_direct_t<double, avx2::kDirectTNr, &avx2::dgemm_avx2_direct_t8>(
+          with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16, 2>(
+              with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
+                  streaming_b(with_pack_a(
+                      with_small<double, &avx512::dgemm_avx512_12x16_small<B>>(
+                          with_edge<double, &avx512::dgemm_avx512_12x16_edge<B>>(
+                              make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr,
+                                          &avx512::dgemm_avx512_12x16<B>>(avx512_name<B>(
+                                  "dgemm_avx512_12x16", "dgemm_avx512_12x16_membcast")))),
+                      &pack_a_avx_f64<avx512::kDgemmMr, &avx2::dgemm_avx2_pack_a12>))))),
       streaming_b(with_pack_a(
           with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, sgemm, bf16>(
                           avx512_name<B>("sbgemm_avx512_12x32", "sbgemm_avx512_12x32_membcast"))),

@@ -155,6 +155,11 @@ void dgemm_avx2_6x8_small(int64_t m, int64_t n, int64_t k, const double* a, int6
 void dgemm_avx2_direct_8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
                          int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
                          int64_t ldc, AccInit init, double beta);
+// The same with B stored transposed (B[k][j] at b[j * ldb + k]), eight columns at a time
+// (kDirectTNr, as the f32 kernel): a row-major y = W x read in place.
+void dgemm_avx2_direct_t8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
+                          int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
+                          int64_t ldc, AccInit init, double beta);
 // The same over prepacked panels of 8 (AVX2) or 16 (AVX-512) doubles, panel_stride apart. Over
 // panels in L2 it beats packing A for the 6 x 8 kernel at every width measured (one thread,
 // Zen 3, then with the portable A packer): 4096x8x1024 2.2x, 512x16x512 +52 %, 1000x32x500
