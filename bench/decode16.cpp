@@ -4,10 +4,11 @@
 // fastest run).
 //   invar_bench_decode16 [N K reps]   (default 4096 4096 21)
 // On the Intel Xeon of blocking/block_sizes.h (2 cores, 300 MiB L3, shared with other work at a
-// load average of 7-10), INVAR_ISA=avx512, one thread, median ratio to the f32 decode: W 16384 x
-// 8192 (f32 512 MiB, past the L3) x * W^T bf16 1.47x, f16 1.34x; B row-major bf16 1.65x, f16
-// 1.69x; prepacked (against f32 prepacked) bf16 1.57x, f16 1.74x; 0.79-0.96 of one core's
-// read bandwidth over 512 MiB in bytes. W 4096 x 4096 (in L3) ranged 1.1-2.2x run to run.
+// load average of 7-10), INVAR_ISA=avx512, one thread, W 16384 x 8192 (f32 512 MiB, past the
+// L3), median ratio to the f32 decode: x * W^T bf16 1.75x, f16 1.71x (0.95-0.99 of one core's
+// read bandwidth over 512 MiB, in bytes, fastest runs); B row-major bf16 1.53x, f16 1.49x;
+// prepacked (against f32 prepacked) bf16 1.57x, f16 1.55x. Run to run the ratios moved by
+// +-0.2 with the load; W 4096 x 4096 (in the L3) ranged 1.1-2.2x.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
