@@ -102,18 +102,22 @@ invar_status gemm_entry(const char* function, const invar_trans& ta, const invar
                         const Acc* bias_values = nullptr, int activation = 0,
                         const invar_packed* packed_a = nullptr) {
   invar::api::clear_last_error();
-  const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
-  return guarded(function, [&] {
-    auto call = make_call(function, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    if (packed != nullptr) call.packed_b = &invar::api::operand_of(packed, function, "b");
-    if (packed_a != nullptr) call.packed_a = &invar::api::operand_of(packed_a, function, "a");
-    call.bias = bias;
-    call.bias_values = bias_values;
-    call.activation = activation;
-    std::string error = invar::api::validate(call);
-    if (!error.empty()) {
-      invar::api::set_last_error(std::move(error));
-      return INVAR_EINVAL;
+  // Copies only (no comparison of a scalar), so outside the library's FP mode; the lambda takes
+  // the call whole, not each argument (a capture per argument costs a store per argument).
+  auto call =
+      make_call(function, raw_enum(ta), raw_enum(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  call.bias = bias;
+  call.bias_values = bias_values;
+  call.activation = activation;
+  return guarded(function, [&call, packed, packed_a] {
+    if (packed != nullptr) call.packed_b = &invar::api::operand_of(packed, call.function, "b");
+    if (packed_a != nullptr) call.packed_a = &invar::api::operand_of(packed_a, call.function, "a");
+    if (!invar::api::plainly_valid(call)) {
+      std::string error = invar::api::validate(call);
+      if (!error.empty()) {
+        invar::api::set_last_error(std::move(error));
+        return INVAR_EINVAL;
+      }
     }
     invar::api::execute(invar::Context::default_context().impl(), call);
     return INVAR_OK;
@@ -217,7 +221,9 @@ invar_status run_batch(const char* function, int64_t batch, Entry&& entry, bool 
   }
   if (batch == 0) return INVAR_OK;
   for (int64_t i = 0; i < (each ? batch : 1); ++i) {
-    std::string error = invar::api::validate(entry(i));
+    const auto call = entry(i);
+    if (invar::api::plainly_valid(call)) continue;
+    std::string error = invar::api::validate(call);
     if (!error.empty()) {
       invar::api::set_last_error(error + " (batch entry " + std::to_string(i) + ")");
       return INVAR_EINVAL;
