@@ -213,6 +213,37 @@ std::size_t wide_elements(const GemmCall<In, Out>& call) {
   return static_cast<std::size_t>(call.m) * static_cast<std::size_t>(call.n);
 }
 
+// The driver's view of a validated call that computes (m, n, k > 0, alpha != 0), C as the
+// caller's (execute_on points it at the wide copy when C is narrow). alpha and beta are read
+// from the call, which must outlive the problem.
+template <class In, class Out>
+driver::GemmProblem problem_of(const GemmCall<In, Out>& call, const Context::Impl& context) {
+  using Acc = typename GemmCall<In, Out>::Acc;
+  driver::GemmProblem p;
+  p.m = call.m;
+  p.n = call.n;
+  p.k = call.k;
+  p.a = call.a;
+  p.a_rs = call.trans_a ? 1 : call.lda;
+  p.a_cs = call.trans_a ? call.lda : 1;
+  p.b = call.b;
+  p.b_rs = call.trans_b ? 1 : call.ldb;
+  p.b_cs = call.trans_b ? call.ldb : 1;
+  p.b_panels = call.packed_b != nullptr ? call.packed_b->data.get() : nullptr;
+  p.a_panels = call.packed_a != nullptr ? call.packed_a->data.get() : nullptr;
+  p.epilogue = epilogue_of(call);
+  p.c = call.c;
+  p.ldc = call.ldc;
+  p.alpha = &call.alpha;
+  p.beta = &call.beta;
+  p.allow_direct = context.allow_direct;
+  p.unit_alpha = call.alpha == Acc(1);
+  p.first_init = call.beta == Acc(0)   ? kernels::AccInit::kZero
+                 : call.beta == Acc(1) ? kernels::AccInit::kLoad
+                                       : kernels::AccInit::kScale;
+  return p;
+}
+
 // execute() on a caller's copy of C: `wide` holds wide_elements(call) accumulators, contents
 // unspecified.
 template <class In, class Out>
@@ -242,21 +273,7 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
       scale_c_with_epilogue(call);
     return;
   }
-  driver::GemmProblem p;
-  p.m = call.m;
-  p.n = call.n;
-  p.k = call.k;
-  p.a = call.a;
-  p.a_rs = call.trans_a ? 1 : call.lda;
-  p.a_cs = call.trans_a ? call.lda : 1;
-  p.b = call.b;
-  p.b_rs = call.trans_b ? 1 : call.ldb;
-  p.b_cs = call.trans_b ? call.ldb : 1;
-  p.b_panels = call.packed_b != nullptr ? call.packed_b->data.get() : nullptr;
-  p.a_panels = call.packed_a != nullptr ? call.packed_a->data.get() : nullptr;
-  p.epilogue = epilogue_of(call);
-  p.c = call.c;
-  p.ldc = call.ldc;
+  driver::GemmProblem p = problem_of(call, context);
   // A narrow C: the copy holds beta * C widened exactly (nothing is read when beta == 0).
   if constexpr (kNarrowC<In, Out>) {
     if (call.beta != Acc(0)) {
@@ -267,20 +284,16 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
     p.c = wide;
     p.ldc = call.n;
   }
-  p.alpha = &call.alpha;
-  p.beta = &call.beta;
-  p.allow_direct = context.allow_direct;
-  p.unit_alpha = call.alpha == Acc(1);
-  p.first_init = call.beta == Acc(0)   ? kernels::AccInit::kZero
-                 : call.beta == Acc(1) ? kernels::AccInit::kLoad
-                                       : kernels::AccInit::kScale;
 
-  const driver::Plan plan = plan_product(context, kernel, p, caches.topology);
-  if (plan.workspace_bytes == 0) {
-    driver::run_gemm(kernel, p, plan, nullptr, &context.pool);
-  } else {
-    auto workspace = context.workspaces.lease();
-    driver::run_gemm(kernel, p, plan, &*workspace, &context.pool);
+  // The smallest products are planned and run at once; the others planned whole, then run.
+  if (!driver::run_tiny(kernel, p, caches.topology)) {
+    const driver::Plan plan = plan_product(context, kernel, p, caches.topology);
+    if (plan.workspace_bytes == 0) {
+      driver::run_gemm(kernel, p, plan, nullptr, &context.pool);
+    } else {
+      auto workspace = context.workspaces.lease();
+      driver::run_gemm(kernel, p, plan, &*workspace, &context.pool);
+    }
   }
   if constexpr (kNarrowC<In, Out>) {
     for (int64_t i = 0; i < call.m; ++i)
@@ -305,6 +318,56 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call) {
   execute_on(context, call, wide.get());
 }
 
+// Whether entry e differs from `first` only in the addresses of its operands (what a strided
+// batch's entries do; a batch of views may also differ in leading dimensions).
+template <class In, class Out>
+bool same_but_addresses(const GemmCall<In, Out>& e, const GemmCall<In, Out>& first) {
+  return e.trans_a == first.trans_a && e.trans_b == first.trans_b && e.lda == first.lda &&
+         e.ldb == first.ldb && e.ldc == first.ldc && e.beta == first.beta && e.bias == first.bias &&
+         e.bias_values == first.bias_values && e.activation == first.activation &&
+         e.packed_a == nullptr && e.packed_b == nullptr;
+}
+
+// Entries begin, begin + step, ... < count of a batch, on this thread. When the first of them
+// is a tiny product (driver::plan_tiny) it is planned once, and every entry that differs from it
+// only in its operands' addresses runs that plan over its own A, B and C: the plan depends on
+// nothing else, and the checks execute_on makes (the caches, the kernel, the special cases)
+// hold for all of them. Any other entry, and every entry of another batch, runs alone.
+template <class In, class Out>
+void run_entries(Context::Impl& context, const BatchEntries<In, Out>& entries, int64_t begin,
+                 int64_t step, int64_t count, typename GemmCall<In, Out>::Acc* wide) {
+  using Acc = typename GemmCall<In, Out>::Acc;
+  if (begin >= count) return;
+  const GemmCall<In, Out> first = entries.at(entries.self, begin);
+  const arch::EffectiveCacheTopology& caches = arch::cache_topology();
+  driver::Plan plan;
+  const bool computes = first.m > 0 && first.n > 0 && first.k > 0 && !(first.alpha == Acc(0)) &&
+                        first.packed_a == nullptr && first.packed_b == nullptr;
+  if (kNarrowC<In, Out> || !computes || !caches.error.empty()) {
+    for (int64_t i = begin; i < count; i += step)
+      execute_on(context, entries.at(entries.self, i), wide);
+    return;
+  }
+  const kernels::GemmKernel& kernel = kernels::kernel_for<In>(*context.kernels);
+  driver::GemmProblem p = problem_of(first, context);
+  if (!driver::plan_tiny(kernel, driver::request_of(p, 1, 1), caches.topology, &plan)) {
+    for (int64_t i = begin; i < count; i += step)
+      execute_on(context, entries.at(entries.self, i), wide);
+    return;
+  }
+  for (int64_t i = begin; i < count; i += step) {
+    const GemmCall<In, Out> e = entries.at(entries.self, i);
+    if (!same_but_addresses(e, first)) {
+      execute_on(context, e, wide);
+      continue;
+    }
+    p.a = e.a;
+    p.b = e.b;
+    p.c = e.c;
+    driver::run_gemm(kernel, p, plan, nullptr, nullptr);
+  }
+}
+
 template <class In, class Out>
 void execute_batch(Context::Impl& context, const BatchEntries<In, Out>& entries, int64_t count) {
   using Acc = typename GemmCall<In, Out>::Acc;
@@ -318,8 +381,7 @@ void execute_batch(Context::Impl& context, const BatchEntries<In, Out>& entries,
   const std::size_t elements = wide_elements(first);
   const std::unique_ptr<Acc[]> wide = wide_copies<Acc>(elements, members);
   if (members == 1) {
-    for (int64_t i = 0; i < count; ++i)
-      execute_on(context, entries.at(entries.self, i), wide.get());
+    run_entries(context, entries, 0, 1, count, wide.get());
     return;
   }
   // A call from inside a pool task runs on its caller alone, so each member's products are
@@ -327,8 +389,7 @@ void execute_batch(Context::Impl& context, const BatchEntries<In, Out>& entries,
   context.pool.run(members, [&](runtime::Team& team) {
     runtime::FpModeGuard fp_mode;  // a pool worker's mode (the caller's thread has it already)
     Acc* own = wide ? wide.get() + elements * static_cast<std::size_t>(team.tid()) : nullptr;
-    for (int64_t i = team.tid(); i < count; i += team.size())
-      execute_on(context, entries.at(entries.self, i), own);
+    run_entries(context, entries, team.tid(), team.size(), count, own);
   });
 }
 

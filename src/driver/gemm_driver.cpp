@@ -25,6 +25,17 @@ void run_gemm(const kernels::GemmKernel& kernel, const GemmProblem& problem, con
   }
 }
 
+bool run_tiny(const kernels::GemmKernel& kernel, const GemmProblem& problem,
+              const arch::CacheTopology& topology) {
+  Plan plan;
+  if (!plan_tiny(kernel, request_of(problem, 1, 1), topology, &plan)) return false;
+  if (plan.path == Path::kSmall)
+    exec::run_small(kernel, problem, plan, nullptr);
+  else
+    exec::run_direct(kernel, problem, plan, nullptr);  // kDirect or kDirectTransposed
+  return true;
+}
+
 void run_gemm(const kernels::GemmKernel& kernel, const GemmProblem& problem,
               const blocking::BlockSizes& blocks, runtime::Workspace& workspace,
               runtime::ThreadPool* pool, int threads) {
