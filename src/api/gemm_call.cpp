@@ -217,31 +217,33 @@ std::size_t wide_elements(const GemmCall<In, Out>& call) {
 // caller's (execute_on points it at the wide copy when C is narrow). alpha and beta are read
 // from the call, which must outlive the problem.
 template <class In, class Out>
-driver::GemmProblem problem_of(const GemmCall<In, Out>& call, const Context::Impl& context) {
+inline driver::GemmProblem problem_of(const GemmCall<In, Out>& call, const Context::Impl& context) {
   using Acc = typename GemmCall<In, Out>::Acc;
-  driver::GemmProblem p;
-  p.m = call.m;
-  p.n = call.n;
-  p.k = call.k;
-  p.a = call.a;
-  p.a_rs = call.trans_a ? 1 : call.lda;
-  p.a_cs = call.trans_a ? call.lda : 1;
-  p.b = call.b;
-  p.b_rs = call.trans_b ? 1 : call.ldb;
-  p.b_cs = call.trans_b ? call.ldb : 1;
-  p.b_panels = call.packed_b != nullptr ? call.packed_b->data.get() : nullptr;
-  p.a_panels = call.packed_a != nullptr ? call.packed_a->data.get() : nullptr;
-  p.epilogue = epilogue_of(call);
-  p.c = call.c;
-  p.ldc = call.ldc;
-  p.alpha = &call.alpha;
-  p.beta = &call.beta;
-  p.allow_direct = context.allow_direct;
-  p.unit_alpha = call.alpha == Acc(1);
-  p.first_init = call.beta == Acc(0)   ? kernels::AccInit::kZero
-                 : call.beta == Acc(1) ? kernels::AccInit::kLoad
-                                       : kernels::AccInit::kScale;
-  return p;
+  // Designated, in the members' order: each member is written once (assigning after default
+  // initialization wrote most of them twice, a tenth of a tiny product's fixed cost).
+  return driver::GemmProblem{
+      .m = call.m,
+      .n = call.n,
+      .k = call.k,
+      .a = call.a,
+      .a_rs = call.trans_a ? 1 : call.lda,
+      .a_cs = call.trans_a ? call.lda : 1,
+      .b = call.b,
+      .b_rs = call.trans_b ? 1 : call.ldb,
+      .b_cs = call.trans_b ? call.ldb : 1,
+      .c = call.c,
+      .ldc = call.ldc,
+      .alpha = &call.alpha,
+      .beta = &call.beta,
+      .first_init = call.beta == Acc(0)   ? kernels::AccInit::kZero
+                    : call.beta == Acc(1) ? kernels::AccInit::kLoad
+                                          : kernels::AccInit::kScale,
+      .unit_alpha = call.alpha == Acc(1),
+      .allow_direct = context.allow_direct,
+      .b_panels = call.packed_b != nullptr ? call.packed_b->data.get() : nullptr,
+      .a_panels = call.packed_a != nullptr ? call.packed_a->data.get() : nullptr,
+      .epilogue = epilogue_of(call),
+  };
 }
 
 // execute() on a caller's copy of C: `wide` holds wide_elements(call) accumulators, contents

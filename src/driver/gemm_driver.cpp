@@ -28,11 +28,22 @@ void run_gemm(const kernels::GemmKernel& kernel, const GemmProblem& problem, con
 bool run_tiny(const kernels::GemmKernel& kernel, const GemmProblem& problem,
               const arch::CacheTopology& topology) {
   Plan plan;
-  if (!plan_tiny(kernel, request_of(problem, 1, 1), topology, &plan)) return false;
-  if (plan.path == Path::kSmall)
-    exec::run_small(kernel, problem, plan, nullptr);
-  else
-    exec::run_direct(kernel, problem, plan, nullptr);  // kDirect or kDirectTransposed
+  const GemmProblem& p = problem;
+  if (!plan_tiny(kernel, request_of(p, 1, 1), topology, &plan)) return false;
+  // The executors' one-member calls (exec_direct.cpp) made here, without their set-up, when the
+  // product is one call of the kernel: the small path's whole block, or a direct path's one row
+  // group over all of K.
+  if (plan.path == Path::kSmall) {
+    kernel.small(p.m, p.n, p.k, p.a, p.a_rs, p.b, p.b_rs, kernel.nr, p.c, p.ldc, p.first_init,
+                 p.beta);
+  } else if (plan.path == Path::kDirect && p.m <= plan.direct_rows && p.k <= plan.direct_kc) {
+    kernel.direct(p.m, p.n, p.k, p.alpha, p.a, p.a_rs, p.a_cs, p.b, p.b_rs, p.c, p.ldc,
+                  p.first_init, p.beta);
+  } else {
+    exec::run_direct(kernel, p, plan, nullptr);  // kDirect or kDirectTransposed
+    return true;
+  }
+  if (!p.epilogue.empty()) numeric::apply_epilogue(p.epilogue, p.c, p.ldc, p.m, p.n, 0, 0);
   return true;
 }
 
