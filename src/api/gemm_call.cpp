@@ -366,7 +366,7 @@ void run_entries(Context::Impl& context, const BatchEntries<In, Out>& entries, i
     p.a = e.a;
     p.b = e.b;
     p.c = e.c;
-    driver::run_gemm(kernel, p, plan, nullptr, nullptr);
+    driver::run_tiny_plan(kernel, p, plan);
   }
 }
 

@@ -25,11 +25,11 @@ void run_gemm(const kernels::GemmKernel& kernel, const GemmProblem& problem, con
   }
 }
 
-bool run_tiny(const kernels::GemmKernel& kernel, const GemmProblem& problem,
-              const arch::CacheTopology& topology) {
-  Plan plan;
-  const GemmProblem& p = problem;
-  if (!plan_tiny(kernel, request_of(p, 1, 1), topology, &plan)) return false;
+namespace {
+
+// run_tiny_plan, inlined into run_tiny too (a call level costs a tiny product ~10 instructions).
+inline __attribute__((always_inline)) void run_planned(const kernels::GemmKernel& kernel,
+                                                       const GemmProblem& p, const Plan& plan) {
   // The executors' one-member calls (exec_direct.cpp) made here, without their set-up, when the
   // product is one call of the kernel: the small path's whole block, or a direct path's one row
   // group over all of K.
@@ -41,9 +41,23 @@ bool run_tiny(const kernels::GemmKernel& kernel, const GemmProblem& problem,
                   p.first_init, p.beta);
   } else {
     exec::run_direct(kernel, p, plan, nullptr);  // kDirect or kDirectTransposed
-    return true;
+    return;
   }
   if (!p.epilogue.empty()) numeric::apply_epilogue(p.epilogue, p.c, p.ldc, p.m, p.n, 0, 0);
+}
+
+}  // namespace
+
+void run_tiny_plan(const kernels::GemmKernel& kernel, const GemmProblem& problem,
+                   const Plan& plan) {
+  run_planned(kernel, problem, plan);
+}
+
+bool run_tiny(const kernels::GemmKernel& kernel, const GemmProblem& problem,
+              const arch::CacheTopology& topology) {
+  Plan plan;
+  if (!plan_tiny(kernel, request_of(problem, 1, 1), topology, &plan)) return false;
+  run_planned(kernel, problem, plan);
   return true;
 }
 

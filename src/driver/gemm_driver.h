@@ -135,6 +135,10 @@ void run_gemm(const kernels::GemmKernel& kernel, const GemmProblem& problem, con
 bool run_tiny(const kernels::GemmKernel& kernel, const GemmProblem& problem,
               const arch::CacheTopology& topology);
 
+// Runs a product with a plan plan_tiny made for it, or for a product that differs from it only
+// in the operands' addresses (a batch's entries), as run_gemm would.
+void run_tiny_plan(const kernels::GemmKernel& kernel, const GemmProblem& problem, const Plan& plan);
+
 // Plans the product with the given blocks and GemmProblem::small_fits (make_plan_with_blocks)
 // for up to `threads` threads of `pool` (nullptr or 1: the caller alone), then runs it.
 void run_gemm(const kernels::GemmKernel& kernel, const GemmProblem& problem,
