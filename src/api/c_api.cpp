@@ -213,7 +213,8 @@ struct EntriesOf<invar::api::GemmCall<In, Out>> {
 // anything else; with `each` false it stands for every entry (a strided batch whose matrices
 // were checked as ranges). No memory is taken per entry: calls are made again when they run.
 template <class Entry>
-invar_status run_batch(const char* function, int64_t batch, Entry&& entry, bool each = true) {
+invar_status run_batch(const char* function, int64_t batch, Entry&& entry, bool each = true,
+                       const int64_t* strides = nullptr) {
   if (batch < 0) {
     invar::api::set_last_error(std::string(function) + ": batch = " + std::to_string(batch) +
                                " is negative");
@@ -231,7 +232,8 @@ invar_status run_batch(const char* function, int64_t batch, Entry&& entry, bool 
   }
   using Fn = std::remove_reference_t<Entry>;
   const typename EntriesOf<std::invoke_result_t<Entry&, int64_t>>::type entries{
-      &entry, [](const void* self, int64_t i) { return (*static_cast<const Fn*>(self))(i); }};
+      &entry, [](const void* self, int64_t i) { return (*static_cast<const Fn*>(self))(i); },
+      strides};
   invar::api::execute_batch(invar::Context::default_context().impl(), entries, batch);
   return INVAR_OK;
 }
@@ -295,7 +297,9 @@ invar_status batch_strided_entry(const char* function, const invar_trans& ta, co
     auto at = [](auto* base, int64_t stride, int64_t i, bool used) {
       return base == nullptr || !used ? base : base + stride * i;
     };
-    // Entry 0 stands for all: the others differ only in addresses, checked above as ranges.
+    // Entry 0 stands for all: the others differ only in addresses, checked above as ranges
+    // (and when A and B are read, only by the strides, which the engine may then apply itself).
+    const int64_t strides[3] = {stride_a, stride_b, stride_c};
     return run_batch(
         function, batch,
         [&](int64_t i) {
@@ -303,7 +307,7 @@ invar_status batch_strided_entry(const char* function, const invar_trans& ta, co
                            lda, at(b, stride_b, i, reads_ab), ldb, beta, at(c, stride_c, i, true),
                            ldc);
         },
-        /*each=*/false);
+        /*each=*/false, reads_ab ? strides : nullptr);
   });
 }
 

@@ -357,6 +357,16 @@ void run_entries(Context::Impl& context, const BatchEntries<In, Out>& entries, i
       execute_on(context, entries.at(entries.self, i), wide);
     return;
   }
+  if (const int64_t* strides = entries.strides) {
+    // A strided batch: each entry's operands found from the first's, with nothing to compare.
+    for (int64_t i = begin; i < count; i += step) {
+      p.a = first.a + (i - begin) * strides[0];
+      p.b = first.b + (i - begin) * strides[1];
+      p.c = first.c + (i - begin) * strides[2];
+      driver::run_tiny_plan(kernel, p, plan);
+    }
+    return;
+  }
   for (int64_t i = begin; i < count; i += step) {
     const GemmCall<In, Out> e = entries.at(entries.self, i);
     if (!same_but_addresses(e, first)) {

@@ -154,10 +154,13 @@ void execute_batch(Context::Impl& context, const GemmCall<In, Out>* calls, int64
 
 // The calls of a batch made on demand, entry i as at(self, i), so that a batch of any size
 // needs no memory per entry. Every entry has the first's m, n, k and alpha, and was validated.
+// `strides`, when set, says the batch is strided: entry i is entry 0 with its A, B and C
+// strides[0], strides[1] and strides[2] elements further per entry, and nothing else differs.
 template <class In, class Out>
 struct BatchEntries {
   const void* self;
   GemmCall<In, Out> (*at)(const void* self, int64_t i);
+  const int64_t* strides = nullptr;
 };
 template <class In, class Out>
 void execute_batch(Context::Impl& context, const BatchEntries<In, Out>& entries, int64_t count);
