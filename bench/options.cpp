@@ -23,7 +23,9 @@ next to the core's measured FMA peak and memory read bandwidth.
                         4096); a size may name its kind: f64:1024, bf16:1024, u8s8:1024
   --shapes LIST         general shapes MxNxK, e.g. 1x4096x4096,64x4096x4096 (added to --sizes);
                         bt:MxNxK is C = A * W^T with W stored N x K (a linear layer), and
-                        f64:/bf16:/u8s8: name those kinds
+                        f64:/bf16:/u8s8: name those kinds; the BLAS group's kinds as the
+                        group makes them: dgemv:1xRxC over an R x C matrix, dgemv-t:1xCxR
+                        (sgemv too), dsyrk:NxNxK (ssyrk too)
   --groups LIST         the default shapes of these groups only (with no --sizes, --shapes or
                         --small-sizes): small (squares 4..64 in calls per second), squares,
                         inference (C = x * W^T with W 4096 x 4096 stored transposed, M = 1, 16,
@@ -117,7 +119,11 @@ Kind take_kind(std::string* s, const char* what) {
   if (name == "f64") return Kind::kF64;
   if (name == "bf16") return Kind::kBf16;
   if (name == "u8s8") return Kind::kU8S8;
-  fail(std::string(what) + ": unknown kind '" + name + "' (bt, f64, bf16, u8s8)");
+  for (Kind k :
+       {Kind::kSgemv, Kind::kSgemvT, Kind::kDgemv, Kind::kDgemvT, Kind::kSsyrk, Kind::kDsyrk})
+    if (name == kind_name(k)) return k;
+  fail(std::string(what) + ": unknown kind '" + name +
+       "' (bt, f64, bf16, u8s8, sgemv, sgemv-t, dgemv, dgemv-t, ssyrk, dsyrk)");
 }
 
 Shape parse_shape(std::string s) {

@@ -26,6 +26,10 @@ function(invar_isa_flags isa out)
   elseif(isa STREQUAL "avx512_amx")
     # Likewise: the integer kernels of CPUs with AMX tiles and their int8 products.
     set(flags -mamx-tile -mamx-int8 -mavx512f -mavx512bw -mavx512vnni -mavx2 -mfma -mf16c)
+  elseif(isa STREQUAL "avx512_bf16")
+    # Likewise: the bf16 dot-product kernels (vdpbf16ps) of CPUs with AVX512_BF16, used only
+    # where the instruction passes its check at run time (kernels/bf16_dot.h).
+    set(flags -mavx512f -mavx512bw -mavx512bf16 -mavx2 -mfma -mf16c)  # Cooper Lake, Sapphire Rapids, Zen 4
   elseif(isa STREQUAL "neon")
     set(flags "")                           # Advanced SIMD is baseline on AArch64
   else()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what scripts/bench.sh needs, idempotently (run as root, or with sudo available):
-#   Debian: build tools and peer libraries (OpenBLAS, BLIS, oneDNN, Eigen, Google Benchmark);
+#   Debian: build tools and peer libraries (OpenBLAS, BLIS, oneDNN, Eigen, libxsmm, Google
+#   Benchmark);
 #   PyPI, into the virtual environment .venv-bench/: scipy-openblas32 (a current OpenBLAS), mkl,
 #   numpy and threadpoolctl (the numpy row, scripts/bench_numpy.py), and matplotlib for
 #   scripts/bench_plot.py.
@@ -14,7 +15,7 @@ venv=.venv-bench
 log() { echo "bench setup: $*" >&2; }
 
 debian=(cmake ninja-build g++
-  libopenblas-dev libblis-dev libdnnl-dev libeigen3-dev libbenchmark-dev)
+  libopenblas-dev libblis-dev libdnnl-dev libeigen3-dev libbenchmark-dev libxsmm-dev)
 python3 -c 'import venv, ensurepip' 2>/dev/null || debian+=(python3-venv)
 
 missing=()

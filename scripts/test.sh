@@ -7,9 +7,9 @@
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, and under
 #      ThreadSanitizer (thread pool, parallel driver, concurrent callers);
 #   3. install into a prefix and build/run examples/ against the installed package (a C-only
-#      project linking the static library among them) and C programs built with pkg-config; the
-#      reference BLAS testers and numpy with the installed libinvar_blas preloaded, one count
-#      per checker (scripts/check-blas.sh);
+#      project linking the static library and a C++-only one among them) and C programs built
+#      with pkg-config; the reference BLAS testers and numpy with the installed libinvar_blas
+#      preloaded, one count per checker (scripts/check-blas.sh);
 #   4. the Python package: pip install . into a fresh venv, its pytest suite against the C
 #      library and the tool of the release build (scripts/test-python.sh);
 #   5. the aarch64 cross build, whole suite under qemu-user, fingerprint equal to x86-64's;
@@ -98,6 +98,7 @@ cmake --install build/release --prefix build/prefix >/dev/null
 if cmake -S examples -B build/examples -G Ninja -DCMAKE_PREFIX_PATH="$root/build/prefix" >/dev/null &&
    cmake --build build/examples &&
    build/examples/hello_c && build/examples/c_only/static_c && build/examples/decode_equals_prefill &&
+   build/examples/cxx_only/decode_equals_prefill &&
    build/examples/quantized_layer && build/examples/blas_drop_in &&
    build/prefix/bin/invar fingerprint; then
   passed=$((passed + 1))

@@ -1,11 +1,14 @@
 // The C++ API: views, shape checks, exceptions, contexts and INVAR_* settings.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "api/context_impl.h"
+#include "api/gemm_call.h"
 #include "invar/invar.hpp"
 #include "runtime/env.h"
 #include "testing/reference.h"
@@ -155,3 +158,71 @@ TEST(Env, StrictIntegerParsing) {
 
 }  // namespace
 }  // namespace invar::test
+
+// The entry points' quick check (plainly_valid) decides a call alone only when it accepts it; it
+// must then accept only what the full validation accepts. Calls near the common case, with up to
+// three arguments moved to an edge either check draws (extents and leading dimensions around
+// 2^26, 0 and negative; addresses around 2^63 and the top; enums out of range; alpha 0).
+TEST(Validation, QuickCheckAcceptsOnlyValidCalls) {
+  const int64_t bound = int64_t{1} << 26;
+  const int64_t sizes[] = {1, 3, 17, bound - 1};
+  const int64_t edges[] = {-1,       0, 1, 2, 3, 16, 17, 18, bound - 1, bound, int64_t{1} << 40,
+                           INT64_MAX};
+  const uintptr_t top = uintptr_t{1} << 63;
+  const uintptr_t good_addresses[] = {64, 4096, top - 64};
+  const uintptr_t edge_addresses[] = {0, top, top + 64, UINTPTR_MAX - 4096};
+  std::mt19937_64 rng(7);
+  auto pick = [&](const auto& values) {
+    return values[rng() % (sizeof(values) / sizeof(values[0]))];
+  };
+  int accepted = 0, refused_valid = 0;
+  for (int trial = 0; trial < 200000; ++trial) {
+    invar::api::GemmCall<float, float> call;
+    call.function = "test";
+    call.trans_a = static_cast<int>(rng() % 2);
+    call.trans_b = static_cast<int>(rng() % 2);
+    call.m = pick(sizes);
+    call.n = pick(sizes);
+    call.k = pick(sizes);
+    call.lda = (call.trans_a ? call.m : call.k) + static_cast<int64_t>(rng() % 2);
+    call.ldb = (call.trans_b ? call.k : call.n) + static_cast<int64_t>(rng() % 2);
+    call.ldc = call.n + static_cast<int64_t>(rng() % 2);
+    call.alpha = 1.0f;
+    call.beta = 1.0f;
+    call.a = reinterpret_cast<const float*>(pick(good_addresses));
+    call.b = reinterpret_cast<const float*>(pick(good_addresses));
+    call.c = reinterpret_cast<float*>(pick(good_addresses));
+    for (int moves = static_cast<int>(rng() % 4); moves > 0; --moves) {
+      switch (rng() % 13) {
+        case 0: call.m = pick(edges); break;
+        case 1: call.n = pick(edges); break;
+        case 2: call.k = pick(edges); break;
+        case 3: call.lda = pick(edges); break;
+        case 4: call.ldb = pick(edges); break;
+        case 5: call.ldc = pick(edges); break;
+        case 6: call.a = reinterpret_cast<const float*>(pick(edge_addresses)); break;
+        case 7: call.b = reinterpret_cast<const float*>(pick(edge_addresses)); break;
+        case 8: call.c = reinterpret_cast<float*>(pick(edge_addresses)); break;
+        case 9: call.trans_a = static_cast<int>(rng() % 4) - 1; break;
+        case 10: call.trans_b = static_cast<int>(rng() % 4) - 1; break;
+        case 11: call.alpha = rng() % 2 ? 0.0f : -0.0f; break;
+        case 12:
+          call.bias = static_cast<int>(rng() % 4);  // 3 is no invar_bias
+          call.bias_values = rng() % 2 ? call.b : nullptr;
+          call.activation = static_cast<int>(rng() % 5);  // 4 is no invar_activation
+          break;
+      }
+    }
+    if (!invar::api::plainly_valid(call)) {
+      refused_valid += invar::api::validate(call).empty();
+      continue;
+    }
+    ++accepted;
+    ASSERT_EQ(invar::api::validate(call), "")
+        << "m " << call.m << " n " << call.n << " k " << call.k << " lda " << call.lda << " ldb "
+        << call.ldb << " ldc " << call.ldc << " ta " << call.trans_a << " tb " << call.trans_b;
+  }
+  // Both outcomes occurred: the comparison ran, and the edges reached the full validation.
+  EXPECT_GT(accepted, 10000);
+  EXPECT_GT(refused_valid, 100);
+}

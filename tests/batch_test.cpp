@@ -83,6 +83,62 @@ TYPED_TEST(Batch, StridedEntriesEqualSingleCalls) {
   }
 }
 
+// Tiny entries with a row-major B (the small and direct paths), planned once per batch: each
+// entry's bits are its single call's. In the C++ batch every other entry has other leading
+// dimensions, so those run alone between the entries that share the first's plan.
+TYPED_TEST(Batch, TinyEntriesPlannedOnceEqualSingleCalls) {
+  using T = TypeParam;
+  for (const auto& [m, n, k] :
+       {std::array<int64_t, 3>{4, 4, 4}, std::array<int64_t, 3>{8, 8, 8},
+        std::array<int64_t, 3>{5, 7, 3}, std::array<int64_t, 3>{16, 1, 9}}) {
+    for (int threads : {1, 2}) {
+      ThreadCount count(threads);
+      const int64_t batch = 37;
+      const int64_t sa = m * k + 3, sb = k * n + 1, sc = m * n + 2;
+      const auto a = random_values<T>(batch * sa, 1 + m);
+      const auto b = random_values<T>(batch * sb, 2 + n);
+      auto c = random_values<T>(batch * sc, 3 + k);
+      auto expected = c;
+      const T beta = T(0.5);
+      invar_status s;
+      if constexpr (sizeof(T) == 4)
+        s = invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 1.0f, a.data(), k,
+                                      sa, b.data(), n, sb, beta, c.data(), n, sc, batch);
+      else
+        s = invar_dgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 1.0, a.data(), k, sa,
+                                      b.data(), n, sb, beta, c.data(), n, sc, batch);
+      ASSERT_EQ(s, INVAR_OK) << invar_last_error();
+      for (int64_t i = 0; i < batch; ++i) {
+        if constexpr (sizeof(T) == 4)
+          s = invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 1.0f, a.data() + i * sa, k,
+                          b.data() + i * sb, n, beta, expected.data() + i * sc, n);
+        else
+          s = invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 1.0, a.data() + i * sa, k,
+                          b.data() + i * sb, n, beta, expected.data() + i * sc, n);
+        ASSERT_EQ(s, INVAR_OK);
+      }
+      ASSERT_TRUE(same_bits(c, expected)) << m << "x" << n << "x" << k << ", " << threads;
+
+      // Views: odd entries over a wider C (ldc n + 1), the rest as dense as the first.
+      std::vector<T> cw(static_cast<std::size_t>(batch * m * (n + 1)), T(0));
+      std::vector<T> cw_expected = cw;
+      std::vector<MatrixView<const T>> av, bv;
+      std::vector<MatrixView<T>> cv;
+      for (int64_t i = 0; i < batch; ++i) {
+        const int64_t ldc = i % 2 ? n + 1 : n;
+        av.emplace_back(a.data() + i * sa, m, k);
+        bv.emplace_back(b.data() + i * sb, k, n);
+        cv.emplace_back(cw.data() + i * m * (n + 1), m, n, ldc);
+        gemm(T(1), Op::kNoTrans, av.back(), Op::kNoTrans, bv.back(), T(0),
+             MatrixView<T>(cw_expected.data() + i * m * (n + 1), m, n, ldc));
+      }
+      gemm_batch(T(1), Op::kNoTrans, av.data(), Op::kNoTrans, bv.data(), T(0), cv.data(),
+                 static_cast<std::size_t>(batch), Context::default_context());
+      ASSERT_TRUE(same_bits(cw, cw_expected)) << m << "x" << n << "x" << k << ", " << threads;
+    }
+  }
+}
+
 TYPED_TEST(Batch, PointerArraysAndTheCppApi) {
   using T = TypeParam;
   const int64_t m = 9, n = 13, k = 17, batch = 6;

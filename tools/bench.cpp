@@ -1,11 +1,15 @@
-// `invar bench`: one f32, f64, s8 or u8 product timed on this machine. The full comparison against
-// other BLAS libraries lives in bench/; this is the quick look.
+// `invar bench`: one f32, f64, s8, u8 or bf16 product timed on this machine. The full comparison
+// against other BLAS libraries lives in bench/; this is the quick look.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <vector>
 
+#include "api/context_impl.h"
 #include "invar/invar.hpp"
+#include "kernels/bf16_dot.h"
+#include "numeric/half.h"
 #include "testing/seeded_data.h"
 #include "tools/commands.h"
 
@@ -74,9 +78,69 @@ int bench_int8(const BenchOptions& o, const char* name) {
   return time_and_report(o, name, "GOP/s", once);
 }
 
+// bf16 x bf16 -> f32 (alpha 1, beta 0) against invar's own f32 product of the same shape, and
+// against the bf16 product with the dot-product kernel turned off (the f32 kernel on widened
+// operands), alternating the three in one run so that a loaded machine slows them alike; each
+// row's median over the rounds.
+int bench_bf16(const BenchOptions& o) {
+  const auto wa = test::random_values<float>(o.m * o.k, 1);
+  const auto wb = test::random_values<float>(o.k * o.n, 2);
+  std::vector<bf16> a(wa.size()), b(wb.size());
+  std::vector<float> fa(wa.size()), fb(wb.size());
+  for (std::size_t i = 0; i < wa.size(); ++i) {
+    a[i] = numeric::round_to_bf16(wa[i]);
+    fa[i] = numeric::widen(a[i]);
+  }
+  for (std::size_t i = 0; i < wb.size(); ++i) {
+    b[i] = numeric::round_to_bf16(wb[i]);
+    fb[i] = numeric::widen(b[i]);
+  }
+  std::vector<float> c(o.m * o.n);
+  ContextOptions opts;
+  opts.num_threads = Context::default_context().num_threads();
+  Context on(opts), off(opts);
+  on.impl().sbgemm_dot = kernels::bf16_dot_status().kernel;  // where it passes its check
+  off.impl().sbgemm_dot = nullptr;
+  const MatrixView<const bf16> va(a.data(), o.m, o.k), vb(b.data(), o.k, o.n);
+  const MatrixView<const float> vfa(fa.data(), o.m, o.k), vfb(fb.data(), o.k, o.n);
+  const MatrixView<float> vc(c.data(), o.m, o.n);
+  using clock = std::chrono::steady_clock;
+  const char* names[3] = {"sgemm f32", "bf16, widened to f32", "bf16, dot kernel"};
+  const std::function<void()> runs[3] = {
+      [&] { gemm(1.0f, Op::kNoTrans, vfa, Op::kNoTrans, vfb, 0.0f, vc, on); },
+      [&] { gemm(1.0f, Op::kNoTrans, va, Op::kNoTrans, vb, 0.0f, vc, off); },
+      [&] { gemm(1.0f, Op::kNoTrans, va, Op::kNoTrans, vb, 0.0f, vc, on); }};
+  std::vector<double> times[3];
+  for (auto& run : runs) run();  // warm-up
+  const auto start = clock::now();
+  do {
+    for (int r = 0; r < 3; ++r) {
+      const auto t0 = clock::now();
+      runs[r]();
+      times[r].push_back(std::chrono::duration<double>(clock::now() - t0).count());
+    }
+  } while (std::chrono::duration<double>(clock::now() - start).count() < o.seconds ||
+           times[0].size() < 3);
+  const double flop = 2.0 * o.m * o.n * o.k;
+  double median[3];
+  for (int r = 0; r < 3; ++r) {
+    std::sort(times[r].begin(), times[r].end());
+    median[r] = flop / times[r][times[r].size() / 2] * 1e-9;
+  }
+  std::printf("%lld x %lld x %lld, isa %s, %d thread(s), %zu rounds, bf16 dot kernel: %s\n",
+              static_cast<long long>(o.m), static_cast<long long>(o.n), static_cast<long long>(o.k),
+              isa_name(on.isa()), on.num_threads(), times[0].size(),
+              on.impl().sbgemm_dot ? on.impl().sbgemm_dot->name : "none");
+  for (int r = 0; r < 3; ++r)
+    std::printf("  %-22s median %7.2f GFLOP/s  (%.2fx f32)\n", names[r], median[r],
+                median[r] / median[0]);
+  return 0;
+}
+
 }  // namespace
 
 int run_bench(const BenchOptions& o) {
+  if (o.type == "bf16") return bench_bf16(o);
   if (o.type == "s8") return bench_int8<int8_t>(o, "s8s8s32");
   if (o.type == "u8") return bench_int8<uint8_t>(o, "u8s8s32");
   return o.type == "f64" ? bench<double>(o, "dgemm") : bench<float>(o, "sgemm");

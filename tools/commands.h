@@ -21,7 +21,7 @@ int run_fingerprint(const FingerprintOptions& options);
 struct BenchOptions {
   int64_t m = 1024, n = 1024, k = 1024;
   double seconds = 1.0;      // measuring time per shape
-  std::string type = "f32";  // "f32", "f64", "s8" (s8 x s8) or "u8" (u8 x s8)
+  std::string type = "f32";  // "f32", "f64", "s8" (s8 x s8), "u8" (u8 x s8) or "bf16"
 };
 int run_bench(const BenchOptions& options);
 

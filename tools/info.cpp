@@ -7,6 +7,7 @@
 #include "blocking/block_sizes.h"
 #include "driver/gemm_driver.h"
 #include "invar/invar.h"
+#include "kernels/bf16_dot.h"
 #include "tools/commands.h"
 
 namespace invar::tool {
@@ -41,11 +42,12 @@ int run_info(const InfoOptions& o) {
               cpu.brand.c_str());
   if (cpu.x86) {
     std::printf(
-        "features:   avx2+fma+f16c %s, avx512f %s, avx512bw+vnni %s, amx-int8 %s (OS saves ymm: "
-        "%s, zmm: %s, tiles: %s)\n",
+        "features:   avx2+fma+f16c %s, avx512f %s, avx512bw+vnni %s, avx512-bf16 %s, amx-int8 %s "
+        "(OS saves ymm: %s, zmm: %s, tiles: %s)\n",
         cpu.avx2_fma ? "yes" : "no", cpu.avx512f ? "yes" : "no", cpu.avx512_vnni ? "yes" : "no",
-        cpu.amx_int8 ? "yes" : "no", cpu.os_saves_ymm ? "yes" : "no",
-        cpu.os_saves_zmm ? "yes" : "no", cpu.os_saves_tiles ? "yes" : "no");
+        cpu.avx512_bf16 ? "yes" : "no", cpu.amx_int8 ? "yes" : "no",
+        cpu.os_saves_ymm ? "yes" : "no", cpu.os_saves_zmm ? "yes" : "no",
+        cpu.os_saves_tiles ? "yes" : "no");
   } else if (cpu.aarch64) {
     std::printf("features:   neon %s\n", cpu.neon ? "yes" : "no");
   }
@@ -61,6 +63,13 @@ int run_info(const InfoOptions& o) {
   std::printf("sgemm:      %s (tile %d x %d)\n", sgemm.name, sgemm.mr, sgemm.nr);
   const kernels::GemmKernel& dgemm = impl.kernels->dgemm;
   std::printf("dgemm:      %s (tile %d x %d)\n", dgemm.name, dgemm.mr, dgemm.nr);
+  const kernels::GemmKernel& sbgemm = impl.kernels->sbgemm;
+  std::printf("sbgemm:     %s (tile %d x %d)\n", sbgemm.name, sbgemm.mr, sbgemm.nr);
+  const kernels::Bf16DotStatus& dot = kernels::bf16_dot_status();
+  std::printf("bf16 dot:   %s %s\n", dot.kernel ? dot.kernel->name : "none",
+              impl.sbgemm_dot_reason.c_str());
+  if (impl.sbgemm_dot)
+    std::printf("            (bf16 products with alpha +-1 and no subnormal risk run it)\n");
   // The integer kernels that products will run: where those are AMX kernels, kernel_for asks
   // the OS for tile data here, as the first integer product would.
   const kernels::GemmKernel& s8gemm = kernels::kernel_for<int8_t>(*impl.kernels);

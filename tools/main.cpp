@@ -59,8 +59,9 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--seconds", bench.seconds, "measuring time")->check(CLI::PositiveNumber);
   bench_cmd
       ->add_option("--type", bench.type,
-                   "element type: f32, f64, s8 (s8 x s8 -> s32), u8 (u8 x s8 -> s32)")
-      ->check(CLI::IsMember({"f32", "f64", "s8", "u8"}));
+                   "element type: f32, f64, s8 (s8 x s8 -> s32), u8 (u8 x s8 -> s32), bf16 (bf16 x "
+                   "bf16 -> f32 against f32 and the widened path)")
+      ->check(CLI::IsMember({"f32", "f64", "s8", "u8", "bf16"}));
 
   CLI11_PARSE(app, argc, argv);
   try {

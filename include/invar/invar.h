@@ -307,6 +307,36 @@ INVAR_API invar_status invar_gemm_u8s8s32_packed(invar_trans ta, int64_t m, int3
                                                  const uint8_t *a, int64_t lda,
                                                  const invar_packed *b, int32_t beta, int32_t *c,
                                                  int64_t ldc);
+/*
+ * Prepacked bf16 and f16 B: invar_gemm_bf16bf16f32_pack_b and invar_gemm_f16f16f32_pack_b pack
+ * op(B) once, keeping its 16-bit values (half the bytes of f32 panels); the _packed calls then
+ * compute C <- alpha * op(A) * op(B) + beta * C for any M, with an f32 C or a 16-bit one (rounded
+ * once), with exactly the bits of the unpacked call. The decode step (M <= 4) reads the 16-bit
+ * panels and widens them in registers. The rules of prepacked B apply; a handle of the other 16-bit
+ * type is refused with INVAR_EINVAL.
+ */
+INVAR_API invar_status invar_gemm_bf16bf16f32_pack_b(invar_trans tb, int64_t k, int64_t n,
+                                                     const invar_bf16 *b, int64_t ldb,
+                                                     invar_packed **out);
+INVAR_API invar_status invar_gemm_f16f16f32_pack_b(invar_trans tb, int64_t k, int64_t n,
+                                                   const invar_f16 *b, int64_t ldb,
+                                                   invar_packed **out);
+INVAR_API invar_status invar_gemm_bf16bf16f32_packed(invar_trans ta, int64_t m, float alpha,
+                                                     const invar_bf16 *a, int64_t lda,
+                                                     const invar_packed *b, float beta, float *c,
+                                                     int64_t ldc);
+INVAR_API invar_status invar_gemm_bf16bf16bf16_packed(invar_trans ta, int64_t m, float alpha,
+                                                      const invar_bf16 *a, int64_t lda,
+                                                      const invar_packed *b, float beta,
+                                                      invar_bf16 *c, int64_t ldc);
+INVAR_API invar_status invar_gemm_f16f16f32_packed(invar_trans ta, int64_t m, float alpha,
+                                                   const invar_f16 *a, int64_t lda,
+                                                   const invar_packed *b, float beta, float *c,
+                                                   int64_t ldc);
+INVAR_API invar_status invar_gemm_f16f16f16_packed(invar_trans ta, int64_t m, float alpha,
+                                                   const invar_f16 *a, int64_t lda,
+                                                   const invar_packed *b, float beta, invar_f16 *c,
+                                                   int64_t ldc);
 /* Bytes held by the packed panels (0 for NULL). */
 INVAR_API size_t invar_packed_bytes(const invar_packed *p);
 /* Frees a handle; NULL is ignored. A handle freed already, or a pointer no pack function

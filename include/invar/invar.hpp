@@ -380,6 +380,32 @@ inline void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, const Pack
   gemm(alpha, op_a, a, b, beta, c, Context::default_context());
 }
 
+// Prepacked bf16 and f16 B (see invar_gemm_bf16bf16f32_pack_b in invar.h): kept in 16 bits, half
+// the bytes of f32 panels, widened in registers by the decode step; the products over it, with
+// an f32 or a 16-bit C, have the bits of the unpacked call. The rules of PackedB apply.
+INVAR_API PackedB pack_b(Op op_b, MatrixView<const bf16> b, Context& context);
+INVAR_API PackedB pack_b(Op op_b, MatrixView<const f16> b, Context& context);
+inline PackedB pack_b(Op op_b, MatrixView<const bf16> b) {
+  return pack_b(op_b, b, Context::default_context());
+}
+inline PackedB pack_b(Op op_b, MatrixView<const f16> b) {
+  return pack_b(op_b, b, Context::default_context());
+}
+INVAR_API void gemm(float alpha, Op op_a, MatrixView<const bf16> a, const PackedB& b, float beta,
+                    MatrixView<float> c, Context& context);
+INVAR_API void gemm(float alpha, Op op_a, MatrixView<const bf16> a, const PackedB& b, float beta,
+                    MatrixView<bf16> c, Context& context);
+INVAR_API void gemm(float alpha, Op op_a, MatrixView<const f16> a, const PackedB& b, float beta,
+                    MatrixView<float> c, Context& context);
+INVAR_API void gemm(float alpha, Op op_a, MatrixView<const f16> a, const PackedB& b, float beta,
+                    MatrixView<f16> c, Context& context);
+template <class In, class Out,
+          class = std::enable_if_t<(std::is_same_v<In, bf16> || std::is_same_v<In, f16>)>>
+inline void gemm(float alpha, Op op_a, MatrixView<const In> a, const PackedB& b, float beta,
+                 MatrixView<Out> c) {
+  gemm(alpha, op_a, a, b, beta, c, Context::default_context());
+}
+
 // ---- batches of 16-bit and 8-bit products ----------------------------------------------------
 
 // gemm_batch over the types of the 16-bit and 8-bit gemm overloads above, with their scalars: the

@@ -21,7 +21,7 @@ import re
 from typing import Iterator
 
 from . import _invar
-from ._invar import PackedB, gemm, linear, matmul, pack_b, set_num_threads, get_num_threads
+from ._invar import PackedB, gemm, linear, matmul, set_num_threads, get_num_threads
 
 __version__: str = _invar.version()
 
@@ -38,6 +38,24 @@ __all__ = [
     "set_num_threads",
     "threads",
 ]
+
+
+def _dtype_name(dtype) -> str | None:
+    if dtype is None or isinstance(dtype, str):
+        return dtype
+    if type(dtype).__module__ == "torch":  # torch.int8 -> "int8"
+        return str(dtype).rpartition(".")[2]
+    import numpy
+
+    return numpy.dtype(dtype).name
+
+
+def pack_b(w, trans: bool = False, *, a_dtype=None) -> PackedB:
+    return _invar.pack_b(w, trans, a_dtype=_dtype_name(a_dtype))
+
+
+pack_b.__doc__ = _invar.pack_b.__doc__ + (
+    "\n\na_dtype: a name, numpy dtype or torch dtype (int8 weights only).")
 
 
 @contextlib.contextmanager

@@ -36,8 +36,9 @@ def linear(x: Any, w: Any, bias: Any | None = None, activation: str | None = Non
 
     x: (..., in_features); w: (out_features, in_features) or invar.pack_b(w, trans=True);
     bias: (out_features,) or None; activation: None, 'relu', 'gelu_tanh' or 'silu' (invar's own
-    fixed sequences of IEEE operations, the same bits everywhere). Bias and activation take float32
-    or float64.
+    fixed sequences of IEEE operations, the same bits everywhere). float32, float64, bfloat16 and
+    float16; with 16-bit x and w (and bias of their type) the chain, bias and activation run in float32
+    and each element is rounded once at the end. Packed weights take float32 or float64.
     """
 
 class PackedB:
@@ -59,13 +60,14 @@ class PackedB:
 
     def __repr__(self) -> str: ...
 
-def pack_b(w: Any, trans: bool = False) -> PackedB:
+def pack_b(w: Any, trans: bool = False, *, a_dtype: str | None = None) -> PackedB:
     """
     Packs op(B) (w, or w.T when trans) once for reuse by every product with it.
 
-    float32 or float64. For torch.nn.Linear weights (out, in) use trans=True: the result is then
+    float32, float64 or int8. For torch.nn.Linear weights (out, in) use trans=True: the result is then
     usable as invar.linear(x, packed) and invar.matmul(x, packed) == x @ w.T, with exactly the bits of
-    the unpacked product.
+    the unpacked product. int8 weights are packed for one type of x: a_dtype 'int8' (the default) or
+    'uint8' (the integer kernels differ with x's signedness); the products give int32.
     """
 
 def set_num_threads(n: int) -> int:

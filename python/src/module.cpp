@@ -50,8 +50,9 @@ the 8-bit ones.)");
 
 x: (..., in_features); w: (out_features, in_features) or invar.pack_b(w, trans=True);
 bias: (out_features,) or None; activation: None, 'relu', 'gelu_tanh' or 'silu' (invar's own
-fixed sequences of IEEE operations, the same bits everywhere). Bias and activation take float32
-or float64.)");
+fixed sequences of IEEE operations, the same bits everywhere). float32, float64, bfloat16 and
+float16; with 16-bit x and w (and bias of their type) the chain, bias and activation run in float32
+and each element is rounded once at the end. Packed weights take float32 or float64.)");
 
   nb::class_<Packed>(m, "PackedB",
                      "Weights packed once into the kernels' layout; op(B) is shape (k, n). Use as "
@@ -70,12 +71,14 @@ or float64.)");
                "), dtype=" + invar::python::kind_name(p.kind) + ")";
       });
 
-  m.def("pack_b", &invar::python::pack_b, "w"_a, "trans"_a = false, nb::rv_policy::take_ownership,
+  m.def("pack_b", &invar::python::pack_b, "w"_a, "trans"_a = false, nb::kw_only(),
+        "a_dtype"_a = nb::none(), nb::rv_policy::take_ownership,
         R"(Packs op(B) (w, or w.T when trans) once for reuse by every product with it.
 
-float32 or float64. For torch.nn.Linear weights (out, in) use trans=True: the result is then
+float32, float64 or int8. For torch.nn.Linear weights (out, in) use trans=True: the result is then
 usable as invar.linear(x, packed) and invar.matmul(x, packed) == x @ w.T, with exactly the bits of
-the unpacked product.)");
+the unpacked product. int8 weights are packed for one type of x: a_dtype 'int8' (the default) or
+'uint8' (the integer kernels differ with x's signedness); the products give int32.)");
 
   m.def(
       "set_num_threads",

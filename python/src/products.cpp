@@ -1,9 +1,13 @@
 #include "python/src/products.h"
 
 #include <cmath>
+#include <memory>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "src/numeric/half.h"
 
 namespace invar::python {
 
@@ -376,6 +380,39 @@ invar_activation activation_of(const std::optional<std::string>& name) {
                             .c_str());
 }
 
+// A 16-bit x * w^T with bias or activation: the f32 chains (invar's 16-bit product with an f32 C),
+// the epilogue on them in f32 (bias widened exactly), each element rounded once into q.c, which
+// holds bfloat16 or float16 as x does. The same bits as the float32 linear on the widened operands,
+// rounded.
+invar_status half_linear_fused(Kind kind, const Call& q, const Array& bias, invar_bias bias_kind,
+                               invar_activation act) {
+  const int64_t count = q.m * q.n;
+  std::unique_ptr<float[]> acc(new (std::nothrow) float[static_cast<size_t>(count)]);
+  std::unique_ptr<float[]> bias32(
+      bias_kind == INVAR_BIAS_NONE ? nullptr : new (std::nothrow) float[static_cast<size_t>(q.n)]);
+  if (!acc || (bias_kind != INVAR_BIAS_NONE && !bias32)) throw std::bad_alloc();
+  Call f32 = q;
+  f32.c = {acc.get()};
+  invar_status status = run(kind, Kind::kF32, f32);
+  if (status != INVAR_OK) return status;
+  nb::gil_scoped_release release;
+  for (int64_t j = 0; bias32 && j < q.n; ++j)
+    bias32[j] = kind == Kind::kBF16 ? numeric::widen(static_cast<const bf16*>(bias.data)[j])
+                                    : numeric::widen(static_cast<const f16*>(bias.data)[j]);
+  // K == 0 and beta == 1: each element's chain is its own value, then the epilogue.
+  status = invar_sgemm_epilogue(INVAR_NO_TRANS, INVAR_NO_TRANS, q.m, q.n, 0, 1.0f, acc.get(), 1,
+                                acc.get(), q.n, 1.0f, acc.get(), q.n, bias_kind, bias32.get(), act);
+  if (status != INVAR_OK) return status;
+  if (kind == Kind::kBF16) {
+    auto* y = static_cast<bf16*>(q.c[0]);
+    for (int64_t i = 0; i < count; ++i) y[i] = numeric::round_to_bf16(acc[i]);
+  } else {
+    auto* y = static_cast<f16*>(q.c[0]);
+    for (int64_t i = 0; i < count; ++i) y[i] = numeric::round_to_f16(acc[i]);
+  }
+  return INVAR_OK;
+}
+
 }  // namespace
 
 nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
@@ -389,9 +426,9 @@ nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
   if (nb::try_cast(w_obj, packed, false) && packed != nullptr) {
     in = packed->k;
     out = packed->n;
-    if (packed->kind != x.kind)
+    if (packed->a_kind != x.kind)
       throw nb::type_error((std::string("invar.linear: x is ") + kind_name(x.kind) +
-                            ", the packed weights " + kind_name(packed->kind))
+                            ", the packed weights take " + kind_name(packed->a_kind))
                                .c_str());
   } else {
     w = import_array(w_obj, "w", false);
@@ -399,7 +436,7 @@ nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
       throw nb::value_error("invar.linear: w must be 2-D (out_features, in_features)");
     out = w.shape[0];
     in = w.shape[1];
-    if (w.kind != x.kind)
+    if (w.kind != x.kind && !(x.kind == Kind::kU8 && w.kind == Kind::kS8))
       throw nb::type_error(
           (std::string("invar.linear: x is ") + kind_name(x.kind) + ", w is " + kind_name(w.kind))
               .c_str());
@@ -411,9 +448,10 @@ nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
                               .c_str());
   const bool fused = act != INVAR_ACT_NONE || !bias_obj.is_none();
   const bool wide = x.kind == Kind::kF32 || x.kind == Kind::kF64;
-  if (!wide && (fused || packed != nullptr || is_integer(x.kind)))
-    throw nb::type_error((std::string("invar.linear: bias, activations and packed weights take "
-                                      "float32 or float64, not ") +
+  const bool half = x.kind == Kind::kBF16 || x.kind == Kind::kF16;
+  if (!wide && !half && fused)
+    throw nb::type_error((std::string("invar.linear: bias and activations take float32, float64, "
+                                      "bfloat16 or float16, not ") +
                           kind_name(x.kind))
                              .c_str());
   // x as rows: the leading dimensions must collapse into one row stride, else one copy.
@@ -442,13 +480,21 @@ nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
   }
   std::vector<int64_t> shape(x.shape.begin(), x.shape.end() - 1);
   shape.push_back(out);
-  Array y = new_array(x.kind, shape, x.torch);
+  Array y = new_array(is_integer(x.kind) ? Kind::kS32 : x.kind, shape, x.torch);
   if (rows == 0 || out == 0) return y.owner;
   const invar_bias bias_kind = bias_obj.is_none() ? INVAR_BIAS_NONE : INVAR_BIAS_COLUMN;
   invar_status status;
   if (packed != nullptr) {
     nb::gil_scoped_release release;
-    if (x.kind == Kind::kF32)
+    if (x.kind == Kind::kS8)
+      status =
+          invar_gemm_s8s8s32_packed(lx.trans, rows, 1, static_cast<const int8_t*>(x.data), lx.ld,
+                                    packed->handle, 0, static_cast<int32_t*>(y.data), out);
+    else if (x.kind == Kind::kU8)
+      status =
+          invar_gemm_u8s8s32_packed(lx.trans, rows, 1, static_cast<const uint8_t*>(x.data), lx.ld,
+                                    packed->handle, 0, static_cast<int32_t*>(y.data), out);
+    else if (x.kind == Kind::kF32)
       status = invar_sgemm_packed_epilogue(
           lx.trans, rows, 1.0f, static_cast<const float*>(x.data), lx.ld, packed->handle, 0.0f,
           static_cast<float*>(y.data), out, bias_kind, static_cast<const float*>(bias.data), act);
@@ -489,19 +535,29 @@ nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
       q.a = {x.data};
       q.b = {w.data};
       q.c = {y.data};
-      status = run(x.kind, x.kind, q);
+      status = fused ? half_linear_fused(x.kind, q, bias, bias_kind, act) : run(x.kind, x.kind, q);
     }
   }
   if (status != INVAR_OK) raise_status(status);
   return y.owner;
 }
 
-Packed* pack_b(nb::handle w_obj, bool trans) {
+Packed* pack_b(nb::handle w_obj, bool trans, const std::optional<std::string>& a_dtype) {
   Array w = import_array(w_obj, "w", false);
   if (w.ndim() != 2) throw nb::value_error("invar.pack_b: w must be 2-D");
-  if (w.kind != Kind::kF32 && w.kind != Kind::kF64)
+  if (w.kind != Kind::kF32 && w.kind != Kind::kF64 && w.kind != Kind::kS8)
     throw nb::type_error(
-        (std::string("invar.pack_b: packs float32 or float64, not ") + kind_name(w.kind)).c_str());
+        (std::string("invar.pack_b: packs float32, float64 or int8, not ") + kind_name(w.kind))
+            .c_str());
+  // The integer kernels differ with A's signedness, so int8 weights are packed for one A type.
+  Kind a_kind = w.kind;
+  if (a_dtype) {
+    if (w.kind != Kind::kS8 || (*a_dtype != "int8" && *a_dtype != "uint8"))
+      throw nb::type_error(
+          ("invar.pack_b: a_dtype is for int8 weights, and is int8 or uint8, not " + *a_dtype)
+              .c_str());
+    a_kind = *a_dtype == "uint8" ? Kind::kU8 : Kind::kS8;
+  }
   if (trans) {
     w.shape = reversed_dims(w.shape);
     w.strides = reversed_dims(w.strides);
@@ -514,16 +570,30 @@ Packed* pack_b(nb::handle w_obj, bool trans) {
   }
   auto p = std::make_unique<Packed>();
   p->kind = w.kind;
+  p->a_kind = a_kind;
   p->k = k;
   p->n = n;
   invar_status status;
   {
     nb::gil_scoped_release release;
-    status =
-        w.kind == Kind::kF32
-            ? invar_sgemm_pack_b(l.trans, k, n, static_cast<const float*>(w.data), l.ld, &p->handle)
-            : invar_dgemm_pack_b(l.trans, k, n, static_cast<const double*>(w.data), l.ld,
-                                 &p->handle);
+    switch (a_kind) {
+      case Kind::kF32:
+        status =
+            invar_sgemm_pack_b(l.trans, k, n, static_cast<const float*>(w.data), l.ld, &p->handle);
+        break;
+      case Kind::kF64:
+        status =
+            invar_dgemm_pack_b(l.trans, k, n, static_cast<const double*>(w.data), l.ld, &p->handle);
+        break;
+      case Kind::kU8:
+        status = invar_gemm_u8s8s32_pack_b(l.trans, k, n, static_cast<const int8_t*>(w.data), l.ld,
+                                           &p->handle);
+        break;
+      default:
+        status = invar_gemm_s8s8s32_pack_b(l.trans, k, n, static_cast<const int8_t*>(w.data), l.ld,
+                                           &p->handle);
+        break;
+    }
   }
   if (status != INVAR_OK) raise_status(status);
   return p.release();

@@ -14,7 +14,8 @@ namespace invar::python {
 // Weights packed once (invar_*gemm_pack_b): op(B) is k x n.
 struct Packed {
   invar_packed* handle = nullptr;
-  Kind kind = Kind::kF32;
+  Kind kind = Kind::kF32;    // the weights' type
+  Kind a_kind = Kind::kF32;  // the type of the A it multiplies (int8 weights: int8 or uint8 A)
   int64_t k = 0, n = 0;
   Packed() = default;
   Packed(const Packed&) = delete;
@@ -27,7 +28,7 @@ nb::object gemm(nb::handle a, nb::handle b, nb::handle c, double alpha, double b
                 bool trans_b);
 nb::object linear(nb::handle x, nb::handle w, nb::handle bias,
                   const std::optional<std::string>& activation);
-Packed* pack_b(nb::handle w, bool trans);
+Packed* pack_b(nb::handle w, bool trans, const std::optional<std::string>& a_dtype);
 
 }  // namespace invar::python
 

@@ -102,18 +102,22 @@ invar_status gemm_entry(const char* function, const invar_trans& ta, const invar
                         const Acc* bias_values = nullptr, int activation = 0,
                         const invar_packed* packed_a = nullptr) {
   invar::api::clear_last_error();
-  const int trans_a = raw_enum(ta), trans_b = raw_enum(tb);
-  return guarded(function, [&] {
-    auto call = make_call(function, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    if (packed != nullptr) call.packed_b = &invar::api::operand_of(packed, function, "b");
-    if (packed_a != nullptr) call.packed_a = &invar::api::operand_of(packed_a, function, "a");
-    call.bias = bias;
-    call.bias_values = bias_values;
-    call.activation = activation;
-    std::string error = invar::api::validate(call);
-    if (!error.empty()) {
-      invar::api::set_last_error(std::move(error));
-      return INVAR_EINVAL;
+  // Copies only (no comparison of a scalar), so outside the library's FP mode; the lambda takes
+  // the call whole, not each argument (a capture per argument costs a store per argument).
+  auto call =
+      make_call(function, raw_enum(ta), raw_enum(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  call.bias = bias;
+  call.bias_values = bias_values;
+  call.activation = activation;
+  return guarded(function, [&call, packed, packed_a] {
+    if (packed != nullptr) call.packed_b = &invar::api::operand_of(packed, call.function, "b");
+    if (packed_a != nullptr) call.packed_a = &invar::api::operand_of(packed_a, call.function, "a");
+    if (!invar::api::plainly_valid(call)) {
+      std::string error = invar::api::validate(call);
+      if (!error.empty()) {
+        invar::api::set_last_error(std::move(error));
+        return INVAR_EINVAL;
+      }
     }
     invar::api::execute(invar::Context::default_context().impl(), call);
     return INVAR_OK;
@@ -176,11 +180,12 @@ invar_status packed_a_entry(const char* function, const invar_packed* a, const i
                     static_cast<const T*>(nullptr), 0, a);
 }
 
-// op(A) times a prepacked B. Acc: the element type of alpha, beta and C; the B the handle was
-// packed from is int8 for the integer products, else In.
-template <class In, class Acc>
+// op(A) times a prepacked B. Acc: the element type of alpha and beta; Out: that of C (Acc, or
+// bf16 and f16 for a 16-bit C); the B the handle was packed from is int8 for the integer
+// products, else In.
+template <class In, class Acc, class Out>
 invar_status packed_entry(const char* function, const invar_trans& ta, int64_t m, Acc alpha,
-                          const In* a, int64_t lda, const invar_packed* b, Acc beta, Acc* c,
+                          const In* a, int64_t lda, const invar_packed* b, Acc beta, Out* c,
                           int64_t ldc, int bias = 0, const Acc* bias_values = nullptr,
                           int activation = 0) {
   using InB = std::conditional_t<std::is_integral_v<In>, int8_t, In>;
@@ -209,7 +214,8 @@ struct EntriesOf<invar::api::GemmCall<In, Out>> {
 // anything else; with `each` false it stands for every entry (a strided batch whose matrices
 // were checked as ranges). No memory is taken per entry: calls are made again when they run.
 template <class Entry>
-invar_status run_batch(const char* function, int64_t batch, Entry&& entry, bool each = true) {
+invar_status run_batch(const char* function, int64_t batch, Entry&& entry, bool each = true,
+                       const int64_t* strides = nullptr) {
   if (batch < 0) {
     invar::api::set_last_error(std::string(function) + ": batch = " + std::to_string(batch) +
                                " is negative");
@@ -217,7 +223,9 @@ invar_status run_batch(const char* function, int64_t batch, Entry&& entry, bool 
   }
   if (batch == 0) return INVAR_OK;
   for (int64_t i = 0; i < (each ? batch : 1); ++i) {
-    std::string error = invar::api::validate(entry(i));
+    const auto call = entry(i);
+    if (invar::api::plainly_valid(call)) continue;
+    std::string error = invar::api::validate(call);
     if (!error.empty()) {
       invar::api::set_last_error(error + " (batch entry " + std::to_string(i) + ")");
       return INVAR_EINVAL;
@@ -225,7 +233,8 @@ invar_status run_batch(const char* function, int64_t batch, Entry&& entry, bool 
   }
   using Fn = std::remove_reference_t<Entry>;
   const typename EntriesOf<std::invoke_result_t<Entry&, int64_t>>::type entries{
-      &entry, [](const void* self, int64_t i) { return (*static_cast<const Fn*>(self))(i); }};
+      &entry, [](const void* self, int64_t i) { return (*static_cast<const Fn*>(self))(i); },
+      strides};
   invar::api::execute_batch(invar::Context::default_context().impl(), entries, batch);
   return INVAR_OK;
 }
@@ -289,7 +298,9 @@ invar_status batch_strided_entry(const char* function, const invar_trans& ta, co
     auto at = [](auto* base, int64_t stride, int64_t i, bool used) {
       return base == nullptr || !used ? base : base + stride * i;
     };
-    // Entry 0 stands for all: the others differ only in addresses, checked above as ranges.
+    // Entry 0 stands for all: the others differ only in addresses, checked above as ranges
+    // (and when A and B are read, only by the strides, which the engine may then apply itself).
+    const int64_t strides[3] = {stride_a, stride_b, stride_c};
     return run_batch(
         function, batch,
         [&](int64_t i) {
@@ -297,7 +308,7 @@ invar_status batch_strided_entry(const char* function, const invar_trans& ta, co
                            lda, at(b, stride_b, i, reads_ab), ldb, beta, at(c, stride_c, i, true),
                            ldc);
         },
-        /*each=*/false);
+        /*each=*/false, reads_ab ? strides : nullptr);
   });
 }
 
@@ -610,6 +621,40 @@ invar_status invar_dgemm_packed_epilogue(invar_trans ta, int64_t m, double alpha
                                          invar_activation activation) {
   return packed_entry("invar_dgemm_packed_epilogue", ta, m, alpha, a, lda, b, beta, c, ldc,
                       raw_enum(bias), bias_values, raw_enum(activation));
+}
+
+invar_status invar_gemm_bf16bf16f32_pack_b(invar_trans tb, int64_t k, int64_t n,
+                                           const invar_bf16* b, int64_t ldb, invar_packed** out) {
+  return pack_b_entry("invar_gemm_bf16bf16f32_pack_b", tb, k, n, b, ldb, out);
+}
+
+invar_status invar_gemm_f16f16f32_pack_b(invar_trans tb, int64_t k, int64_t n, const invar_f16* b,
+                                         int64_t ldb, invar_packed** out) {
+  return pack_b_entry("invar_gemm_f16f16f32_pack_b", tb, k, n, b, ldb, out);
+}
+
+invar_status invar_gemm_bf16bf16f32_packed(invar_trans ta, int64_t m, float alpha,
+                                           const invar_bf16* a, int64_t lda, const invar_packed* b,
+                                           float beta, float* c, int64_t ldc) {
+  return packed_entry("invar_gemm_bf16bf16f32_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
+}
+
+invar_status invar_gemm_bf16bf16bf16_packed(invar_trans ta, int64_t m, float alpha,
+                                            const invar_bf16* a, int64_t lda, const invar_packed* b,
+                                            float beta, invar_bf16* c, int64_t ldc) {
+  return packed_entry("invar_gemm_bf16bf16bf16_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
+}
+
+invar_status invar_gemm_f16f16f32_packed(invar_trans ta, int64_t m, float alpha, const invar_f16* a,
+                                         int64_t lda, const invar_packed* b, float beta, float* c,
+                                         int64_t ldc) {
+  return packed_entry("invar_gemm_f16f16f32_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
+}
+
+invar_status invar_gemm_f16f16f16_packed(invar_trans ta, int64_t m, float alpha, const invar_f16* a,
+                                         int64_t lda, const invar_packed* b, float beta,
+                                         invar_f16* c, int64_t ldc) {
+  return packed_entry("invar_gemm_f16f16f16_packed", ta, m, alpha, a, lda, b, beta, c, ldc);
 }
 
 invar_status invar_gemm_s8s8s32_pack_b(invar_trans tb, int64_t k, int64_t n, const int8_t* b,

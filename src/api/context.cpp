@@ -1,6 +1,8 @@
 #include "api/context_impl.h"
 #include "arch/cpu_count.h"
+#include "kernels/bf16_dot.h"
 #include "runtime/env.h"
+#include "runtime/fp_mode.h"
 
 namespace invar {
 namespace api {
@@ -58,6 +60,36 @@ int64_t env_thread_count() {
   return *parsed;
 }
 
+// The bf16 dot-product kernel for a context on `isa`: on the AVX-512 path, the detected one
+// (kernels/bf16_dot.h) where it is the faster path, unless INVAR_BF16_DOT=off;
+// INVAR_BF16_DOT=on takes it wherever it passes its check (an error where it does not, as
+// INVAR_ISA is for a path the CPU lacks).
+void choose_sbgemm_dot(Isa isa, const kernels::GemmKernel** kernel, std::string* reason) {
+  const auto env = runtime::env_string("INVAR_BF16_DOT");
+  if (env && *env != "on" && *env != "off" && *env != "auto")
+    throw InvalidArgument("INVAR_BF16_DOT='" + *env + "' is not one of on, off, auto");
+  if (env && *env == "off") {
+    *reason = "off (INVAR_BF16_DOT=off)";
+    return;
+  }
+  if (isa != Isa::kAvx512) {
+    if (env && *env == "on")
+      throw Unsupported("INVAR_BF16_DOT=on, but the " + std::string(isa_name(isa)) +
+                        " path has no bf16 dot-product kernel");
+    *reason = std::string("not on the ") + isa_name(isa) + " path";
+    return;
+  }
+  const runtime::FpModeGuard fp_mode;  // for the check's reference chain, run on the first call
+  const kernels::Bf16DotStatus& status = kernels::bf16_dot_status();
+  if (status.kernel == nullptr && env && *env == "on")
+    throw Unsupported("INVAR_BF16_DOT=on, but the bf16 dot-product kernel cannot run: " +
+                      status.reason);
+  const bool on = env && *env == "on";
+  *kernel = on || status.faster ? status.kernel : nullptr;
+  *reason = (*kernel != nullptr ? std::string("in use") : std::string("not in use")) +
+            (on ? " (INVAR_BF16_DOT=on): " : ": ") + status.reason;
+}
+
 }  // namespace
 
 Context::Impl::Impl(const ContextOptions& options) {
@@ -71,6 +103,7 @@ Context::Impl::Impl(const ContextOptions& options) {
   }
   isa = api::resolve_isa(requested, source, &isa_reason);
   kernels = kernels::compiled_kernel_set(isa);
+  choose_sbgemm_dot(isa, &sbgemm_dot, &sbgemm_dot_reason);
 
   if (options.num_threads < 0) throw InvalidArgument("ContextOptions::num_threads is negative");
   const int64_t env_threads = env_thread_count();

@@ -27,6 +27,11 @@ struct Context::Impl {
   // false: every product runs the packed loop nest, none a direct path (same bits; for tests
   // that aim at the nest).
   bool allow_direct = true;
+  // The bf16 dot-product kernel that bf16 products take where they may (kernels/bf16_dot.h), or
+  // nullptr: not on this path or CPU, or turned off (INVAR_BF16_DOT=off; tests set it to compare
+  // the two), and why, for `invar info`.
+  const kernels::GemmKernel* sbgemm_dot = nullptr;
+  std::string sbgemm_dot_reason;
   runtime::WorkspacePool workspaces;
   // Threads start on first use, as many as a call asks for; the cap only bounds
   // set_num_threads. A call that finds the pool busy with another user thread's call, or that

@@ -21,8 +21,10 @@ std::string dims(int64_t rows, int64_t cols) {
 template <class In, class Out>
 void run(const api::GemmCall<In, Out>& call, Context& context) {
   runtime::FpModeGuard fp_mode;
-  const std::string error = api::validate(call);
-  if (!error.empty()) throw InvalidArgument(error);
+  if (!api::plainly_valid(call)) {
+    const std::string error = api::validate(call);
+    if (!error.empty()) throw InvalidArgument(error);
+  }
   try {
     api::execute(context.impl(), call);
   } catch (const std::bad_alloc&) {
@@ -86,6 +88,7 @@ void gemm_batch_impl(Acc alpha, Op op_a, const MatrixView<const In>* a, Op op_b,
     if (call.m != calls[0].m || call.n != calls[0].n || call.k != calls[0].k)
       throw InvalidArgument("invar::gemm_batch: entry " + std::to_string(i) +
                             " differs in shape from entry 0");
+    if (api::plainly_valid(call)) continue;
     const std::string error = api::validate(call);
     if (!error.empty()) throw InvalidArgument(error + " (batch entry " + std::to_string(i) + ")");
   }
@@ -104,10 +107,11 @@ void set_epilogue(api::GemmCall<T>& call, const Epilogue<T>& e) {
 }
 
 // op(A) times a prepacked B: the call, checked against the handle's dimensions. Acc is the
-// element type of alpha, beta and C (T for the floating-point types, int32_t for int8).
-template <class In, class Acc = typename api::GemmCall<In>::Acc>
-api::GemmCall<In> packed_b_call(Acc alpha, Op op_a, MatrixView<const In> a, const PackedB& b,
-                                Acc beta, MatrixView<Acc> c) {
+// element type of alpha and beta (T for the floating-point types, int32_t for int8), Out that of
+// C (Acc, or bf16 and f16 for a 16-bit C).
+template <class In, class Acc = typename api::GemmCall<In>::Acc, class Out = Acc>
+api::GemmCall<In, Out> packed_b_call(Acc alpha, Op op_a, MatrixView<const In> a, const PackedB& b,
+                                     Acc beta, MatrixView<Out> c) {
   const bool ta = op_a == Op::kTrans;
   if (op_a != Op::kNoTrans && !ta) throw InvalidArgument("invar::gemm: invalid Op value");
   const int64_t m = ta ? a.cols() : a.rows();
@@ -115,7 +119,7 @@ api::GemmCall<In> packed_b_call(Acc alpha, Op op_a, MatrixView<const In> a, cons
   if (k != b.k() || c.rows() != m || c.cols() != b.n())
     throw InvalidArgument("invar::gemm: op(A) is " + dims(m, k) + ", the packed B is " +
                           dims(b.k(), b.n()) + " and C is " + dims(c.rows(), c.cols()));
-  api::GemmCall<In> call;
+  api::GemmCall<In, Out> call;
   call.function = "invar::gemm";
   call.trans_a = ta;
   call.m = m;
@@ -256,6 +260,34 @@ void gemm(float alpha, Op op_a, MatrixView<const float> a, const PackedB& b, flo
 void gemm(double alpha, Op op_a, MatrixView<const double> a, const PackedB& b, double beta,
           MatrixView<double> c, Context& context) {
   gemm_packed_impl(alpha, op_a, a, b, beta, c, context);
+}
+
+PackedB pack_b(Op op_b, MatrixView<const bf16> b, Context& context) {
+  return pack_b_impl("invar::pack_b", op_b, b, context);
+}
+
+PackedB pack_b(Op op_b, MatrixView<const f16> b, Context& context) {
+  return pack_b_impl("invar::pack_b", op_b, b, context);
+}
+
+void gemm(float alpha, Op op_a, MatrixView<const bf16> a, const PackedB& b, float beta,
+          MatrixView<float> c, Context& context) {
+  run(packed_b_call(alpha, op_a, a, b, beta, c), context);
+}
+
+void gemm(float alpha, Op op_a, MatrixView<const bf16> a, const PackedB& b, float beta,
+          MatrixView<bf16> c, Context& context) {
+  run(packed_b_call(alpha, op_a, a, b, beta, c), context);
+}
+
+void gemm(float alpha, Op op_a, MatrixView<const f16> a, const PackedB& b, float beta,
+          MatrixView<float> c, Context& context) {
+  run(packed_b_call(alpha, op_a, a, b, beta, c), context);
+}
+
+void gemm(float alpha, Op op_a, MatrixView<const f16> a, const PackedB& b, float beta,
+          MatrixView<f16> c, Context& context) {
+  run(packed_b_call(alpha, op_a, a, b, beta, c), context);
 }
 
 void gemm(float alpha, Op op_a, MatrixView<const bf16> a, Op op_b, MatrixView<const bf16> b,

@@ -8,9 +8,11 @@
 #include "api/context_impl.h"
 #include "api/extents.h"
 #include "api/packed.h"
+#include "api/packed16.h"
 #include "api/validation.h"
 #include "arch/cache_topology.h"
 #include "driver/gemm_driver.h"
+#include "kernels/bf16_dot.h"
 #include "numeric/epilogue.h"
 #include "numeric/half.h"
 #include "runtime/fp_mode.h"
@@ -191,6 +193,39 @@ std::size_t wide_elements(const GemmCall<In, Out>& call) {
   return static_cast<std::size_t>(call.m) * static_cast<std::size_t>(call.n);
 }
 
+// The driver's view of a validated call that computes (m, n, k > 0, alpha != 0), C as the
+// caller's (execute_on points it at the wide copy when C is narrow). alpha and beta are read
+// from the call, which must outlive the problem.
+template <class In, class Out>
+inline driver::GemmProblem problem_of(const GemmCall<In, Out>& call, const Context::Impl& context) {
+  using Acc = typename GemmCall<In, Out>::Acc;
+  // Designated, in the members' order: each member is written once (assigning after default
+  // initialization wrote most of them twice, a tenth of a tiny product's fixed cost).
+  return driver::GemmProblem{
+      .m = call.m,
+      .n = call.n,
+      .k = call.k,
+      .a = call.a,
+      .a_rs = call.trans_a ? 1 : call.lda,
+      .a_cs = call.trans_a ? call.lda : 1,
+      .b = call.b,
+      .b_rs = call.trans_b ? 1 : call.ldb,
+      .b_cs = call.trans_b ? call.ldb : 1,
+      .c = call.c,
+      .ldc = call.ldc,
+      .alpha = &call.alpha,
+      .beta = &call.beta,
+      .first_init = call.beta == Acc(0)   ? kernels::AccInit::kZero
+                    : call.beta == Acc(1) ? kernels::AccInit::kLoad
+                                          : kernels::AccInit::kScale,
+      .unit_alpha = call.alpha == Acc(1),
+      .allow_direct = context.allow_direct,
+      .b_panels = call.packed_b != nullptr ? call.packed_b->data.get() : nullptr,
+      .a_panels = call.packed_a != nullptr ? call.packed_a->data.get() : nullptr,
+      .epilogue = epilogue_of(call),
+  };
+}
+
 // execute() on a caller's copy of C: `wide` holds wide_elements(call) accumulators, contents
 // unspecified.
 template <class In, class Out>
@@ -220,21 +255,7 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
       scale_c_with_epilogue(call);
     return;
   }
-  driver::GemmProblem p;
-  p.m = call.m;
-  p.n = call.n;
-  p.k = call.k;
-  p.a = call.a;
-  p.a_rs = call.trans_a ? 1 : call.lda;
-  p.a_cs = call.trans_a ? call.lda : 1;
-  p.b = call.b;
-  p.b_rs = call.trans_b ? 1 : call.ldb;
-  p.b_cs = call.trans_b ? call.ldb : 1;
-  p.b_panels = call.packed_b != nullptr ? call.packed_b->data.get() : nullptr;
-  p.a_panels = call.packed_a != nullptr ? call.packed_a->data.get() : nullptr;
-  p.epilogue = epilogue_of(call);
-  p.c = call.c;
-  p.ldc = call.ldc;
+  driver::GemmProblem p = problem_of(call, context);
   // A narrow C: the copy holds beta * C widened exactly (nothing is read when beta == 0).
   if constexpr (kNarrowC<In, Out>) {
     if (call.beta != Acc(0)) {
@@ -245,20 +266,33 @@ void execute_on(Context::Impl& context, const GemmCall<In, Out>& call,
     p.c = wide;
     p.ldc = call.n;
   }
-  p.alpha = &call.alpha;
-  p.beta = &call.beta;
-  p.allow_direct = context.allow_direct;
-  p.unit_alpha = call.alpha == Acc(1);
-  p.first_init = call.beta == Acc(0)   ? kernels::AccInit::kZero
-                 : call.beta == Acc(1) ? kernels::AccInit::kLoad
-                                       : kernels::AccInit::kScale;
 
-  const driver::Plan plan = plan_product(context, kernel, p, caches.topology);
-  if (plan.workspace_bytes == 0) {
-    driver::run_gemm(kernel, p, plan, nullptr, &context.pool);
-  } else {
-    auto workspace = context.workspaces.lease();
-    driver::run_gemm(kernel, p, plan, &*workspace, &context.pool);
+  // bf16 operands run the dot-product kernel where it gives the same bits (kernels/bf16_dot.h),
+  // else the f32 kernel on widened operands. The decode step (a direct path for B's layout)
+  // stays on the widened kernel, which reads B once where the dot kernel would scan it for its
+  // exponent check and then pack it.
+  const kernels::GemmKernel* runs = &kernel;
+  if constexpr (std::is_same_v<In, bf16>) {
+    const bool decode =
+        p.allow_direct && p.m <= kernels::kDirectMaxRows &&
+        ((p.b_cs == 1 && kernel.direct != nullptr) || (p.b_rs == 1 && kernel.direct_t != nullptr));
+    if (context.sbgemm_dot != nullptr && p.a_panels == nullptr && p.b_panels == nullptr &&
+        !decode &&
+        kernels::sbgemm_dot_applies(call.alpha, p.m, p.n, p.k, p.a, p.a_rs, p.a_cs, p.b, p.b_rs,
+                                    p.b_cs))
+      runs = context.sbgemm_dot;
+  }
+  if (call.packed_b != nullptr && call.packed_b->narrow_panels) {
+    run_narrow_packed_b(context, kernel, p, *call.packed_b, caches.topology);  // 16-bit panels
+  } else if (!driver::run_tiny(*runs, p, caches.topology)) {
+    // The smallest products are planned and run at once (run_tiny); the others planned whole.
+    const driver::Plan plan = plan_product(context, *runs, p, caches.topology);
+    if (plan.workspace_bytes == 0) {
+      driver::run_gemm(*runs, p, plan, nullptr, &context.pool);
+    } else {
+      auto workspace = context.workspaces.lease();
+      driver::run_gemm(*runs, p, plan, &*workspace, &context.pool);
+    }
   }
   if constexpr (kNarrowC<In, Out>) {
     for (int64_t i = 0; i < call.m; ++i)
@@ -283,6 +317,66 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call) {
   execute_on(context, call, wide.get());
 }
 
+// Whether entry e differs from `first` only in the addresses of its operands (what a strided
+// batch's entries do; a batch of views may also differ in leading dimensions).
+template <class In, class Out>
+bool same_but_addresses(const GemmCall<In, Out>& e, const GemmCall<In, Out>& first) {
+  return e.trans_a == first.trans_a && e.trans_b == first.trans_b && e.lda == first.lda &&
+         e.ldb == first.ldb && e.ldc == first.ldc && e.beta == first.beta && e.bias == first.bias &&
+         e.bias_values == first.bias_values && e.activation == first.activation &&
+         e.packed_a == nullptr && e.packed_b == nullptr;
+}
+
+// Entries begin, begin + step, ... < count of a batch, on this thread. When the first of them
+// is a tiny product (driver::plan_tiny) it is planned once, and every entry that differs from it
+// only in its operands' addresses runs that plan over its own A, B and C: the plan depends on
+// nothing else, and the checks execute_on makes (the caches, the kernel, the special cases)
+// hold for all of them. Any other entry, and every entry of another batch, runs alone.
+template <class In, class Out>
+void run_entries(Context::Impl& context, const BatchEntries<In, Out>& entries, int64_t begin,
+                 int64_t step, int64_t count, typename GemmCall<In, Out>::Acc* wide) {
+  using Acc = typename GemmCall<In, Out>::Acc;
+  if (begin >= count) return;
+  const GemmCall<In, Out> first = entries.at(entries.self, begin);
+  const arch::EffectiveCacheTopology& caches = arch::cache_topology();
+  driver::Plan plan;
+  const bool computes = first.m > 0 && first.n > 0 && first.k > 0 && !(first.alpha == Acc(0)) &&
+                        first.packed_a == nullptr && first.packed_b == nullptr;
+  if (kNarrowC<In, Out> || !computes || !caches.error.empty()) {
+    for (int64_t i = begin; i < count; i += step)
+      execute_on(context, entries.at(entries.self, i), wide);
+    return;
+  }
+  const kernels::GemmKernel& kernel = kernels::kernel_for<In>(*context.kernels);
+  driver::GemmProblem p = problem_of(first, context);
+  if (!driver::plan_tiny(kernel, driver::request_of(p, 1, 1), caches.topology, &plan)) {
+    for (int64_t i = begin; i < count; i += step)
+      execute_on(context, entries.at(entries.self, i), wide);
+    return;
+  }
+  if (const int64_t* strides = entries.strides) {
+    // A strided batch: each entry's operands found from the first's, with nothing to compare.
+    for (int64_t i = begin; i < count; i += step) {
+      p.a = first.a + (i - begin) * strides[0];
+      p.b = first.b + (i - begin) * strides[1];
+      p.c = first.c + (i - begin) * strides[2];
+      driver::run_tiny_plan(kernel, p, plan);
+    }
+    return;
+  }
+  for (int64_t i = begin; i < count; i += step) {
+    const GemmCall<In, Out> e = entries.at(entries.self, i);
+    if (!same_but_addresses(e, first)) {
+      execute_on(context, e, wide);
+      continue;
+    }
+    p.a = e.a;
+    p.b = e.b;
+    p.c = e.c;
+    driver::run_tiny_plan(kernel, p, plan);
+  }
+}
+
 template <class In, class Out>
 void execute_batch(Context::Impl& context, const BatchEntries<In, Out>& entries, int64_t count) {
   using Acc = typename GemmCall<In, Out>::Acc;
@@ -296,8 +390,7 @@ void execute_batch(Context::Impl& context, const BatchEntries<In, Out>& entries,
   const std::size_t elements = wide_elements(first);
   const std::unique_ptr<Acc[]> wide = wide_copies<Acc>(elements, members);
   if (members == 1) {
-    for (int64_t i = 0; i < count; ++i)
-      execute_on(context, entries.at(entries.self, i), wide.get());
+    run_entries(context, entries, 0, 1, count, wide.get());
     return;
   }
   // A call from inside a pool task runs on its caller alone, so each member's products are
@@ -305,8 +398,7 @@ void execute_batch(Context::Impl& context, const BatchEntries<In, Out>& entries,
   context.pool.run(members, [&](runtime::Team& team) {
     runtime::FpModeGuard fp_mode;  // a pool worker's mode (the caller's thread has it already)
     Acc* own = wide ? wide.get() + elements * static_cast<std::size_t>(team.tid()) : nullptr;
-    for (int64_t i = team.tid(); i < count; i += team.size())
-      execute_on(context, entries.at(entries.self, i), own);
+    run_entries(context, entries, team.tid(), team.size(), count, own);
   });
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "driver/gemm_driver.h"
 #include "invar/invar.hpp"
@@ -104,6 +105,39 @@ struct GemmCall {
 template <class In, class Out>
 std::string validate(const GemmCall<In, Out>& call);
 
+// Whether the call is valid by a few comparisons, without validate()'s messages: true only for
+// calls validate() accepts (tests/api_test.cpp checks the two agree), false for every invalid call
+// and for the valid ones outside the common case (an empty product, k == 0, alpha == 0, a
+// prepacked operand, an extent or leading dimension of 2^26 or more), which validate() then
+// decides. A tiny product's whole validation: every entry point asks this first.
+//
+// Why it is enough: with m, n, k >= 1 and every extent and leading dimension below 2^26, an
+// operand spans at most 2^52 elements, 2^55 bytes (under kMaxSpanBytes, extents.h), so no
+// extent overflows; and an operand at a non-null address below 2^63 (every user-space address
+// on x86-64 and aarch64) ends below 2^64, so none wraps around the address space.
+template <class In, class Out>
+inline bool plainly_valid(const GemmCall<In, Out>& c) {
+  using Acc = typename GemmCall<In, Out>::Acc;
+  constexpr uint64_t kExtentBound = uint64_t{1} << 26;
+  // Negative values are huge as unsigned: one comparison bounds all six from both sides.
+  const uint64_t extents = static_cast<uint64_t>(c.m) | static_cast<uint64_t>(c.n) |
+                           static_cast<uint64_t>(c.k) | static_cast<uint64_t>(c.lda) |
+                           static_cast<uint64_t>(c.ldb) | static_cast<uint64_t>(c.ldc);
+  const auto address = [](const void* p) { return reinterpret_cast<uintptr_t>(p); };
+  const bool in_range = extents < kExtentBound && c.m != 0 && c.n != 0 && c.k != 0 &&
+                        ((address(c.a) | address(c.b) | address(c.c)) >> 63) == 0 &&
+                        c.a != nullptr && c.b != nullptr && c.c != nullptr;
+  const bool plain = static_cast<unsigned>(c.trans_a) <= 1 &&
+                     static_cast<unsigned>(c.trans_b) <= 1 && c.packed_a == nullptr &&
+                     c.packed_b == nullptr && !(c.alpha == Acc(0));
+  const bool epilogue =
+      (c.bias == 0 && c.activation == 0) ||
+      (!std::is_integral_v<Acc> && static_cast<unsigned>(c.bias) <= 2 &&
+       static_cast<unsigned>(c.activation) <= 3 && (c.bias == 0 || c.bias_values != nullptr));
+  return in_range && plain && epilogue && c.ldc >= c.n && c.lda >= (c.trans_a ? c.m : c.k) &&
+         c.ldb >= (c.trans_b ? c.k : c.n);
+}
+
 // Runs a validated call on the context, on a thread in the library's FP mode
 // (runtime::FpModeGuard: the entry points enter it before they validate). Throws
 // std::bad_alloc when workspace runs out.
@@ -120,10 +154,13 @@ void execute_batch(Context::Impl& context, const GemmCall<In, Out>* calls, int64
 
 // The calls of a batch made on demand, entry i as at(self, i), so that a batch of any size
 // needs no memory per entry. Every entry has the first's m, n, k and alpha, and was validated.
+// `strides`, when set, says the batch is strided: entry i is entry 0 with its A, B and C
+// strides[0], strides[1] and strides[2] elements further per entry, and nothing else differs.
 template <class In, class Out>
 struct BatchEntries {
   const void* self;
   GemmCall<In, Out> (*at)(const void* self, int64_t i);
+  const int64_t* strides = nullptr;
 };
 template <class In, class Out>
 void execute_batch(Context::Impl& context, const BatchEntries<In, Out>& entries, int64_t count);

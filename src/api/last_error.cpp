@@ -2,19 +2,21 @@
 
 namespace invar::api {
 namespace {
-// One thread-local object, so that each access costs one TLS lookup (clear_last_error runs on
-// every call).
-struct LastError {
+// Every call clears the message, so that state is a plain pointer: a thread_local with a
+// constructor or destructor (a std::string) is reached through a guard that initializes it on the
+// thread's first use, on every access. The text lives in t_store, touched only when a message is
+// set.
+struct Store {
   std::string message;
-  const char* fixed = nullptr;  // set when the message itself could not be stored
 };
-thread_local LastError t_error;
+thread_local Store t_store;
+thread_local const char* t_message = nullptr;  // nullptr: no failure since the last clear
 }  // namespace
 
 void set_last_error(std::string message) noexcept {
-  LastError& e = t_error;
-  e.message = std::move(message);
-  e.fixed = nullptr;
+  Store& store = t_store;
+  store.message = std::move(message);
+  t_message = store.message.c_str();
 }
 
 void set_last_error(const char* function, const char* what) noexcept {
@@ -24,19 +26,15 @@ void set_last_error(const char* function, const char* what) noexcept {
     message += what;
     set_last_error(std::move(message));
   } catch (...) {
-    t_error.fixed = "invar: out of memory while reporting an error";
+    t_message = "invar: out of memory while reporting an error";
   }
 }
 
-void clear_last_error() noexcept {
-  LastError& e = t_error;
-  e.message.clear();
-  e.fixed = nullptr;
-}
+void clear_last_error() noexcept { t_message = nullptr; }
 
 const char* last_error() noexcept {
-  const LastError& e = t_error;
-  return e.fixed != nullptr ? e.fixed : e.message.c_str();
+  const char* message = t_message;
+  return message != nullptr ? message : "";
 }
 
 }  // namespace invar::api

@@ -108,8 +108,11 @@ std::unique_ptr<detail::PackedOperand> new_operand(Context::Impl& context, const
   if (panels > std::numeric_limits<int64_t>::max() / tile / k / 8)
     throw OutOfMemory(std::string(function) + ": a " + std::to_string(is_a ? m : k) + " x " +
                       std::to_string(is_a ? k : n) + " operand is too large to pack");
-  packed->bytes =
-      is_a ? driver::packed_a_bytes(kernel, m, k) : driver::packed_b_bytes(kernel, k, n);
+  // A bf16 or f16 B stays 16-bit (narrow_panels): the decode step widens it in registers.
+  packed->narrow_panels = !is_a && sizeof(T) == 2;
+  packed->bytes = is_a                    ? driver::packed_a_bytes(kernel, m, k)
+                  : packed->narrow_panels ? narrow_b_bytes(kernel, k, n)
+                                          : driver::packed_b_bytes(kernel, k, n);
   packed->data.reset(std::aligned_alloc(runtime::kBufferAlignment, packed->bytes));
   if (packed->data == nullptr)
     throw OutOfMemory(std::string(function) + ": out of memory for " +
@@ -168,9 +171,13 @@ std::unique_ptr<detail::PackedOperand> pack_b(Context::Impl& context, const char
                                               int64_t ldb) {
   auto packed = new_operand<T, AIn>(context, function, detail::PackedOperand::Side::kB, trans_b, 0,
                                     k, n, b, ldb);
-  if (packed->data != nullptr)
+  if (packed->data != nullptr && packed->narrow_panels) {
+    pack_narrow_b(*packed->kernel, k, n, reinterpret_cast<const uint16_t*>(b), trans_b ? 1 : ldb,
+                  trans_b ? ldb : 1, static_cast<uint16_t*>(packed->data.get()));
+  } else if (packed->data != nullptr) {
     driver::pack_b_whole(*packed->kernel, k, n, b, trans_b ? 1 : ldb, trans_b ? ldb : 1,
                          packed->data.get());
+  }
   return packed;
 }
 
@@ -196,6 +203,8 @@ INVAR_PACK_B(float, float)
 INVAR_PACK_B(double, double)
 INVAR_PACK_B(int8_t, int8_t)
 INVAR_PACK_B(int8_t, uint8_t)
+INVAR_PACK_B(bf16, bf16)
+INVAR_PACK_B(f16, f16)
 #undef INVAR_PACK_B
 
 #define INVAR_PACK_A(T)                                      \

@@ -71,6 +71,10 @@ struct detail::PackedOperand {
   double alpha = 1;                             // a packed A's alpha, exact in double
   std::size_t bytes = 0;
   std::unique_ptr<void, Free> data;  // 64-byte aligned; null when a dimension is 0
+  // A bf16 or f16 B kept in 16 bits (api/packed16.cpp): ceil(n / NR) panels of the kernel's NR
+  // columns over all of K, row stride NR, panel s at element s * k * NR, zero-padded, the
+  // caller's values unwidened: half the bytes of the kernel's f32 panels.
+  bool narrow_panels = false;
 };
 
 namespace api {
@@ -89,6 +93,12 @@ template <class T>
 std::unique_ptr<detail::PackedOperand> pack_a(Context::Impl& context, const char* function,
                                               int trans_a, int64_t m, int64_t k, T alpha,
                                               const T* a, int64_t lda);
+
+// The bytes of a 16-bit packed B (PackedOperand::narrow_panels) of k x n for `kernel`, and its
+// packing from op(B)[p][j] = b[p * rs + j * cs] (raw 16-bit values).
+std::size_t narrow_b_bytes(const kernels::GemmKernel& kernel, int64_t k, int64_t n);
+void pack_narrow_b(const kernels::GemmKernel& kernel, int64_t k, int64_t n, const uint16_t* b,
+                   int64_t rs, int64_t cs, uint16_t* dst);
 
 }  // namespace api
 }  // namespace invar

@@ -88,6 +88,7 @@ CpuFeatures detect() {
   const bool avx512vnni = (r7.ecx >> 11) & 1;
   const bool amx_tile = (r7.edx >> 24) & 1;
   const bool amx_int8 = (r7.edx >> 25) & 1;
+  const bool avx512bf16 = max_leaf >= 7 && r7.eax >= 1 && ((cpuid(7, 1).eax >> 5) & 1);
 
   if (osxsave) {
     const uint64_t xcr0 = xgetbv0();
@@ -100,6 +101,7 @@ CpuFeatures detect() {
   f.avx2_fma = avx && avx2 && fma && f16c && f.os_saves_ymm;
   f.avx512f = f.avx2_fma && avx512f && f.os_saves_zmm;
   f.avx512_vnni = f.avx512f && avx512bw && avx512vnni;
+  f.avx512_bf16 = f.avx512f && avx512bw && avx512bf16;
   f.amx_int8 = f.avx512_vnni && amx_tile && amx_int8 && f.os_saves_tiles;
   return f;
 }

@@ -30,6 +30,9 @@ struct CpuFeatures {
   // tile state enabled by the OS. On Linux a process also needs the permission that
   // request_tile_data() asks for.
   bool amx_int8 = false;
+  // x86: AVX512_BF16 (vdpbf16ps) and AVX-512 BW on top of avx512f: the bf16 dot products, which
+  // the library uses only where they pass their check (kernels/bf16_dot.h).
+  bool avx512_bf16 = false;
   // aarch64: Advanced SIMD.
   bool neon = false;
   // Raw facts behind the booleans, for `invar info`.

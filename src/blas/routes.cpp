@@ -19,6 +19,18 @@ std::unique_ptr<T[]> scratch(const char* routine, int64_t elements) {
   return p;
 }
 
+// f64 y = A x with alpha = +-1 as the one-column product A * x (the same bits) where the engine
+// has no f64 one-row kernel over a transposed B: the NEON path, whose one-row product packs all
+// of A while the one-column product reads A in place. The x86-64 paths have one
+// (dgemm_avx2_direct_t8, also in the AVX-512 set; dgemm_generic_direct_t_4), and there the
+// one-row product is the faster: on the Intel Xeon of block_sizes.h (AVX-512 set), 4096 x 4096,
+// alternating runs under load, 1.2-1.4x the one-column product at 1 and 2 threads.
+#if defined(__aarch64__)
+constexpr bool kF64OneColumn = true;
+#else
+constexpr bool kF64OneColumn = false;
+#endif
+
 // The memory offset of logical element i of a vector of n elements with increment inc.
 inline int64_t vector_offset(int64_t i, int64_t n, int64_t inc) {
   return inc > 0 ? i * inc : (n - 1 - i) * -inc;
@@ -32,11 +44,10 @@ void gemv_row_major(const char* routine, bool trans, int64_t rows, int64_t cols,
   if (rows == 0 || cols == 0 || (alpha == T(0) && beta == T(1))) return;
   const int64_t len_x = trans ? rows : cols;
   const int64_t len_y = trans ? cols : rows;
-  if (std::is_same_v<T, double> && !trans && (alpha == T(1) || alpha == T(-1))) {
+  if (kF64OneColumn && std::is_same_v<T, double> && !trans && (alpha == T(1) || alpha == T(-1))) {
     // y = A x as the one-column product (A on the left, x as a len_x x 1 B, y as a len_y x 1 C):
     // fma(alpha * A[i][j], x[j]) is fma(alpha * x[j], A[i][j]) bit for bit when alpha * A and
-    // alpha * x are both exact, and the engine's f64 one-column product runs about twice as fast
-    // as its one-row product over a transposed B. Positive increments are read in place.
+    // alpha * x are both exact (see kF64OneColumn). Positive increments are read in place.
     std::unique_ptr<T[]> x_copy, y_copy;
     const T* right = x;
     int64_t ld_right = incx;

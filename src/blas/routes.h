@@ -6,9 +6,10 @@
 //          beta * y^T: a GEMM with one row (M = 1) whose left operand is x, so
 //          y[i] = chain over j of fma(alpha * x[j], op(A)[i][j], acc), acc from beta * y[i].
 //          That is the element a GEMM over a batch of such rows X (X @ op(A)^T) computes in the
-//          row of x: a row computed alone has the bits of the whole product's row. (f64 with
-//          op(A) = A and alpha = +-1 runs as the one-column GEMM A * x instead: the same bits,
-//          since alpha * A and alpha * x are then exact, and twice as fast on the engine.)
+//          row of x: a row computed alone has the bits of the whole product's row. (On
+//          aarch64, f64 with op(A) = A and alpha = +-1 runs as the one-column GEMM A * x
+//          instead: the same bits, since alpha * A and alpha * x are then exact; the NEON path
+//          has no f64 one-row kernel over a transposed B.)
 //   dot    x . y = chain over i of fma(x[i], y[i], acc), acc from +0: a 1 x 1 GEMM over k = n.
 //          One dependent fma per element (a latency of ~4 cycles each), where a BLAS that sums
 //          in vector lanes is several times faster on long vectors.

@@ -86,16 +86,6 @@ int64_t balanced_block(int64_t extent, int64_t max_block, int64_t multiple) {
   return round_up(ceil_div(extent, pieces), multiple);
 }
 
-bool small_kernel_fits(const arch::CacheTopology& topology, TileShape tile, PackedBytes bytes,
-                       int64_t n, int64_t k) {
-  // In doubles: n and k come straight from the caller.
-  const double b = static_cast<double>(n) * static_cast<double>(k) * bytes.b;
-  const double strip = static_cast<double>(tile.mr) * static_cast<double>(k) * bytes.a;
-  const double l2_share = static_cast<double>(topology.l2.bytes) /
-                          static_cast<double>(std::max(1, topology.l2.sharing));
-  return b <= l2_share / 2 && strip <= static_cast<double>(topology.l1d.bytes) / 2;
-}
-
 bool fits_in_l1(const arch::CacheTopology& topology, TileShape tile, PackedBytes bytes, int64_t m,
                 int64_t n, int64_t k) {
   // Compared in doubles: m, n, k come straight from the caller and their product may not fit.

@@ -182,8 +182,16 @@ int64_t balanced_block(int64_t extent, int64_t max_block, int64_t multiple);
 // (k x n) fits in half of this worker's L2 share, where it stays while the tiles sweep it once
 // per MR rows, and an MR-row strip of A over all of k fits in half of L1, where it stays while
 // the strip's tiles sweep B. Operands are counted at their packed size (as they are read).
-bool small_kernel_fits(const arch::CacheTopology& topology, TileShape tile, PackedBytes bytes,
-                       int64_t n, int64_t k);
+// Inline: the planner asks it on every small product's call.
+inline bool small_kernel_fits(const arch::CacheTopology& topology, TileShape tile,
+                              PackedBytes bytes, int64_t n, int64_t k) {
+  // In doubles: n and k come straight from the caller.
+  const double b = static_cast<double>(n) * static_cast<double>(k) * bytes.b;
+  const double strip = static_cast<double>(tile.mr) * static_cast<double>(k) * bytes.a;
+  const double l2_share = static_cast<double>(topology.l2.bytes) /
+                          static_cast<double>(topology.l2.sharing > 1 ? topology.l2.sharing : 1);
+  return b <= l2_share / 2 && strip <= static_cast<double>(topology.l1d.bytes) / 2;
+}
 
 // Whether the packed A and B of the whole m x n x k product fit in half of L1.
 bool fits_in_l1(const arch::CacheTopology& topology, TileShape tile, PackedBytes bytes, int64_t m,

@@ -269,13 +269,49 @@ int64_t panel_width() {
   return w;
 }
 
+// One operand of a local row-major product: element (r, c) at x[r * rs + c * cs], one of the
+// steps 1 (an aligned panel, or the caller's own storage read in place).
 template <class T>
-invar_status local_gemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k, const T *a,
-                        int64_t lda, const T *b, int64_t ldb, T beta, T *c, int64_t ldc) {
+struct View {
+  const T *x;
+  int64_t rs, cs;
+  View at(int64_t r, int64_t c) const { return {x + r * rs + c * cs, rs, cs}; }
+  View transposed() const { return {x, cs, rs}; }
+};
+
+// invar's (transpose, leading dimension) for a rows x cols view.
+template <class T>
+void form(const View<T> &v, int64_t cols, invar_trans &t, int64_t &ld) {
+  if (v.cs == 1 && v.rs >= std::max<int64_t>(cols, 1)) {
+    t = INVAR_NO_TRANS;
+    ld = v.rs;
+  } else {
+    t = INVAR_TRANS;
+    ld = v.cs;
+  }
+}
+
+// C (m x n, row-major, rows ldc apart) <- alpha * a * b + beta * C.
+template <class T>
+invar_status local_gemm(int64_t m, int64_t n, int64_t k, T alpha, const View<T> &a,
+                        const View<T> &b, T beta, T *c, int64_t ldc) {
+  invar_trans ta, tb;
+  int64_t lda, ldb;
+  form(a, k, ta, lda);
+  form(b, n, tb, ldb);
   if constexpr (sizeof(T) == 4)
-    return invar_sgemm(ta, tb, m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
+    return invar_sgemm(ta, tb, m, n, k, alpha, a.x, lda, b.x, ldb, beta, c, ldc);
   else
-    return invar_dgemm(ta, tb, m, n, k, 1.0, a, lda, b, ldb, beta, c, ldc);
+    return invar_dgemm(ta, tb, m, n, k, alpha, a.x, lda, b.x, ldb, beta, c, ldc);
+}
+
+// Whether index g of op(X) (at xoff + g along axis x) lives on the same process as index g of C
+// (at coff + g along axis c) for every g, the local positions a constant apart: then the process
+// holds exactly C's indices of op(X), in C's order.
+bool same_distribution(const Axis &x, int64_t xoff, const Axis &c, int64_t coff) {
+  if (x.nprocs != c.nprocs) return false;
+  if (x.nprocs == 1) return true;
+  return x.nb == c.nb && xoff % x.nb == coff % c.nb && x.owner(xoff) == c.owner(coff);
 }
 
 }  // namespace
@@ -290,40 +326,77 @@ std::string run(const Grid &g, const Problem<T> &p) {
   const int64_t c0 = numroc(p.jc, dc.nb, g.mycol, dc.csrc, g.npcol);
   const int64_t nloc = numroc(p.jc + p.n, dc.nb, g.mycol, dc.csrc, g.npcol) - c0;
   T *c = p.c ? p.c + (p.row_major ? r0 * dc.ld + c0 : r0 + c0 * dc.ld) : nullptr;
-  const int64_t ldc = dc.ld;
-  // Column-major local C is, read row-major, C^T: nloc x mloc.
-  auto update = [&](const T *ap, const T *bp, int64_t kw, T beta, int64_t j0, int64_t nj) {
-    if (mloc == 0 || nj == 0) return INVAR_OK;
-    if (p.row_major)
-      return local_gemm<T>(INVAR_TRANS, INVAR_NO_TRANS, mloc, nj, kw, ap, mloc, bp + j0, nloc, beta,
-                           c + j0, ldc);
-    return local_gemm<T>(INVAR_TRANS, INVAR_NO_TRANS, nj, mloc, kw, bp + j0, nloc, ap, mloc, beta,
-                         c + j0 * ldc, ldc);
+  // The local part of C <- alpha * a * b + beta * C over its columns j0 .. j0 + n - 1; a
+  // column-major C is, read row-major, C^T = b^T a^T.
+  auto local_product = [&](const View<T> &a, const View<T> &b, int64_t k, T alpha, T beta,
+                           int64_t j0, int64_t n) {
+    if (p.row_major) return local_gemm<T>(mloc, n, k, alpha, a, b, beta, c + j0, dc.ld);
+    return local_gemm<T>(n, mloc, k, alpha, b.transposed(), a.transposed(), beta, c + j0 * dc.ld,
+                         dc.ld);
   };
 
   if (p.k == 0 || p.alpha == T(0)) {
     // C <- beta * C, A and B never read: invar's own k == 0 call on the local part.
     if (mloc > 0 && nloc > 0) {
-      const invar_status s = p.row_major ? local_gemm<T>(INVAR_NO_TRANS, INVAR_NO_TRANS, mloc, nloc,
-                                                         0, c, ldc, c, ldc, p.beta, c, ldc)
-                                         : local_gemm<T>(INVAR_NO_TRANS, INVAR_NO_TRANS, nloc, mloc,
-                                                         0, c, ldc, c, ldc, p.beta, c, ldc);
-      if (s != INVAR_OK) return std::string("local product: ") + invar_last_error();
+      const View<T> none{c, 1, 1};
+      if (local_product(none, none, 0, T(0), p.beta, 0, nloc) != INVAR_OK)
+        return std::string("local product: ") + invar_last_error();
     }
+    return {};
+  }
+
+  // An operand the process already holds as the panels would bring it is read in place: op(A)
+  // when its rows are distributed as C's rows and its k columns all live on one process column
+  // (a grid of one column), op(B) likewise. On one process both are, and the product is one local
+  // call. Read in place, op(A) gets alpha from the local products instead of the redistribution:
+  // the same alpha * a rounded once where invar folds alpha into op(A), that is with a row-major
+  // C; a column-major C is computed as C^T = op(B)^T op(A)^T, where invar would fold alpha into
+  // op(B), so there op(A) stays in place only for alpha = +-1 (alpha * a and alpha * b exact).
+  const bool ta = p.ta != 'N' && p.ta != 'n', tb = p.tb != 'N' && p.tb != 'n';
+  const Axis c_rows{dc.mb, dc.rsrc, g.nprow}, c_cols{dc.nb, dc.csrc, g.npcol};
+  const int64_t a_rs = p.row_major ? p.da.ld : 1, a_cs = p.row_major ? 1 : p.da.ld;
+  const int64_t b_rs = p.row_major ? p.db.ld : 1, b_cs = p.row_major ? 1 : p.db.ld;
+  const bool one = g.nprow == 1 && g.npcol == 1;
+  const bool a_in_place =
+      g.npcol == 1 && (p.row_major || p.alpha == T(1) || p.alpha == T(-1)) &&
+      (ta ? one : same_distribution({p.da.mb, p.da.rsrc, g.nprow}, p.ia, c_rows, p.ic));
+  const bool b_in_place =
+      g.nprow == 1 &&
+      (tb ? one : same_distribution({p.db.nb, p.db.csrc, g.npcol}, p.jb, c_cols, p.jc));
+  // op(A)(i, k) and op(B)(k, j) where they are stored (on one process column all of A's columns
+  // are local, on one process row all of B's rows).
+  const View<T> a_home =
+      ta ? View<T>{p.a + p.ia * a_rs + p.ja * a_cs, a_cs, a_rs}
+         : View<T>{p.a + numroc(p.ia, p.da.mb, g.myrow, p.da.rsrc, g.nprow) * a_rs + p.ja * a_cs,
+                   a_rs, a_cs};
+  const View<T> b_home =
+      tb ? View<T>{p.b + p.ib * b_rs + p.jb * b_cs, b_cs, b_rs}
+         : View<T>{p.b + p.ib * b_rs + numroc(p.jb, p.db.nb, g.mycol, p.db.csrc, g.npcol) * b_cs,
+                   b_rs, b_cs};
+  const T alpha = a_in_place ? p.alpha : T(1);
+  // C_local[:, j0 : j0 + nj] <- beta * C_local + a (mloc x kw) * b's columns j0 ...
+  auto update = [&](const View<T> &a, const View<T> &b, int64_t kw, T beta, int64_t j0,
+                    int64_t nj) {
+    if (mloc == 0 || nj == 0) return INVAR_OK;
+    return local_product(a, b.at(0, j0), kw, alpha, beta, j0, nj);
+  };
+  if (a_in_place && b_in_place) {
+    if (update(a_home, b_home, p.k, p.beta, 0, nloc) != INVAR_OK)
+      return std::string("local product: ") + invar_last_error();
     return {};
   }
 
   const int64_t w = std::min(panel_width(), p.k);
   const int64_t npanels = (p.k + w - 1) / w;
-  const Axis c_rows{dc.mb, dc.rsrc, g.nprow}, c_cols{dc.nb, dc.csrc, g.npcol};
   const Axis k_over_cols{w, 0, g.npcol}, k_over_rows{w, 0, g.nprow};
-  const int64_t ka = numroc(p.k, w, g.mycol, 0, g.npcol);  // k columns of A' held here
-  const int64_t kb = numroc(p.k, w, g.myrow, 0, g.nprow);  // k rows of B' held here
+  const int64_t ka = a_in_place ? 0 : numroc(p.k, w, g.mycol, 0, g.npcol);  // k columns of A'
+  const int64_t kb = b_in_place ? 0 : numroc(p.k, w, g.myrow, 0, g.nprow);  // k rows of B'
+  const int64_t a_bufs = a_in_place ? 0 : w * mloc, b_bufs = b_in_place ? 0 : w * nloc;
 
   std::unique_ptr<T[]> a_aligned, b_aligned, a_buf[2], b_buf[2];
   int no_memory = !allocate(a_aligned, ka * mloc) || !allocate(b_aligned, kb * nloc);
   for (int s = 0; s < 2; ++s)
-    no_memory |= !allocate(a_buf[s], w * mloc) || !allocate(b_buf[s], w * nloc);
+    no_memory |= !allocate(a_buf[s], a_bufs) || !allocate(b_buf[s], b_bufs);
   // A panel is one broadcast of w * mloc (w * nloc) elements, counted in an int.
   const int too_big = w * mloc > INT_MAX || w * nloc > INT_MAX;
   int flags[2] = {no_memory, too_big}, any[2] = {0, 0};
@@ -331,35 +404,47 @@ std::string run(const Grid &g, const Problem<T> &p) {
   if (any[1]) return "a panel exceeds 2^31 - 1 elements (lower INVAR_DIST_PANEL)";
   if (any[0]) return "out of memory for the aligned panels";
 
-  const bool ta = p.ta != 'N' && p.ta != 'n', tb = p.tb != 'N' && p.tb != 'n';
+  std::string err;
   // A': rows like C's rows, k over process columns; element (i, k) at kpos(k) * mloc + i.
-  std::string err = redistribute<T>(g, {p.a, &p.da, p.row_major, ta, p.ia, p.ja}, p.m, p.k, p.alpha,
-                                    c_rows, p.ic, k_over_cols, 0, a_aligned.get(), 1, mloc);
-  if (!err.empty()) return err;
+  if (!a_in_place) {
+    err = redistribute<T>(g, {p.a, &p.da, p.row_major, ta, p.ia, p.ja}, p.m, p.k, p.alpha, c_rows,
+                          p.ic, k_over_cols, 0, a_aligned.get(), 1, mloc);
+    if (!err.empty()) return err;
+  }
   // B': k over process rows, columns like C's columns; element (k, j) at kpos(k) * nloc + j.
-  err = redistribute<T>(g, {p.b, &p.db, p.row_major, tb, p.ib, p.jb}, p.k, p.n, T(1), k_over_rows,
-                        0, c_cols, p.jc, b_aligned.get(), nloc, 1);
-  if (!err.empty()) return err;
+  if (!b_in_place) {
+    err = redistribute<T>(g, {p.b, &p.db, p.row_major, tb, p.ib, p.jb}, p.k, p.n, T(1), k_over_rows,
+                          0, c_cols, p.jc, b_aligned.get(), nloc, 1);
+    if (!err.empty()) return err;
+  }
 
   int row_size = 1, col_size = 1;
   MPI_Comm_size(g.row, &row_size);
   MPI_Comm_size(g.col, &col_size);
-  const T *a_panel[2] = {nullptr, nullptr}, *b_panel[2] = {nullptr, nullptr};
+  View<T> a_panel[2] = {a_home, a_home}, b_panel[2] = {b_home, b_home};
   MPI_Request req[2][2] = {{MPI_REQUEST_NULL, MPI_REQUEST_NULL},
                            {MPI_REQUEST_NULL, MPI_REQUEST_NULL}};
   auto post = [&](int64_t q) {
     const int s = static_cast<int>(q % 2);
     const int64_t kw = std::min(w, p.k - q * w);
     const int root_col = static_cast<int>(q % g.npcol), root_row = static_cast<int>(q % g.nprow);
-    T *a_dst = g.mycol == root_col ? a_aligned.get() + (q / g.npcol) * w * mloc : a_buf[s].get();
-    T *b_dst = g.myrow == root_row ? b_aligned.get() + (q / g.nprow) * w * nloc : b_buf[s].get();
-    a_panel[s] = a_dst;
-    b_panel[s] = b_dst;
     req[s][0] = req[s][1] = MPI_REQUEST_NULL;
-    if (row_size > 1 && mloc > 0)
-      MPI_Ibcast(a_dst, static_cast<int>(kw * mloc), mpi_type<T>(), root_col, g.row, &req[s][0]);
-    if (col_size > 1 && nloc > 0)
-      MPI_Ibcast(b_dst, static_cast<int>(kw * nloc), mpi_type<T>(), root_row, g.col, &req[s][1]);
+    if (a_in_place) {
+      a_panel[s] = a_home.at(0, q * w);
+    } else {
+      T *a_dst = g.mycol == root_col ? a_aligned.get() + (q / g.npcol) * w * mloc : a_buf[s].get();
+      a_panel[s] = {a_dst, 1, mloc};
+      if (row_size > 1 && mloc > 0)
+        MPI_Ibcast(a_dst, static_cast<int>(kw * mloc), mpi_type<T>(), root_col, g.row, &req[s][0]);
+    }
+    if (b_in_place) {
+      b_panel[s] = b_home.at(q * w, 0);
+    } else {
+      T *b_dst = g.myrow == root_row ? b_aligned.get() + (q / g.nprow) * w * nloc : b_buf[s].get();
+      b_panel[s] = {b_dst, nloc, 1};
+      if (col_size > 1 && nloc > 0)
+        MPI_Ibcast(b_dst, static_cast<int>(kw * nloc), mpi_type<T>(), root_row, g.col, &req[s][1]);
+    }
   };
   // Column chunks of the local update: wide enough that invar runs at speed, several of them so
   // that a pending broadcast is progressed while the panel is multiplied.

@@ -28,6 +28,12 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, const Plan& plan,
                "the direct kernel gets at most the rows it handles");
   const int64_t ldb = transposed ? p.b_cs : p.b_rs;
   const int64_t k_block = plan.direct_kc;
+  if (plan.threads == 1 && p.m <= height && p.k <= k_block) {
+    // One member, one row group, one k-block (a tiny product): the loops below make one call.
+    fn(p.m, p.n, p.k, p.alpha, p.a, p.a_rs, p.a_cs, p.b, ldb, p.c, p.ldc, p.first_init, p.beta);
+    if (!p.epilogue.empty()) numeric::apply_epilogue(p.epilogue, p.c, p.ldc, p.m, p.n, 0, 0);
+    return;
+  }
   const int64_t groups = (p.n + width - 1) / width;
   auto member = [&](int me, int members) {
     int64_t lo = 0, hi = 0;
@@ -60,6 +66,12 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, const Plan& plan,
 // MR-row tiles, or of NR-column groups when there are too few rows (small_split_rows).
 void run_small(const GemmKernel& kern, const GemmProblem& p, const Plan& plan,
                runtime::ThreadPool* pool) {
+  if (plan.threads == 1) {
+    // One member: the whole block in one call (as the split below gives it).
+    kern.small(p.m, p.n, p.k, p.a, p.a_rs, p.b, p.b_rs, kern.nr, p.c, p.ldc, p.first_init, p.beta);
+    if (!p.epilogue.empty()) numeric::apply_epilogue(p.epilogue, p.c, p.ldc, p.m, p.n, 0, 0);
+    return;
+  }
   const int64_t row_tiles = (p.m + kern.mr - 1) / kern.mr;
   const int64_t groups = (p.n + kern.nr - 1) / kern.nr;
   auto member = [&](int me, int members) {

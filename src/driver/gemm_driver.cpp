@@ -25,6 +25,42 @@ void run_gemm(const kernels::GemmKernel& kernel, const GemmProblem& problem, con
   }
 }
 
+namespace {
+
+// run_tiny_plan, inlined into run_tiny too (a call level costs a tiny product ~10 instructions).
+inline __attribute__((always_inline)) void run_planned(const kernels::GemmKernel& kernel,
+                                                       const GemmProblem& p, const Plan& plan) {
+  // The executors' one-member calls (exec_direct.cpp) made here, without their set-up, when the
+  // product is one call of the kernel: the small path's whole block, or a direct path's one row
+  // group over all of K.
+  if (plan.path == Path::kSmall) {
+    kernel.small(p.m, p.n, p.k, p.a, p.a_rs, p.b, p.b_rs, kernel.nr, p.c, p.ldc, p.first_init,
+                 p.beta);
+  } else if (plan.path == Path::kDirect && p.m <= plan.direct_rows && p.k <= plan.direct_kc) {
+    kernel.direct(p.m, p.n, p.k, p.alpha, p.a, p.a_rs, p.a_cs, p.b, p.b_rs, p.c, p.ldc,
+                  p.first_init, p.beta);
+  } else {
+    exec::run_direct(kernel, p, plan, nullptr);  // kDirect or kDirectTransposed
+    return;
+  }
+  if (!p.epilogue.empty()) numeric::apply_epilogue(p.epilogue, p.c, p.ldc, p.m, p.n, 0, 0);
+}
+
+}  // namespace
+
+void run_tiny_plan(const kernels::GemmKernel& kernel, const GemmProblem& problem,
+                   const Plan& plan) {
+  run_planned(kernel, problem, plan);
+}
+
+bool run_tiny(const kernels::GemmKernel& kernel, const GemmProblem& problem,
+              const arch::CacheTopology& topology) {
+  Plan plan;
+  if (!plan_tiny(kernel, request_of(problem, 1, 1), topology, &plan)) return false;
+  run_planned(kernel, problem, plan);
+  return true;
+}
+
 void run_gemm(const kernels::GemmKernel& kernel, const GemmProblem& problem,
               const blocking::BlockSizes& blocks, runtime::Workspace& workspace,
               runtime::ThreadPool* pool, int threads) {

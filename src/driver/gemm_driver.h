@@ -128,6 +128,17 @@ inline PlanRequest request_of(const GemmProblem& p, int threads, int max_team) {
 void run_gemm(const kernels::GemmKernel& kernel, const GemmProblem& problem, const Plan& plan,
               runtime::Workspace* workspace, runtime::ThreadPool* pool);
 
+// A tiny product (plan_tiny: one thread, a direct path or the small one) planned and run at once,
+// with the plan and kernel calls make_plan and run_gemm would make for it: true when it ran,
+// false (nothing done) for any other product. Tried first on every call, so it does no more
+// than the smallest products need.
+bool run_tiny(const kernels::GemmKernel& kernel, const GemmProblem& problem,
+              const arch::CacheTopology& topology);
+
+// Runs a product with a plan plan_tiny made for it, or for a product that differs from it only
+// in the operands' addresses (a batch's entries), as run_gemm would.
+void run_tiny_plan(const kernels::GemmKernel& kernel, const GemmProblem& problem, const Plan& plan);
+
 // Plans the product with the given blocks and GemmProblem::small_fits (make_plan_with_blocks)
 // for up to `threads` threads of `pool` (nullptr or 1: the caller alone), then runs it.
 void run_gemm(const kernels::GemmKernel& kernel, const GemmProblem& problem,

@@ -382,14 +382,34 @@ Plan make_plan_with_blocks(const GemmKernel& kern, const PlanRequest& r, bool sm
   return plan;
 }
 
+bool plan_tiny(const GemmKernel& kern, const PlanRequest& r, const arch::CacheTopology& topology,
+               Plan* plan) {
+  // Below kMinFlopsPerThread multiply-adds a product runs on one thread (useful_threads) and
+  // counts as small (kSmallDirectFmas), so a direct path or the small one is decided from the
+  // shape and layouts alone, without the team's arithmetic.
+  static_assert(kMinFlopsPerThread <= kSmallDirectFmas, "a one-thread product must be small");
+  constexpr int64_t kTinyFmas = static_cast<int64_t>(kMinFlopsPerThread);
+  if (!r.allow_direct || r.a_prepacked || r.b_prepacked || (r.m | r.n | r.k) >= (1 << 20) ||
+      r.m * r.n * r.k >= kTinyFmas)
+    return false;
+  plan->threads = 1;
+  plan->small_fits =
+      r.m > kernels::kDirectMaxRows &&
+      blocking::small_kernel_fits(topology, {kern.mr, kern.nr},
+                                  {kern.a_packed_bytes, kern.b_packed_bytes}, r.n, r.k);
+  return plan_direct(kern, r, plan->small_fits, plan);
+}
+
 Plan make_plan(const GemmKernel& kern, const PlanRequest& r, const arch::CacheTopology& topology,
                const blocking::BlockOverrides& overrides) {
+  // The smallest products first, whose plan is most of their call's cost.
+  Plan plan;
+  if (plan_tiny(kern, r, topology, &plan)) return plan;
   // Only the small path reads it, and only above kDirectMaxRows rows.
   const bool small_fits =
       r.m > kernels::kDirectMaxRows &&
       blocking::small_kernel_fits(topology, {kern.mr, kern.nr},
                                   {kern.a_packed_bytes, kern.b_packed_bytes}, r.n, r.k);
-  Plan plan;
   plan.threads = std::max(1, std::min(useful_threads(r.m, r.n, r.k, r.threads), r.max_team));
   plan.small_fits = small_fits;
   // The direct paths need no block sizes.

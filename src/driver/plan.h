@@ -235,6 +235,13 @@ int batch_members(int64_t m, int64_t n, int64_t k, int threads, int64_t count);
 Plan make_plan(const kernels::GemmKernel& kernel, const PlanRequest& request,
                const arch::CacheTopology& topology, const blocking::BlockOverrides& overrides);
 
+// The plan of a product small enough to be decided from its shape and layouts alone: below
+// kMinFlopsPerThread multiply-adds (one thread, useful_threads) with a direct path or the small
+// one for it, exactly as make_plan plans it; false (and *plan partly written) for any other.
+// make_plan asks it first; run_tiny (gemm_driver.h) plans and runs with it.
+bool plan_tiny(const kernels::GemmKernel& kernel, const PlanRequest& request,
+               const arch::CacheTopology& topology, Plan* plan);
+
 // The same with the team and the blocks given (request.threads is the team asked, as is; the
 // blocks are used only if a packed path is taken) and small_fits as given.
 Plan make_plan_with_blocks(const kernels::GemmKernel& kernel, const PlanRequest& request,

@@ -248,6 +248,30 @@ constexpr GemmKernel with_direct_t(GemmKernel k) {
   return k;
 }
 
+// The decode step of the bf16 and f16 kernels (ukernel.h, WidenedDirectFn): A and B read in
+// place as their raw 16-bit values, C and the scalars f32.
+template <WidenedDirectFn F>
+void erased_widened(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a, int64_t a_rs,
+                    int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc, AccInit init,
+                    const void* beta) {
+  F(m, n, k, *static_cast<const float*>(alpha), static_cast<const uint16_t*>(a), a_rs, a_cs,
+    static_cast<const uint16_t*>(b), ldb, static_cast<float*>(c), ldc, init,
+    *static_cast<const float*>(beta));
+}
+
+// Direct (row-major B, NR columns per group), direct_t (transposed B, TNR) and the direct kernel
+// over 16-bit panels of the kernel's own NR.
+template <int NR, int TNR, WidenedDirectFn Direct, WidenedDirectFn DirectT, WidenedDirectFn Panels>
+constexpr GemmKernel with_widened_direct(GemmKernel k) {
+  k.direct_mr = kDirectMaxRows;
+  k.direct_nr = NR;
+  k.direct = &erased_widened<Direct>;
+  k.direct_t_nr = TNR;
+  k.direct_t = &erased_widened<DirectT>;
+  k.direct_panels16 = &erased_widened<Panels>;
+  return k;
+}
+
 const KernelSet kGenericSet = {
     Isa::kGeneric,
     with_direct_t<float, generic::kSgemmNr, &generic::sgemm_generic_direct_t_8>(
@@ -258,10 +282,14 @@ const KernelSet kGenericSet = {
         with_direct<double, kDirectMaxRows, generic::kDgemmNr, &generic::dgemm_generic_direct_4>(
             make_kernel<double, generic::kDgemmMr, generic::kDgemmNr, &generic::dgemm_generic_4x4>(
                 "dgemm_generic_4x4"))),
-    make_kernel<float, generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8, bf16>(
-        "sbgemm_generic_4x8"),
-    make_kernel<float, generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8, f16>(
-        "shgemm_generic_4x8"),
+    with_widened_direct<generic::kSgemmNr, generic::kSgemmNr, &generic::sbgemm_generic_direct,
+                        &generic::sbgemm_generic_direct_t, &generic::sbgemm_generic_direct_panels>(
+        make_kernel<float, generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8, bf16>(
+            "sbgemm_generic_4x8")),
+    with_widened_direct<generic::kSgemmNr, generic::kSgemmNr, &generic::shgemm_generic_direct,
+                        &generic::shgemm_generic_direct_t, &generic::shgemm_generic_direct_panels>(
+        make_kernel<float, generic::kSgemmMr, generic::kSgemmNr, &generic::sgemm_generic_4x8, f16>(
+            "shgemm_generic_4x8")),
     make_int_kernel<int8_t, generic::kIgemmMr, generic::kIgemmNr, &generic::igemm_generic_4x8>(
         "s8s8s32_generic_4x8"),
     make_int_kernel<uint8_t, generic::kIgemmMr, generic::kIgemmNr, &generic::igemm_generic_4x8>(
@@ -380,7 +408,27 @@ constexpr GemmKernel avx2_f32_edge(GemmKernel k) {
   return with_edge<float, &avx2::sgemm_avx2_6x16_edge>(k);
 }
 
-const KernelSet kAvx2Set = {
+// The decode step of the bf16 and f16 products on the AVX2 and AVX-512 paths (the AVX2 kernels:
+// reading B bounds it), over 16-bit panels of NR columns.
+template <int NR>
+constexpr KernelSet with_avx2_widened_direct(KernelSet set) {
+  static_assert(NR == 16 || NR == 32, "the 16-bit panel kernels' widths");
+  constexpr WidenedDirectFn sb_panels =
+      NR == 16 ? &avx2::sbgemm_avx2_direct_panels16 : &avx2::sbgemm_avx2_direct_panels32;
+  constexpr WidenedDirectFn sh_panels =
+      NR == 16 ? &avx2::shgemm_avx2_direct_panels16 : &avx2::shgemm_avx2_direct_panels32;
+  set.sbgemm = with_widened_direct<16, avx2::kDirectTNr, &avx2::sbgemm_avx2_direct,
+                                   &avx2::sbgemm_avx2_direct_t, sb_panels>(set.sbgemm);
+  set.shgemm = with_widened_direct<16, avx2::kDirectTNr, &avx2::shgemm_avx2_direct,
+                                   &avx2::shgemm_avx2_direct_t, sh_panels>(set.shgemm);
+  // 16-bit panels are NR wide only for a kernel of that NR (else they are widened into the
+  // kernel's own panels for every product: api/packed16.cpp).
+  for (GemmKernel* k : {&set.sbgemm, &set.shgemm})
+    if (k->nr != NR) k->direct_panels16 = nullptr;
+  return set;
+}
+
+const KernelSet kAvx2Set = with_avx2_widened_direct<avx2::kSgemmNr>({
     Isa::kAvx2,
     with_direct_panels<float, &avx2::sgemm_avx2_direct_panels16, avx2::kSgemmAInPlacePanels>(
         with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
@@ -393,14 +441,14 @@ const KernelSet kAvx2Set = {
                                             &avx2::sgemm_avx2_pack_b16>),
                     &pack_a_avx<float, avx2::kSgemmMr, &avx2::sgemm_avx2_pack_a6,
                                 &avx2::sgemm_avx2_pack_a6_t>)))),
-    with_direct_panels<double, &avx2::dgemm_avx2_direct_panels8, avx2::kDgemmAInPlacePanels>(
-        with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
-            with_pack_a(
-                with_small<double, &avx2::dgemm_avx2_6x8_small>(
-                    with_edge<double, &avx2::dgemm_avx2_6x8_edge>(
-                        make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr, &avx2::dgemm_avx2_6x8>(
-                            "dgemm_avx2_6x8"))),
-                &pack_a_avx_f64<avx2::kDgemmMr, &avx2::dgemm_avx2_pack_a6>))),
+    with_direct_t<double, avx2::kDirectTNr, &avx2::dgemm_avx2_direct_t8>(
+        with_direct_panels<double, &avx2::dgemm_avx2_direct_panels8, avx2::kDgemmAInPlacePanels>(
+            with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
+                with_pack_a(with_small<double, &avx2::dgemm_avx2_6x8_small>(
+                                with_edge<double, &avx2::dgemm_avx2_6x8_edge>(
+                                    make_kernel<double, avx2::kDgemmMr, avx2::kDgemmNr,
+                                                &avx2::dgemm_avx2_6x8>("dgemm_avx2_6x8"))),
+                            &pack_a_avx_f64<avx2::kDgemmMr, &avx2::dgemm_avx2_pack_a6>)))),
     with_pack_a(
         with_pack_b(avx2_f32_edge(make_kernel<float, avx2::kSgemmMr, avx2::kSgemmNr,
                                               &avx2::sgemm_avx2_6x16, bf16>("sbgemm_avx2_6x16")),
@@ -418,7 +466,7 @@ const KernelSet kAvx2Set = {
         "s8s8s32_avx2_6x16"),
     make_int_kernel<uint8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
         "u8s8s32_avx2_6x16"),
-};
+});
 
 const KernelSet kAvx2L2Set = with_b_block_in_l2(kAvx2Set);
 #endif
@@ -459,7 +507,7 @@ constexpr KernelSet avx512_set() {
     return with_edge<float, &avx512::sgemm_avx512_12x32_edge<B>>(k);
   };
   constexpr SgemmUkernelFn sgemm = &avx512::sgemm_avx512_12x32<B>;
-  return {
+  return with_avx2_widened_direct<avx512::kSgemmNr>({
       Isa::kAvx512,
       // B packed alone and A read in place (gemm_driver.h) up to two 32-column panels on one
       // thread, one on a team. Measured on a Zen 4 against the loop nest (alternating runs), one
@@ -482,15 +530,16 @@ constexpr KernelSet avx512_set() {
       // Up to two 16-column panels (Zen 4, against the loop nest, 1 / 2 threads): f64 512x16x512
       // +38 % / +40 %, 1024x32x2048 +19 % / +9 %, 4096x32x1024 +14 % / +6 %; four panels lost
       // (1024x48x1024 -9 % / -12 %, 2048x64x1024 on two threads -13 %).
-      with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16, 2>(
-          with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
-              streaming_b(
-                  with_pack_a(with_small<double, &avx512::dgemm_avx512_12x16_small<B>>(
-                                  with_edge<double, &avx512::dgemm_avx512_12x16_edge<B>>(
-                                      make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr,
-                                                  &avx512::dgemm_avx512_12x16<B>>(avx512_name<B>(
-                                          "dgemm_avx512_12x16", "dgemm_avx512_12x16_membcast")))),
-                              &pack_a_avx_f64<avx512::kDgemmMr, &avx2::dgemm_avx2_pack_a12>)))),
+      with_direct_t<double, avx2::kDirectTNr, &avx2::dgemm_avx2_direct_t8>(
+          with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16, 2>(
+              with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
+                  streaming_b(with_pack_a(
+                      with_small<double, &avx512::dgemm_avx512_12x16_small<B>>(
+                          with_edge<double, &avx512::dgemm_avx512_12x16_edge<B>>(
+                              make_kernel<double, avx512::kDgemmMr, avx512::kDgemmNr,
+                                          &avx512::dgemm_avx512_12x16<B>>(avx512_name<B>(
+                                  "dgemm_avx512_12x16", "dgemm_avx512_12x16_membcast")))),
+                      &pack_a_avx_f64<avx512::kDgemmMr, &avx2::dgemm_avx2_pack_a12>))))),
       streaming_b(with_pack_a(
           with_pack_b(f32_edge(make_kernel<float, avx512::kSgemmMr, avx512::kSgemmNr, sgemm, bf16>(
                           avx512_name<B>("sbgemm_avx512_12x32", "sbgemm_avx512_12x32_membcast"))),
@@ -509,7 +558,7 @@ constexpr KernelSet avx512_set() {
           "s8s8s32_avx2_6x16"),
       make_int_kernel<uint8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
           "u8s8s32_avx2_6x16"),
-  };
+  });
 }
 
 const KernelSet kAvx512Set = with_b_block_in_l2(avx512_set<avx512::Broadcast::kRegister>());

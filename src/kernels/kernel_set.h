@@ -112,6 +112,12 @@ struct GemmKernel {
   void (*direct_t)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a, int64_t a_rs,
                    int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc, AccInit init,
                    const void* beta) = nullptr;
+  // Optional, bf16 and f16 kernels only: direct_panels over prepacked panels that keep the
+  // caller's 16-bit values (K x nr, row stride nr, unwidened: half the bytes of f32 panels),
+  // widened in registers; the decode step over 16-bit prepacked weights (api/packed16.cpp).
+  void (*direct_panels16)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a,
+                          int64_t a_rs, int64_t a_cs, const void* panels, int64_t panel_stride,
+                          void* c, int64_t ldc, AccInit init, const void* beta) = nullptr;
 };
 
 struct KernelSet {
@@ -119,7 +125,8 @@ struct KernelSet {
   GemmKernel sgemm;  // f32
   GemmKernel dgemm;  // f64
   // bf16 and f16 operands, widened exactly to f32 while packing, then the f32 micro-kernel:
-  // the bits of sgemm on the widened operands (no direct path: every product packs).
+  // the bits of sgemm on the widened operands. Their direct kernels (the decode step) widen
+  // in registers instead (ukernel.h, WidenedDirectFn).
   GemmKernel sbgemm;
   GemmKernel shgemm;
   // s8 x s8 and u8 x s8 -> s32, exact modulo 2^32, on the int16 pair panels of ukernel.h (the

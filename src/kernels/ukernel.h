@@ -57,6 +57,12 @@ using SgemmDirectFn = void (*)(int64_t m, int64_t n, int64_t k, float alpha, con
                                int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                                int64_t ldc, AccInit init, float beta);
 
+// The direct kernels over bf16 and f16 operands (each value passed as its raw bits): the same
+// shapes and chains as SgemmDirectFn on the operands widened exactly to f32, C in f32.
+using WidenedDirectFn = void (*)(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                                 int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb,
+                                 float* c, int64_t ldc, AccInit init, float beta);
+
 // The small kernel: a whole m x n block of C (any m, n >= 1) in the packed kernel's tiles, each
 // over all k steps with acc started as above, from A in place, row-major (row stride lda, alpha
 // 1), and B in groups of NR columns (the tile's width): group g, columns g * NR.., starts at

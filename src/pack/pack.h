@@ -77,6 +77,18 @@ void pack_a_pairs(int64_t mc, int64_t kc, const Src* src, int64_t rs, int64_t cs
 template <class Src, int NR>
 void pack_b_pairs(int64_t kc, int64_t nc, const Src* src, int64_t rs, int64_t cs, int16_t* dst);
 
+// bf16 operands (their raw bits) pack into the pair panels of the AVX512_BF16 kernels (layout in
+// kernels/avx512/bf16/bf16.h): two k steps per 32-bit lane, step 2q in the high half, an odd
+// last step alone, rows past mc and columns past nc zero; A negated when `negate` (alpha -1).
+// A panel holds exactly kc * MR (kc * NR) values. Defined in pack_bf16_pairs.cpp.
+template <int MR>
+void pack_a_bf16_pairs(int64_t mc, int64_t kc, const uint16_t* src, int64_t rs, int64_t cs,
+                       bool negate, uint16_t* dst);
+
+template <int NR>
+void pack_b_bf16_pairs(int64_t kc, int64_t nc, const uint16_t* src, int64_t rs, int64_t cs,
+                       uint16_t* dst);
+
 // The byte quad panels of the VNNI integer kernels (layout in kernels/ukernel.h): op(A) as
 // unsigned bytes (s8 values plus 128), op(B) as s8, k steps in quads, the last kc % 4 steps one
 // by one, rows past mc and columns past nc zero. A panel holds exactly kc * MR (kc * NR) bytes.

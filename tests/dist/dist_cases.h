@@ -37,6 +37,11 @@ inline Case make_case(uint64_t seed, int nprow, int npcol) {
   c.k = r.range(0, 14) == 0 ? 0 : r.range(1, big ? 140 : 45);
   auto off = [&] { return r.next() % 3 == 0 ? 0 : r.range(0, 9); };
   c.ia = off(), c.ja = off(), c.ib = off(), c.jb = off(), c.ic = off(), c.jc = off();
+  // One case in three is laid out as ScaLAPACK programs usually are: A's rows distributed as C's
+  // rows and B's columns as C's columns (the same blocks, sources and offsets), which a grid of
+  // one process column (row) lets the product read in place.
+  const bool aligned = r.next() % 3 == 0;
+  if (aligned) c.ia = c.ic, c.jb = c.jc;
   auto layout = [&](int64_t rows, int64_t cols) {
     Layout l{};
     l.m = rows + r.range(0, 4);
@@ -53,6 +58,10 @@ inline Case make_case(uint64_t seed, int nprow, int npcol) {
   c.la = layout(c.ia + (c.ta ? c.k : c.m), c.ja + (c.ta ? c.m : c.k));
   c.lb = layout(c.ib + (c.tb ? c.n : c.k), c.jb + (c.tb ? c.k : c.n));
   c.lc = layout(c.ic + c.m, c.jc + c.n);
+  if (aligned) {
+    c.la.mb = c.lc.mb, c.la.rsrc = c.lc.rsrc;
+    c.lb.nb = c.lc.nb, c.lb.csrc = c.lc.csrc;
+  }
   static const double alphas[] = {1, -1, 0, 3, 0.7};
   static const double betas[] = {0, 1, -1, 2, 0.3};
   const uint64_t ai = r.next() % 6, bi = r.next() % 6;

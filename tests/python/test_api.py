@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -59,6 +60,48 @@ def test_linear_equals_the_c_epilogue(clib, activation, dtype):
     assert_same_bits(invar.linear(x, w, bias, activation), expected)
     assert_same_bits(invar.linear(x, invar.pack_b(w, trans=True), bias, activation), expected)
     assert_same_bits(invar.linear(x[:, ::-1], w, bias, activation)[:, ::-1], expected)
+
+
+@pytest.mark.parametrize("a_dtype", [np.int8, np.uint8], ids=["int8", "uint8"])
+def test_int8_packed_weights_equal_the_unpacked_product(a_dtype):
+    rng = np.random.default_rng(7)
+    w = rng.integers(-128, 128, size=(48, 70), dtype=np.int8)  # (out, in)
+    info = np.iinfo(a_dtype)
+    x = rng.integers(info.min, info.max + 1, size=(2, 5, 70), dtype=a_dtype)
+    exact = x.astype(np.int64) @ w.T.astype(np.int64)  # |sums| < 2^31 here: int32 is exact
+    packed = invar.pack_b(w, trans=True, a_dtype=a_dtype)
+    assert packed.shape == (70, 48) and packed.dtype == "int8" and packed.nbytes > 0
+    for rows in (1, 3, 5):
+        y = invar.matmul(x[0, :rows], packed)
+        assert y.dtype == np.int32
+        assert np.array_equal(y, exact[0, :rows])
+        assert_same_bits(y, invar.matmul(x[0, :rows], w.T))
+    assert_same_bits(invar.linear(x, packed), exact.astype(np.int32))
+    assert_same_bits(invar.linear(x, w), exact.astype(np.int32))
+    # Packed for the other signedness of x: refused, not misread.
+    other = np.uint8 if a_dtype == np.int8 else np.int8
+    with pytest.raises(TypeError, match="packed weights take"):
+        invar.matmul(x[0].astype(other), packed)
+    with pytest.raises(TypeError, match="a_dtype"):
+        invar.pack_b(w.astype(np.float32), a_dtype="int8")
+    with pytest.raises(TypeError, match="a_dtype"):
+        invar.pack_b(w, a_dtype="int16")
+
+
+@pytest.mark.parametrize("activation", list(ACTIVATIONS))
+@pytest.mark.parametrize("dtype", [ml_dtypes.bfloat16, np.float16], ids=["bfloat16", "float16"])
+def test_16_bit_linear_is_the_float32_linear_rounded_once(activation, dtype):
+    x = seeded((3, 4, 65), np.float32, 1).astype(dtype)
+    w = (seeded((45, 65), np.float32, 2) * 4).astype(dtype)
+    bias = seeded((45,), np.float32, 3).astype(dtype)
+    wide = invar.linear(x.astype(np.float32), w.astype(np.float32), bias.astype(np.float32),
+                        activation)
+    for b in (bias, None):
+        y = invar.linear(x, w, b, activation)
+        assert y.dtype == np.dtype(dtype)
+        expected = wide if b is not None else invar.linear(
+            x.astype(np.float32), w.astype(np.float32), None, activation)
+        assert_same_bits(y, expected.astype(dtype))  # each element rounded once, at the end
 
 
 def test_linear_is_matmul_plus_bias_then_relu():

@@ -55,6 +55,39 @@ void sgemm_avx2_direct_t8(int64_t m, int64_t n, int64_t k, float alpha, const fl
                           int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                           int64_t ldc, AccInit init, float beta);
 
+// The decode step over bf16 (sb) and f16 (sh) operands (ukernel.h, WidenedDirectFn), widened
+// in registers: m <= kDirectMaxRows rows over a row-major B (direct), a transposed B (direct_t)
+// and prepacked 16-bit panels of 16 or 32 columns (direct_panels16, direct_panels32; their
+// `ldb` is the distance between panels). The AVX-512 path runs them too.
+void sbgemm_avx2_direct(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                        int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,
+                        int64_t ldc, AccInit init, float beta);
+void sbgemm_avx2_direct_t(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                          int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,
+                          int64_t ldc, AccInit init, float beta);
+void sbgemm_avx2_direct_panels16(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                                 int64_t a_rs, int64_t a_cs, const uint16_t* panels,
+                                 int64_t panel_stride, float* c, int64_t ldc, AccInit init,
+                                 float beta);
+void sbgemm_avx2_direct_panels32(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                                 int64_t a_rs, int64_t a_cs, const uint16_t* panels,
+                                 int64_t panel_stride, float* c, int64_t ldc, AccInit init,
+                                 float beta);
+void shgemm_avx2_direct(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                        int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,
+                        int64_t ldc, AccInit init, float beta);
+void shgemm_avx2_direct_t(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                          int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,
+                          int64_t ldc, AccInit init, float beta);
+void shgemm_avx2_direct_panels16(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                                 int64_t a_rs, int64_t a_cs, const uint16_t* panels,
+                                 int64_t panel_stride, float* c, int64_t ldc, AccInit init,
+                                 float beta);
+void shgemm_avx2_direct_panels32(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                                 int64_t a_rs, int64_t a_cs, const uint16_t* panels,
+                                 int64_t panel_stride, float* c, int64_t ldc, AccInit init,
+                                 float beta);
+
 // Packs an mc x kc block of alpha * op(A), A row-major (row stride lda), into 6-row panels, the
 // layout of pack.h. The sb/sh forms read bf16 / f16 (their raw bits) and widen them exactly to
 // f32, as the portable packer does. The a12 forms pack the 12-row panels of the AVX-512 path's
@@ -122,6 +155,11 @@ void dgemm_avx2_6x8_small(int64_t m, int64_t n, int64_t k, const double* a, int6
 void dgemm_avx2_direct_8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
                          int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
                          int64_t ldc, AccInit init, double beta);
+// The same with B stored transposed (B[k][j] at b[j * ldb + k]), eight columns at a time
+// (kDirectTNr, as the f32 kernel): a row-major y = W x read in place.
+void dgemm_avx2_direct_t8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
+                          int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
+                          int64_t ldc, AccInit init, double beta);
 // The same over prepacked panels of 8 (AVX2) or 16 (AVX-512) doubles, panel_stride apart. Over
 // panels in L2 it beats packing A for the 6 x 8 kernel at every width measured (one thread,
 // Zen 3, then with the portable A packer): 4096x8x1024 2.2x, 512x16x512 +52 %, 1000x32x500

@@ -23,6 +23,30 @@ void sgemm_generic_direct_t_8(int64_t m, int64_t n, int64_t k, float alpha, cons
                               int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                               int64_t ldc, AccInit init, float beta);
 
+// The decode step over bf16 (sb) and f16 (sh) operands, each value widened exactly (ukernel.h,
+// WidenedDirectFn): B row-major, stored transposed, and in prepacked 16-bit panels of kSgemmNr
+// columns (`ldb` the distance between panels).
+void sbgemm_generic_direct(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                           int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,
+                           int64_t ldc, AccInit init, float beta);
+void sbgemm_generic_direct_t(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                             int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,
+                             int64_t ldc, AccInit init, float beta);
+void sbgemm_generic_direct_panels(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                                  int64_t a_rs, int64_t a_cs, const uint16_t* panels,
+                                  int64_t panel_stride, float* c, int64_t ldc, AccInit init,
+                                  float beta);
+void shgemm_generic_direct(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                           int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,
+                           int64_t ldc, AccInit init, float beta);
+void shgemm_generic_direct_t(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                             int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,
+                             int64_t ldc, AccInit init, float beta);
+void shgemm_generic_direct_panels(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                                  int64_t a_rs, int64_t a_cs, const uint16_t* panels,
+                                  int64_t panel_stride, float* c, int64_t ldc, AccInit init,
+                                  float beta);
+
 inline constexpr int kDgemmMr = 4;
 inline constexpr int kDgemmNr = 4;
 
