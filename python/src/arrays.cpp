@@ -152,8 +152,10 @@ bool try_import(nb::handle obj, Array* out, bool force_bf16) {
 // numpy arrays through the buffer protocol directly: nanobind asks for a DLPack capsule first,
 // which for numpy 1.x costs a Python call and, for writable arrays, a caught TypeError (numpy
 // < 2 has no max_version), several microseconds per operand of a tiny product.
+bool is_numpy_array(nb::handle obj);
+
 bool try_numpy_buffer(nb::handle obj, Array* out, bool writable) {
-  if (std::strcmp(Py_TYPE(obj.ptr())->tp_name, "numpy.ndarray") != 0) return false;
+  if (!is_numpy_array(obj)) return false;
   Py_buffer view;
   if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_RECORDS_RO | (writable ? PyBUF_WRITABLE : 0)) !=
       0) {
@@ -192,7 +194,58 @@ bool try_numpy_buffer(nb::handle obj, Array* out, bool writable) {
   return ok;
 }
 
+bool is_numpy_array(nb::handle obj) {
+  // numpy.ndarray, recognised by name the first time and by its type object after.
+  static PyTypeObject* numpy_type = nullptr;
+  PyTypeObject* type = Py_TYPE(obj.ptr());
+  if (type == numpy_type) return true;
+  if (numpy_type != nullptr || std::strcmp(type->tp_name, "numpy.ndarray") != 0) return false;
+  numpy_type = type;
+  return true;
+}
+
 }  // namespace
+
+bool plain_matrix(nb::handle obj, bool writable, Matrix* m) {
+  if (!is_numpy_array(obj)) return false;
+  Py_buffer view;
+  if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_RECORDS_RO | (writable ? PyBUF_WRITABLE : 0)) !=
+      0) {
+    PyErr_Clear();
+    return false;
+  }
+  bool ok = view.ndim == 2 && view.format != nullptr && view.format[0] != '\0' &&
+            view.format[1] == '\0' && (view.format[0] == 'f' || view.format[0] == 'd');
+  if (ok) {
+    m->kind = view.format[0] == 'f' ? Kind::kF32 : Kind::kF64;
+    ok = static_cast<std::size_t>(view.itemsize) == element_size(m->kind) &&
+         view.strides[0] % view.itemsize == 0 && view.strides[1] % view.itemsize == 0;
+  }
+  if (ok) {
+    m->data = view.buf;
+    m->rows = view.shape[0];
+    m->cols = view.shape[1];
+    m->rs = view.strides[0] / view.itemsize;
+    m->cs = view.strides[1] / view.itemsize;
+  }
+  PyBuffer_Release(&view);  // the array keeps its memory; the caller holds the array
+  return ok;
+}
+
+bool overlap(const Matrix& x, const Matrix& y) {
+  auto range = [](const Matrix& a) -> std::pair<const char*, const char*> {
+    const char* base = static_cast<const char*>(a.data);
+    if (a.rows == 0 || a.cols == 0) return {base, base};
+    int64_t lo = 0, hi = 0;
+    ((a.rows - 1) * a.rs < 0 ? lo : hi) += (a.rows - 1) * a.rs;
+    ((a.cols - 1) * a.cs < 0 ? lo : hi) += (a.cols - 1) * a.cs;
+    const auto es = static_cast<int64_t>(element_size(a.kind));
+    return {base + lo * es, base + (hi + 1) * es};
+  };
+  const auto [x0, x1] = range(x);
+  const auto [y0, y1] = range(y);
+  return x0 < y1 && y0 < x1;
+}
 
 Array import_array(nb::handle obj, const char* name, bool writable) {
   Array r;
@@ -260,6 +313,20 @@ nb::handle numpy_dtype(Kind kind) {
   if (d == nullptr)
     d = new nb::object(nb::module_::import_("numpy").attr("dtype")(kind_name(kind)));
   return *d;
+}
+
+nb::object new_numpy_matrix(Kind kind, int64_t rows, int64_t cols, void** data) {
+  PyObject* dims = PyTuple_New(2);
+  if (dims == nullptr) throw nb::python_error();
+  nb::tuple dims_tuple = nb::steal<nb::tuple>(dims);
+  PyTuple_SET_ITEM(dims, 0, PyLong_FromLongLong(rows));
+  PyTuple_SET_ITEM(dims, 1, PyLong_FromLongLong(cols));
+  nb::object arr = numpy_empty()(dims_tuple, numpy_dtype(kind));
+  Matrix m;
+  if (!plain_matrix(arr, /*writable=*/true, &m))
+    throw std::runtime_error("invar: numpy.empty returned an unusable array");
+  *data = m.data;
+  return arr;
 }
 
 Array new_array(Kind kind, const std::vector<int64_t>& shape, bool torch) {
