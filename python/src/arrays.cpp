@@ -1,5 +1,10 @@
 #include "python/src/arrays.h"
 
+// numpy's headers, for reading plain numpy arrays and making results without a Python call.
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+#undef import_array  // numpy's macro; _import_array() is called instead, and the name is ours
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -206,30 +211,56 @@ bool is_numpy_array(nb::handle obj) {
 
 }  // namespace
 
+namespace {
+
+// numpy's C API (its function table), loaded on the first plain numpy array seen, when numpy is
+// surely imported. Built against numpy 2's headers, which serve numpy 1.x and 2.x alike.
+bool numpy_api_ready() {
+  static int state = 0;  // 0: not tried, 1: loaded, -1: unavailable
+  if (state == 0) {
+    if (_import_array() < 0) {
+      PyErr_Clear();
+      state = -1;
+    } else {
+      state = 1;
+    }
+  }
+  return state == 1;
+}
+
+}  // namespace
+
 bool plain_matrix(nb::handle obj, bool writable, Matrix* m) {
-  if (!is_numpy_array(obj)) return false;
-  Py_buffer view;
-  if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_RECORDS_RO | (writable ? PyBUF_WRITABLE : 0)) !=
-      0) {
-    PyErr_Clear();
+  if (!is_numpy_array(obj) || !numpy_api_ready()) return false;
+  auto* arr = reinterpret_cast<PyArrayObject*>(obj.ptr());
+  if (PyArray_NDIM(arr) != 2) return false;
+  const PyArray_Descr* descr = PyArray_DESCR(arr);
+  int64_t es;
+  if (descr->type_num == NPY_FLOAT) {
+    m->kind = Kind::kF32;
+    es = 4;
+  } else if (descr->type_num == NPY_DOUBLE) {
+    m->kind = Kind::kF64;
+    es = 8;
+  } else {
     return false;
   }
-  bool ok = view.ndim == 2 && view.format != nullptr && view.format[0] != '\0' &&
-            view.format[1] == '\0' && (view.format[0] == 'f' || view.format[0] == 'd');
-  if (ok) {
-    m->kind = view.format[0] == 'f' ? Kind::kF32 : Kind::kF64;
-    ok = static_cast<std::size_t>(view.itemsize) == element_size(m->kind) &&
-         view.strides[0] % view.itemsize == 0 && view.strides[1] % view.itemsize == 0;
-  }
-  if (ok) {
-    m->data = view.buf;
-    m->rows = view.shape[0];
-    m->cols = view.shape[1];
-    m->rs = view.strides[0] / view.itemsize;
-    m->cs = view.strides[1] / view.itemsize;
-  }
-  PyBuffer_Release(&view);  // the array keeps its memory; the caller holds the array
-  return ok;
+  // numpy's internal flag of arrays whose writes warn (numpy 1.x broadcast_arrays): left to the
+  // buffer protocol of the general path, which warns.
+  constexpr int kWarnOnWrite = static_cast<int>(0x80000000u);
+  const int flags = PyArray_FLAGS(arr);
+  if (!PyArray_ISNBO(descr->byteorder) || (flags & NPY_ARRAY_ALIGNED) == 0 ||
+      (writable && ((flags & NPY_ARRAY_WRITEABLE) == 0 || (flags & kWarnOnWrite) != 0)))
+    return false;
+  const npy_intp* dims = PyArray_DIMS(arr);
+  const npy_intp* strides = PyArray_STRIDES(arr);
+  if (strides[0] % es != 0 || strides[1] % es != 0) return false;
+  m->data = PyArray_DATA(arr);
+  m->rows = dims[0];
+  m->cols = dims[1];
+  m->rs = strides[0] / es;
+  m->cs = strides[1] / es;
+  return true;
 }
 
 bool overlap(const Matrix& x, const Matrix& y) {
@@ -316,17 +347,12 @@ nb::handle numpy_dtype(Kind kind) {
 }
 
 nb::object new_numpy_matrix(Kind kind, int64_t rows, int64_t cols, void** data) {
-  PyObject* dims = PyTuple_New(2);
-  if (dims == nullptr) throw nb::python_error();
-  nb::tuple dims_tuple = nb::steal<nb::tuple>(dims);
-  PyTuple_SET_ITEM(dims, 0, PyLong_FromLongLong(rows));
-  PyTuple_SET_ITEM(dims, 1, PyLong_FromLongLong(cols));
-  nb::object arr = numpy_empty()(dims_tuple, numpy_dtype(kind));
-  Matrix m;
-  if (!plain_matrix(arr, /*writable=*/true, &m))
-    throw std::runtime_error("invar: numpy.empty returned an unusable array");
-  *data = m.data;
-  return arr;
+  // Only called after plain_matrix has accepted an operand, so the C API is loaded.
+  npy_intp dims[2] = {static_cast<npy_intp>(rows), static_cast<npy_intp>(cols)};
+  PyObject* arr = PyArray_SimpleNew(2, dims, kind == Kind::kF32 ? NPY_FLOAT : NPY_DOUBLE);
+  if (arr == nullptr) throw nb::python_error();
+  *data = PyArray_DATA(reinterpret_cast<PyArrayObject*>(arr));
+  return nb::steal(arr);
 }
 
 Array new_array(Kind kind, const std::vector<int64_t>& shape, bool torch) {
