@@ -230,10 +230,13 @@ bool numpy_api_ready() {
 
 }  // namespace
 
-bool plain_matrix(nb::handle obj, bool writable, Matrix* m) {
+namespace {
+
+// A plain numpy array of ndim (1 or 2) dimensions as a Matrix (a 1-D array as one row).
+bool plain_array(nb::handle obj, int ndim, bool writable, Matrix* m) {
   if (!is_numpy_array(obj) || !numpy_api_ready()) return false;
   auto* arr = reinterpret_cast<PyArrayObject*>(obj.ptr());
-  if (PyArray_NDIM(arr) != 2) return false;
+  if (PyArray_NDIM(arr) != ndim) return false;
   const PyArray_Descr* descr = PyArray_DESCR(arr);
   int64_t es;
   if (descr->type_num == NPY_FLOAT) {
@@ -254,14 +257,30 @@ bool plain_matrix(nb::handle obj, bool writable, Matrix* m) {
     return false;
   const npy_intp* dims = PyArray_DIMS(arr);
   const npy_intp* strides = PyArray_STRIDES(arr);
-  if (strides[0] % es != 0 || strides[1] % es != 0) return false;
+  for (int d = 0; d < ndim; ++d)
+    if (strides[d] % es != 0) return false;
   m->data = PyArray_DATA(arr);
-  m->rows = dims[0];
-  m->cols = dims[1];
-  m->rs = strides[0] / es;
-  m->cs = strides[1] / es;
+  if (ndim == 2) {
+    m->rows = dims[0];
+    m->cols = dims[1];
+    m->rs = strides[0] / es;
+    m->cs = strides[1] / es;
+  } else {
+    m->rows = 1;
+    m->cols = dims[0];
+    m->rs = dims[0];
+    m->cs = strides[0] / es;
+  }
   return true;
 }
+
+}  // namespace
+
+bool plain_matrix(nb::handle obj, bool writable, Matrix* m) {
+  return plain_array(obj, 2, writable, m);
+}
+
+bool plain_vector(nb::handle obj, Matrix* m) { return plain_array(obj, 1, false, m); }
 
 bool overlap(const Matrix& x, const Matrix& y) {
   auto range = [](const Matrix& a) -> std::pair<const char*, const char*> {

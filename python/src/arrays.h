@@ -65,6 +65,8 @@ struct Matrix {
   int64_t rs = 0, cs = 0;  // strides in elements
 };
 bool plain_matrix(nb::handle obj, bool writable, Matrix* m);
+// The same for a 1-D float32 or float64 numpy array, read as one row (rows 1, cols its length).
+bool plain_vector(nb::handle obj, Matrix* m);
 // Whether two matrices share a byte.
 bool overlap(const Matrix& x, const Matrix& y);
 // A fresh C-order rows x cols numpy array of float32 or float64.

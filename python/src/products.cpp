@@ -518,11 +518,51 @@ invar_status half_linear_fused(Kind kind, const Call& q, const Array& bias, inva
   return INVAR_OK;
 }
 
+// The lean path of linear: plain numpy x (2-D) and w of one float kind, a plain contiguous bias
+// of that kind or none, every dimension nonzero and x and w readable in place. A null object,
+// having done nothing, for anything else.
+nb::object plain_linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
+                        invar_activation act) {
+  Matrix x, w, bias;
+  if (!plain_matrix(x_obj, false, &x) || !plain_matrix(w_obj, false, &w) || w.kind != x.kind)
+    return {};
+  const int64_t rows = x.rows, in = x.cols, out = w.rows;
+  if (w.cols != in || rows == 0 || in == 0 || out == 0) return {};
+  const bool has_bias = !bias_obj.is_none();
+  if (has_bias && (!plain_vector(bias_obj, &bias) || bias.kind != x.kind || bias.cols != out ||
+                   (out > 1 && bias.cs != 1)))
+    return {};
+  const Layout lx = layout_of(rows, in, x.rs, x.cs), lw = layout_of(out, in, w.rs, w.cs);
+  if (!lx.ok || !lw.ok) return {};
+  // op(B) = w^T: w as stored is (out x in), which the library reads as B transposed.
+  const invar_trans tb = lw.trans == INVAR_NO_TRANS ? INVAR_TRANS : INVAR_NO_TRANS;
+  const invar_bias bias_kind = has_bias ? INVAR_BIAS_COLUMN : INVAR_BIAS_NONE;
+  void* y_data;
+  nb::object y = new_numpy_matrix(x.kind, rows, out, &y_data);
+  invar_status status;
+  {
+    Unlocked unlocked(releases_gil(rows, out, in, 1));
+    if (x.kind == Kind::kF32)
+      status = invar_sgemm_epilogue(
+          lx.trans, tb, rows, out, in, 1.0f, static_cast<const float*>(x.data), lx.ld,
+          static_cast<const float*>(w.data), lw.ld, 0.0f, static_cast<float*>(y_data), out,
+          bias_kind, static_cast<const float*>(bias.data), act);
+    else
+      status = invar_dgemm_epilogue(
+          lx.trans, tb, rows, out, in, 1.0, static_cast<const double*>(x.data), lx.ld,
+          static_cast<const double*>(w.data), lw.ld, 0.0, static_cast<double*>(y_data), out,
+          bias_kind, static_cast<const double*>(bias.data), act);
+  }
+  if (status != INVAR_OK) raise_status(status);
+  return y;
+}
+
 }  // namespace
 
 nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
                   const std::optional<std::string>& activation_name) {
   const invar_activation act = activation_of(activation_name);
+  if (nb::object r = plain_linear(x_obj, w_obj, bias_obj, act); r.is_valid()) return r;
   Array x = import_array(x_obj, "x", false);
   if (x.ndim() == 0) throw nb::value_error("invar.linear: x must have at least one dimension");
   Packed* packed = nullptr;
