@@ -2,7 +2,7 @@
 """Speed of the Python package, as ratios to a peer measured in the same run:
   1. invar.matmul (float32, out= given) against the C library's invar_sgemm called through ctypes
      at 1024^3, 2048^3, 4096^3: the package's own cost, which should be within a few percent;
-  2. the per-call cost of a tiny product (8^3) against numpy's @;
+  2. the per-call cost of tiny products (4^3, 8^3, 16^3) against numpy's @;
   3. torch.nn.Linear and a small transformer's forward inside invar.torch.batch_invariant()
      against PyTorch's own CPU kernels.
 Run with the package installed (scripts/test-python.sh makes build/pyenv) and a release build:
@@ -79,17 +79,35 @@ def bench_large(lib, sizes):
               f"python/C time {tp / tc:.3f}")
 
 
-def bench_tiny():
-    a = np.random.default_rng(0).standard_normal((8, 8), dtype=np.float32)
-    b = np.random.default_rng(1).standard_normal((8, 8), dtype=np.float32)
-    out = np.empty((8, 8), np.float32)
-    loops = 100000
-    t_inv = min(timeit.repeat(lambda: invar.matmul(a, b), number=loops, repeat=5)) / loops
-    t_out = min(timeit.repeat(lambda: invar.matmul(a, b, out=out), number=loops, repeat=5)) / loops
-    t_np = min(timeit.repeat(lambda: a @ b, number=loops, repeat=5)) / loops
-    print("per call, 8^3 float32")
-    print(f"  invar.matmul {t_inv * 1e9:6.0f} ns, with out= {t_out * 1e9:6.0f} ns, numpy @ {t_np * 1e9:6.0f} ns,"
-          f" ratio invar/numpy {t_inv / t_np:.2f}")
+def bench_tiny(quick):
+    """Per-call cost of tiny products (float32 and float64, n^3 for n = 4, 8, 16): invar.matmul,
+    with out=, and invar.linear against numpy's @ (and a @ w.T), timeit loops interleaved, the
+    median of the repeats."""
+    loops, reps = (20000, 5) if quick else (50000, 9)
+    print("per call, tiny products (median of interleaved timeit loops)")
+    for dtype in (np.float32, np.float64):
+        for n in (4, 8, 16):
+            a = np.random.default_rng(0).standard_normal((n, n)).astype(dtype)
+            b = np.random.default_rng(1).standard_normal((n, n)).astype(dtype)
+            out = np.empty((n, n), dtype)
+            calls = {
+                "invar": lambda: invar.matmul(a, b),
+                "out=": lambda: invar.matmul(a, b, out=out),
+                "numpy": lambda: a @ b,
+                "linear": lambda: invar.linear(a, b),
+                "numpy a@w.T": lambda: a @ b.T,
+            }
+            times = {name: [] for name in calls}
+            for name, f in calls.items():
+                f()
+            for _ in range(reps):
+                for name, f in calls.items():
+                    times[name].append(timeit.timeit(f, number=loops) / loops)
+            t = {name: statistics.median(v) * 1e9 for name, v in times.items()}
+            print(f"  {np.dtype(dtype).name} {n}^3: invar.matmul {t['invar']:5.0f} ns, out= {t['out=']:5.0f} ns,"
+                  f" numpy @ {t['numpy']:5.0f} ns: ratio {t['invar'] / t['numpy']:.2f} (out= {t['out='] / t['numpy']:.2f});"
+                  f" linear {t['linear']:5.0f} ns vs a @ w.T {t['numpy a@w.T']:5.0f} ns:"
+                  f" {t['linear'] / t['numpy a@w.T']:.2f}")
 
 
 def bench_torch(quick):
@@ -147,7 +165,7 @@ def main():
         bench_large(ctypes.CDLL(args.lib), [1024, 2048] if args.quick else [1024, 2048, 4096])
     else:
         print(f"no C library at {args.lib}: the comparison with the C call is skipped")
-    bench_tiny()
+    bench_tiny(args.quick)
     bench_torch(args.quick)
 
 

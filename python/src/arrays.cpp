@@ -1,5 +1,10 @@
 #include "python/src/arrays.h"
 
+// numpy's headers, for reading plain numpy arrays and making results without a Python call.
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+#undef import_array  // numpy's macro; _import_array() is called instead, and the name is ours
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -152,8 +157,10 @@ bool try_import(nb::handle obj, Array* out, bool force_bf16) {
 // numpy arrays through the buffer protocol directly: nanobind asks for a DLPack capsule first,
 // which for numpy 1.x costs a Python call and, for writable arrays, a caught TypeError (numpy
 // < 2 has no max_version), several microseconds per operand of a tiny product.
+bool is_numpy_array(nb::handle obj);
+
 bool try_numpy_buffer(nb::handle obj, Array* out, bool writable) {
-  if (std::strcmp(Py_TYPE(obj.ptr())->tp_name, "numpy.ndarray") != 0) return false;
+  if (!is_numpy_array(obj)) return false;
   Py_buffer view;
   if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_RECORDS_RO | (writable ? PyBUF_WRITABLE : 0)) !=
       0) {
@@ -192,7 +199,103 @@ bool try_numpy_buffer(nb::handle obj, Array* out, bool writable) {
   return ok;
 }
 
+bool is_numpy_array(nb::handle obj) {
+  // numpy.ndarray, recognised by name the first time and by its type object after.
+  static PyTypeObject* numpy_type = nullptr;
+  PyTypeObject* type = Py_TYPE(obj.ptr());
+  if (type == numpy_type) return true;
+  if (numpy_type != nullptr || std::strcmp(type->tp_name, "numpy.ndarray") != 0) return false;
+  numpy_type = type;
+  return true;
+}
+
 }  // namespace
+
+namespace {
+
+// numpy's C API (its function table), loaded on the first plain numpy array seen, when numpy is
+// surely imported. Built against numpy 2's headers, which serve numpy 1.x and 2.x alike.
+bool numpy_api_ready() {
+  static int state = 0;  // 0: not tried, 1: loaded, -1: unavailable
+  if (state == 0) {
+    if (_import_array() < 0) {
+      PyErr_Clear();
+      state = -1;
+    } else {
+      state = 1;
+    }
+  }
+  return state == 1;
+}
+
+}  // namespace
+
+namespace {
+
+// A plain numpy array of ndim (1 or 2) dimensions as a Matrix (a 1-D array as one row).
+bool plain_array(nb::handle obj, int ndim, bool writable, Matrix* m) {
+  if (!is_numpy_array(obj) || !numpy_api_ready()) return false;
+  auto* arr = reinterpret_cast<PyArrayObject*>(obj.ptr());
+  if (PyArray_NDIM(arr) != ndim) return false;
+  const PyArray_Descr* descr = PyArray_DESCR(arr);
+  int64_t es;
+  if (descr->type_num == NPY_FLOAT) {
+    m->kind = Kind::kF32;
+    es = 4;
+  } else if (descr->type_num == NPY_DOUBLE) {
+    m->kind = Kind::kF64;
+    es = 8;
+  } else {
+    return false;
+  }
+  // numpy's internal flag of arrays whose writes warn (numpy 1.x broadcast_arrays): left to the
+  // buffer protocol of the general path, which warns.
+  constexpr int kWarnOnWrite = static_cast<int>(0x80000000u);
+  const int flags = PyArray_FLAGS(arr);
+  if (!PyArray_ISNBO(descr->byteorder) || (flags & NPY_ARRAY_ALIGNED) == 0 ||
+      (writable && ((flags & NPY_ARRAY_WRITEABLE) == 0 || (flags & kWarnOnWrite) != 0)))
+    return false;
+  const npy_intp* dims = PyArray_DIMS(arr);
+  const npy_intp* strides = PyArray_STRIDES(arr);
+  for (int d = 0; d < ndim; ++d)
+    if (strides[d] % es != 0) return false;
+  m->data = PyArray_DATA(arr);
+  if (ndim == 2) {
+    m->rows = dims[0];
+    m->cols = dims[1];
+    m->rs = strides[0] / es;
+    m->cs = strides[1] / es;
+  } else {
+    m->rows = 1;
+    m->cols = dims[0];
+    m->rs = dims[0];
+    m->cs = strides[0] / es;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool plain_matrix(nb::handle obj, bool writable, Matrix* m) {
+  return plain_array(obj, 2, writable, m);
+}
+
+bool plain_vector(nb::handle obj, Matrix* m) { return plain_array(obj, 1, false, m); }
+
+bool overlap(const Matrix& x, const Matrix& y) {
+  auto range = [](const Matrix& a) -> std::pair<const char*, const char*> {
+    const char* base = static_cast<const char*>(a.data);
+    if (a.rows == 0 || a.cols == 0) return {base, base};
+    int64_t lo = 0, hi = 0;
+    ((a.rows - 1) * a.rs < 0 ? lo : hi) += (a.rows - 1) * a.rs;
+    ((a.cols - 1) * a.cs < 0 ? lo : hi) += (a.cols - 1) * a.cs;
+    const auto es = static_cast<int64_t>(element_size(a.kind));
+    return {base + lo * es, base + (hi + 1) * es};
+  };
+  const auto [x0, x1] = range(x);
+  const auto [y0, y1] = range(y);
+  return x0 < y1 && y0 < x1;
+}
 
 Array import_array(nb::handle obj, const char* name, bool writable) {
   Array r;
@@ -260,6 +363,15 @@ nb::handle numpy_dtype(Kind kind) {
   if (d == nullptr)
     d = new nb::object(nb::module_::import_("numpy").attr("dtype")(kind_name(kind)));
   return *d;
+}
+
+nb::object new_numpy_matrix(Kind kind, int64_t rows, int64_t cols, void** data) {
+  // Only called after plain_matrix has accepted an operand, so the C API is loaded.
+  npy_intp dims[2] = {static_cast<npy_intp>(rows), static_cast<npy_intp>(cols)};
+  PyObject* arr = PyArray_SimpleNew(2, dims, kind == Kind::kF32 ? NPY_FLOAT : NPY_DOUBLE);
+  if (arr == nullptr) throw nb::python_error();
+  *data = PyArray_DATA(reinterpret_cast<PyArrayObject*>(arr));
+  return nb::steal(arr);
 }
 
 Array new_array(Kind kind, const std::vector<int64_t>& shape, bool torch) {

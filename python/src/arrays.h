@@ -54,6 +54,24 @@ struct Layout {
 };
 Layout layout_of(int64_t rows, int64_t cols, int64_t row_stride, int64_t col_stride);
 
+// The lean path of the tiny products: a 2-D float32 or float64 matrix of a plain numpy array
+// (exactly numpy.ndarray, native byte order), read without building an Array. False, with
+// nothing held, for anything else (other types, dimensions or dtypes, a read-only array asked
+// for writing), which then takes the general import and its errors.
+struct Matrix {
+  void* data = nullptr;
+  Kind kind = Kind::kF32;
+  int64_t rows = 0, cols = 0;
+  int64_t rs = 0, cs = 0;  // strides in elements
+};
+bool plain_matrix(nb::handle obj, bool writable, Matrix* m);
+// The same for a 1-D float32 or float64 numpy array, read as one row (rows 1, cols its length).
+bool plain_vector(nb::handle obj, Matrix* m);
+// Whether two matrices share a byte.
+bool overlap(const Matrix& x, const Matrix& y);
+// A fresh C-order rows x cols numpy array of float32 or float64.
+nb::object new_numpy_matrix(Kind kind, int64_t rows, int64_t cols, void** data);
+
 // A C-order copy of `a` (same kind and shape).
 Array contiguous_copy(const Array& a);
 

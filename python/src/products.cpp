@@ -32,6 +32,36 @@ T* const* as_array(const std::vector<void*>& v) {
   return reinterpret_cast<T* const*>(v.data());
 }
 
+// The GIL is released around a product of at least this many multiply-adds (32^3), and held
+// around smaller ones. Releasing and taking it back costs a few hundred nanoseconds even with no
+// other thread, and when another Python thread is running, taking it back can wait for that
+// thread's switch interval (5 ms by default): a product of a few microseconds gives the other
+// threads too little time to use and would make the call itself up to a thousand times slower.
+// At 32^3 the product takes several microseconds on one core (a few GFLOP/s at this size),
+// about ten times the cost of the release.
+constexpr int64_t kReleaseGilMacs = int64_t{1} << 15;
+
+bool releases_gil(int64_t m, int64_t n, int64_t k, int64_t count) {
+  // Each factor is below 2^63 and their product is only compared: saturate instead of overflow.
+  double macs = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) *
+                static_cast<double>(count);
+  return macs >= static_cast<double>(kReleaseGilMacs);
+}
+
+// Releases the GIL for its lifetime when asked to (the C products never raise).
+class Unlocked {
+ public:
+  explicit Unlocked(bool release) : state_(release ? PyEval_SaveThread() : nullptr) {}
+  ~Unlocked() {
+    if (state_ != nullptr) PyEval_RestoreThread(state_);
+  }
+  Unlocked(const Unlocked&) = delete;
+  Unlocked& operator=(const Unlocked&) = delete;
+
+ private:
+  PyThreadState* state_;
+};
+
 // The C entry points of one (A, B, C) element-type triple, single and batched.
 template <class TA, class TB, class TC, class S>
 struct Entry {
@@ -42,13 +72,14 @@ struct Entry {
 
   invar_status operator()(const Call& q) const {
     const S alpha = static_cast<S>(q.alpha), beta = static_cast<S>(q.beta);
-    nb::gil_scoped_release release;
-    if (q.c.size() == 1) {
+    const auto count = static_cast<int64_t>(q.c.size());
+    Unlocked unlocked(releases_gil(q.m, q.n, q.k, count));
+    if (count == 1) {
       return one(q.ta, q.tb, q.m, q.n, q.k, alpha, static_cast<const TA*>(q.a[0]), q.lda,
                  static_cast<const TB*>(q.b[0]), q.ldb, beta, static_cast<TC*>(q.c[0]), q.ldc);
     }
     return many(q.ta, q.tb, q.m, q.n, q.k, alpha, as_array<TA>(q.a), q.lda, as_array<TB>(q.b),
-                q.ldb, beta, as_array<TC>(q.c), q.ldc, static_cast<int64_t>(q.c.size()));
+                q.ldb, beta, as_array<TC>(q.c), q.ldc, count);
   }
 };
 template <class TA, class TB, class TC, class S>
@@ -186,7 +217,78 @@ std::vector<int64_t> reversed_dims(const std::vector<int64_t>& v) { return {v[1]
 
 }  // namespace
 
+namespace {
+
+// C = alpha * op(A) op(B) + beta * C for float32 or float64 matrices of one kind, m, n, k > 0,
+// C rows contiguous (the general path checked or made them so).
+invar_status run_plain(Kind kind, invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
+                       double alpha, const void* a, int64_t lda, const void* b, int64_t ldb,
+                       double beta, void* c, int64_t ldc) {
+  Unlocked unlocked(releases_gil(m, n, k, 1));
+  if (kind == Kind::kF32)
+    return invar_sgemm(ta, tb, m, n, k, static_cast<float>(alpha), static_cast<const float*>(a),
+                       lda, static_cast<const float*>(b), ldb, static_cast<float>(beta),
+                       static_cast<float*>(c), ldc);
+  return invar_dgemm(ta, tb, m, n, k, alpha, static_cast<const double*>(a), lda,
+                     static_cast<const double*>(b), ldb, beta, static_cast<double*>(c), ldc);
+}
+
+// The leading dimension of a writable C, or 0 where the library cannot write it in place.
+int64_t plain_output_ld(const Matrix& c) {
+  if ((c.cols == 1 || c.cs == 1) && (c.rows == 1 || c.rs >= c.cols))
+    return c.rows == 1 ? c.cols : c.rs;
+  return 0;
+}
+
+// The lean path of a product of two plain numpy matrices of one float kind (and a plain numpy
+// out of that kind and the result's shape, not overlapping them), every dimension nonzero and
+// each operand readable in place. Returns a null object, having done nothing, for anything else:
+// the general path then handles it, with its copies, its broadcasting and its errors.
+nb::object plain_product(nb::handle a_obj, nb::handle b_obj, nb::handle c_obj, bool trans_a,
+                         bool trans_b, double alpha, double beta) {
+  Matrix a, b;
+  if (!plain_matrix(a_obj, false, &a) || !plain_matrix(b_obj, false, &b) || a.kind != b.kind)
+    return {};
+  if (trans_a) {
+    std::swap(a.rows, a.cols);
+    std::swap(a.rs, a.cs);
+  }
+  if (trans_b) {
+    std::swap(b.rows, b.cols);
+    std::swap(b.rs, b.cs);
+  }
+  const int64_t m = a.rows, k = a.cols, n = b.cols;
+  if (b.rows != k || m == 0 || n == 0 || k == 0) return {};
+  const Layout la = layout_of(m, k, a.rs, a.cs), lb = layout_of(k, n, b.rs, b.cs);
+  if (!la.ok || !lb.ok) return {};
+  nb::object result;
+  void* c_data;
+  int64_t ldc;
+  if (c_obj.is_none()) {
+    if (beta != 0) return {};
+    result = new_numpy_matrix(a.kind, m, n, &c_data);
+    ldc = n;
+  } else {
+    Matrix c;
+    if (!plain_matrix(c_obj, true, &c) || c.kind != a.kind || c.rows != m || c.cols != n ||
+        overlap(c, a) || overlap(c, b))
+      return {};
+    ldc = plain_output_ld(c);
+    if (ldc == 0) return {};
+    c_data = c.data;
+    result = nb::borrow(c_obj);
+  }
+  const invar_status status = run_plain(a.kind, la.trans, lb.trans, m, n, k, alpha, a.data, la.ld,
+                                        b.data, lb.ld, beta, c_data, ldc);
+  if (status != INVAR_OK) raise_status(status);
+  return result;
+}
+
+}  // namespace
+
 nb::object matmul(nb::handle a_obj, nb::handle b_obj, nb::handle out_obj) {
+  if (nb::object r = plain_product(a_obj, b_obj, out_obj, false, false, 1.0, 0.0); r.is_valid())
+    return r;
   Packed* packed = nullptr;
   if (nb::try_cast(b_obj, packed, false) && packed != nullptr) {
     if (!out_obj.is_none())
@@ -304,6 +406,9 @@ nb::object matmul(nb::handle a_obj, nb::handle b_obj, nb::handle out_obj) {
 
 nb::object gemm(nb::handle a_obj, nb::handle b_obj, nb::handle c_obj, double alpha, double beta,
                 bool trans_a, bool trans_b) {
+  if (nb::object r = plain_product(a_obj, b_obj, c_obj, trans_a, trans_b, alpha, beta);
+      r.is_valid())
+    return r;
   Array a = import_array(a_obj, "a", false);
   Array b = import_array(b_obj, "b", false);
   if (a.ndim() != 2 || b.ndim() != 2)
@@ -413,11 +518,51 @@ invar_status half_linear_fused(Kind kind, const Call& q, const Array& bias, inva
   return INVAR_OK;
 }
 
+// The lean path of linear: plain numpy x (2-D) and w of one float kind, a plain contiguous bias
+// of that kind or none, every dimension nonzero and x and w readable in place. A null object,
+// having done nothing, for anything else.
+nb::object plain_linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
+                        invar_activation act) {
+  Matrix x, w, bias;
+  if (!plain_matrix(x_obj, false, &x) || !plain_matrix(w_obj, false, &w) || w.kind != x.kind)
+    return {};
+  const int64_t rows = x.rows, in = x.cols, out = w.rows;
+  if (w.cols != in || rows == 0 || in == 0 || out == 0) return {};
+  const bool has_bias = !bias_obj.is_none();
+  if (has_bias && (!plain_vector(bias_obj, &bias) || bias.kind != x.kind || bias.cols != out ||
+                   (out > 1 && bias.cs != 1)))
+    return {};
+  const Layout lx = layout_of(rows, in, x.rs, x.cs), lw = layout_of(out, in, w.rs, w.cs);
+  if (!lx.ok || !lw.ok) return {};
+  // op(B) = w^T: w as stored is (out x in), which the library reads as B transposed.
+  const invar_trans tb = lw.trans == INVAR_NO_TRANS ? INVAR_TRANS : INVAR_NO_TRANS;
+  const invar_bias bias_kind = has_bias ? INVAR_BIAS_COLUMN : INVAR_BIAS_NONE;
+  void* y_data;
+  nb::object y = new_numpy_matrix(x.kind, rows, out, &y_data);
+  invar_status status;
+  {
+    Unlocked unlocked(releases_gil(rows, out, in, 1));
+    if (x.kind == Kind::kF32)
+      status = invar_sgemm_epilogue(
+          lx.trans, tb, rows, out, in, 1.0f, static_cast<const float*>(x.data), lx.ld,
+          static_cast<const float*>(w.data), lw.ld, 0.0f, static_cast<float*>(y_data), out,
+          bias_kind, static_cast<const float*>(bias.data), act);
+    else
+      status = invar_dgemm_epilogue(
+          lx.trans, tb, rows, out, in, 1.0, static_cast<const double*>(x.data), lx.ld,
+          static_cast<const double*>(w.data), lw.ld, 0.0, static_cast<double*>(y_data), out,
+          bias_kind, static_cast<const double*>(bias.data), act);
+  }
+  if (status != INVAR_OK) raise_status(status);
+  return y;
+}
+
 }  // namespace
 
 nb::object linear(nb::handle x_obj, nb::handle w_obj, nb::handle bias_obj,
                   const std::optional<std::string>& activation_name) {
   const invar_activation act = activation_of(activation_name);
+  if (nb::object r = plain_linear(x_obj, w_obj, bias_obj, act); r.is_valid()) return r;
   Array x = import_array(x_obj, "x", false);
   if (x.ndim() == 0) throw nb::value_error("invar.linear: x must have at least one dimension");
   Packed* packed = nullptr;

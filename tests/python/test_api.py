@@ -62,6 +62,24 @@ def test_linear_equals_the_c_epilogue(clib, activation, dtype):
     assert_same_bits(invar.linear(x[:, ::-1], w, bias, activation)[:, ::-1], expected)
 
 
+@pytest.mark.parametrize("activation", list(ACTIVATIONS))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_small_2d_linear_equals_the_c_epilogue(clib, activation, dtype):
+    """2-D numpy x and w (a lean path) against the C library and the general path (a 3-D x)."""
+    x = seeded((5, 8), dtype, 4)
+    w = seeded((6, 8), dtype, 5) * 4
+    bias = seeded((6,), dtype, 6)
+    for b in (None, bias):
+        expected = c_library_linear(clib, x, w, b, activation)
+        assert_same_bits(invar.linear(x, w, b, activation), expected)
+        assert_same_bits(invar.linear(x[None], w, b, activation)[0], expected)
+        assert_same_bits(invar.linear(np.asfortranarray(x), np.asfortranarray(w), b, activation), expected)
+    strided = np.repeat(bias, 2)[::2]  # a bias with stride 2: copied by the general path
+    assert_same_bits(invar.linear(x, w, strided, activation), c_library_linear(clib, x, w, bias, activation))
+    with pytest.raises(TypeError, match="dtype"):
+        invar.linear(x, w, bias.astype(np.float16), activation)
+
+
 @pytest.mark.parametrize("a_dtype", [np.int8, np.uint8], ids=["int8", "uint8"])
 def test_int8_packed_weights_equal_the_unpacked_product(a_dtype):
     rng = np.random.default_rng(7)

@@ -195,6 +195,80 @@ def test_out_errors_leave_it_untouched():
     assert np.all(out == 3)
 
 
+# ---- small 2-D products of plain numpy arrays (a lean path) ---------------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("n", [1, 4, 8, 16])
+def test_small_plain_matrices_equal_the_reference_and_the_general_path(dtype, n):
+    m, k = n + 1, n + 2
+    a, b = operands(m, n, k, dtype, seed=n)
+    expected = reference.gemm(a, b, chain=CHAIN[dtype]).astype(dtype)
+    assert_same_bits(invar.matmul(a, b), expected)
+    assert_same_bits(invar.matmul(a[None], b)[0], expected)  # a stack of one: the general path
+    assert_same_bits(invar.matmul(np.asfortranarray(a), np.ascontiguousarray(b.T).T), expected)
+    out = np.full((m, n), np.nan, dtype)
+    assert invar.matmul(a, b, out=out) is out
+    assert_same_bits(out, expected)
+    c = seeded((m, n), dtype, 7)
+    want = reference.gemm(a, b, c, 0.5, -2.0, chain=CHAIN[dtype]).astype(dtype)
+    got = c.copy()
+    assert invar.gemm(np.ascontiguousarray(a.T), b, got, alpha=0.5, beta=-2.0, trans_a=True) is got
+    assert_same_bits(got, want)
+    assert_same_bits(invar.gemm(a, np.ascontiguousarray(b.T), trans_b=True), expected)
+
+
+def test_small_products_look_like_numpy_arrays_of_their_own():
+    a, b = operands(3, 4, 5, np.float64)
+    c = invar.matmul(a, b)
+    assert type(c) is np.ndarray and c.dtype == np.float64 and c.shape == (3, 4)
+    assert c.flags.c_contiguous and c.flags.writeable and c.flags.owndata and c.base is None
+    assert not np.shares_memory(c, a) and not np.shares_memory(c, b)
+
+
+def test_small_products_of_unusual_numpy_arrays_take_the_general_path():
+    a, b = operands(5, 7, 6, np.float32, seed=2)
+    expected = invar.matmul(a, b)
+    unaligned = np.zeros(a.size * 4 + 1, np.uint8)[1:].view(np.float32).reshape(a.shape)
+    unaligned[...] = a
+    assert_same_bits(invar.matmul(unaligned, b), expected)
+    class Sub(np.ndarray):
+        pass
+
+    assert_same_bits(np.asarray(invar.matmul(a.view(Sub), b)), expected)
+    with pytest.raises(TypeError):
+        invar.matmul(a.astype(">f4"), b)  # byte-swapped: not a CPU array invar can read
+    with pytest.raises(TypeError, match="float32 x float64"):
+        invar.matmul(a, b.astype(np.float64))
+    with pytest.raises(ValueError, match="beta"):
+        invar.gemm(a, b, beta=1.0)
+    assert_same_bits(invar.matmul(a[:, :0], b[:0]), np.zeros((5, 7), np.float32))
+
+
+def test_small_products_from_several_threads_give_the_same_bits():
+    import threading
+
+    a, b = operands(8, 8, 8, np.float32, seed=4)
+    expected = invar.matmul(a, b)
+    results, failures = [], []
+
+    def work():
+        try:
+            for _ in range(200):
+                results.append(invar.matmul(a, b))
+        except Exception as e:  # pragma: no cover - reported below
+            failures.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures and len(results) == 800
+    for r in results:
+        assert_same_bits(r, expected)
+
+
 # ---- numpy.matmul's shapes ------------------------------------------------------------------
 
 
