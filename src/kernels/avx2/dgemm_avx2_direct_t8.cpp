@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "kernels/avx2/avx2.h"
+#include "kernels/scalar_chain.h"
 
 namespace invar::kernels::avx2 {
 namespace {
@@ -105,30 +106,6 @@ void direct_t(int64_t k, double alpha, const double* a, int64_t a_rs, int64_t a_
   }
 }
 
-// Fewer than four columns: one scalar chain per element, k outermost so the chains of all
-// columns and rows are independent.
-void direct_t_tail(int64_t m, int64_t cols, int64_t k, double alpha, const double* a, int64_t a_rs,
-                   int64_t a_cs, const double* b, int64_t ldb, double* c, int64_t ldc, AccInit init,
-                   double beta) {
-  double acc[kDirectMaxRows][4];
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < cols; ++j) {
-      const double cij = init == AccInit::kZero ? 0.0 : c[i * ldc + j];
-      acc[i][j] = init == AccInit::kScale ? beta * cij : cij;
-    }
-  }
-  for (int64_t p = 0; p < k; ++p) {
-    for (int64_t i = 0; i < m; ++i) {
-      const double x = a[i * a_rs + p * a_cs];
-      const double aip = alpha != 1.0 ? alpha * x : x;
-      for (int64_t j = 0; j < cols; ++j) acc[i][j] = __builtin_fma(aip, b[j * ldb + p], acc[i][j]);
-    }
-  }
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < cols; ++j) c[i * ldc + j] = acc[i][j];
-  }
-}
-
 template <int M, bool kScale>
 void direct_t_rows(int64_t n, int64_t k, double alpha, const double* a, int64_t a_rs, int64_t a_cs,
                    const double* b, int64_t ldb, double* c, int64_t ldc, AccInit init,
@@ -140,8 +117,9 @@ void direct_t_rows(int64_t n, int64_t k, double alpha, const double* a, int64_t 
     direct_t<M, 1, kScale>(k, alpha, a, a_rs, a_cs, b + j * ldb, ldb, c + j, ldc, init, beta);
     j += 4;
   }
-  if (j < n)
-    direct_t_tail(M, n - j, k, alpha, a, a_rs, a_cs, b + j * ldb, ldb, c + j, ldc, init, beta);
+  if (j < n)  // fewer than four columns: one scalar chain per element (kernels/scalar_chain.h)
+    scalar_chains<double, 4>(M, n - j, k, alpha, a, a_rs, a_cs, b + j * ldb, /*b_rs=*/1,
+                             /*b_cs=*/ldb, c + j, ldc, init, beta);
 }
 
 template <bool kScale>
