@@ -306,7 +306,8 @@ TEST(Bf16Dot, NearSubnormalOperandsTakeTheWidenedPath) {
   // Transposed storage is scanned too; a single subnormal anywhere fails the guard.
   a2[m * k - 1] = bf16{0x0001};
   EXPECT_FALSE(kernels::sbgemm_dot_applies(-1.0f, m, n, k, a2.data(), k, 1, b2.data(), n, 1));
-  EXPECT_FALSE(kernels::sbgemm_dot_applies(1.0f, k, n, m, a2.data(), 1, k, b2.data(), n, 1));
+  const std::vector<bf16> b3(m * n, b2[0]);  // op(B) of the transposed call: m x n
+  EXPECT_FALSE(kernels::sbgemm_dot_applies(1.0f, k, n, m, a2.data(), 1, k, b3.data(), n, 1));
   EXPECT_FALSE(kernels::sbgemm_dot_applies(0.5f, m, n, k, a.data(), k, 1, b2.data(), n, 1));
 
   auto on = context_with(true, {});
