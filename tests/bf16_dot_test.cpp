@@ -309,6 +309,19 @@ TEST(Bf16Dot, NearSubnormalOperandsTakeTheWidenedPath) {
   const std::vector<bf16> b3(m * n, b2[0]);  // op(B) of the transposed call: m x n
   EXPECT_FALSE(kernels::sbgemm_dot_applies(1.0f, k, n, m, a2.data(), 1, k, b3.data(), n, 1));
   EXPECT_FALSE(kernels::sbgemm_dot_applies(0.5f, m, n, k, a.data(), k, 1, b2.data(), n, 1));
+  // A subnormal operand fails whatever the other: with every |b| >= 2^15 the exponents would add
+  // up to more than -112, but a * b is normal (2^-133 * 2^15) and the instruction reads a as 0.
+  std::vector<bf16> big(k * n);
+  for (auto& x : big) x = bf(static_cast<int>(rng.below(2)), 15, static_cast<int>(rng.below(128)));
+  std::vector<bf16> tiny = a2;  // normal, exponents >= -59, and one subnormal
+  EXPECT_FALSE(kernels::sbgemm_dot_applies(1.0f, m, n, k, tiny.data(), k, 1, big.data(), n, 1));
+  std::vector<bf16> big_a(m * k);
+  for (auto& x : big_a) x = bf(0, 15, static_cast<int>(rng.below(128)));
+  std::vector<bf16> tiny_b = b2;
+  tiny_b[k * n - 1] = bf16{0x8001};
+  EXPECT_FALSE(kernels::sbgemm_dot_applies(1.0f, m, n, k, big_a.data(), k, 1, tiny_b.data(), n, 1));
+  tiny_b[k * n - 1] = b2[0];
+  EXPECT_TRUE(kernels::sbgemm_dot_applies(1.0f, m, n, k, big_a.data(), k, 1, tiny_b.data(), n, 1));
 
   auto on = context_with(true, {});
   Context f32_ctx;

@@ -274,10 +274,15 @@ bool sbgemm_dot_applies(float alpha, int64_t m, int64_t n, int64_t k, const void
                         int64_t a_cs, const void* b, int64_t b_rs, int64_t b_cs) {
 #if defined(INVAR_HAVE_AVX512_BF16)
   if (alpha != 1.0f && alpha != -1.0f) return false;
-  // Biased fields: ea - 127 + eb - 127 >= -112. A zero operand (256) passes whatever the other.
+  // Biased fields: ea - 127 + eb - 127 >= -112. A zero operand (256) passes whatever the other
+  // (its products are zeros, signed as the chain's); a subnormal one (field 0) never does, since
+  // the instruction reads it as zero while its product with a large enough value is normal.
   const int ea = min_exponent(m, k, a, a_rs, a_cs);
   if (ea == 256) return true;
+  if (ea == 0) return false;
   const int eb = min_exponent(k, n, b, b_rs, b_cs);
+  if (eb == 256) return true;
+  if (eb == 0) return false;
   return ea + eb >= 2 * 127 - 112;
 #else
   (void)alpha, (void)m, (void)n, (void)k, (void)a, (void)a_rs, (void)a_cs, (void)b, (void)b_rs,

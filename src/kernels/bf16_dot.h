@@ -13,15 +13,16 @@
 //      overflow, infinities and NaNs, and random lanes) against the scalar chain, and the kernel
 //      is used only if every lane has the chain's bits.
 //   2. Nothing in the chain can be subnormal, since the instruction flushes subnormal inputs (the
-//      accumulator's too) and results to zero. A product of bf16 values with exponents ea and eb
-//      is a multiple of 2^(ea + eb - 14); a sum of multiples of 2^-126, rounded to f32, is one
-//      again, and a nonzero multiple of 2^-126 is normal. So when ea_min + eb_min >= -112 (the
-//      smallest exponents of a nonzero |a| and |b| over the whole product) and the chain starts
-//      from 0 or from a multiple of 2^-126 (every nonzero beta * C with an exponent >= -103), no
-//      operand, product, partial sum or result is subnormal. sbgemm_dot_applies checks the first
-//      half on the operands before the product (one read of A and B, vectorised); the kernel
-//      checks each tile's start and runs that tile's chains with one fma per step where it
-//      fails. Where the operands fail, the product runs the widened f32 path.
+//      accumulator's too) and results to zero. No operand may be subnormal: the instruction reads
+//      it as zero, while its product with a large enough value is normal. A product of bf16 values
+//      with exponents ea and eb is a multiple of 2^(ea + eb - 14); a sum of multiples of 2^-126,
+//      rounded to f32, is one again, and a nonzero multiple of 2^-126 is normal. So when ea_min +
+//      eb_min >= -112 (the smallest exponents of a nonzero |a| and |b| over the whole product) and
+//      the chain starts from 0 or from a multiple of 2^-126 (every nonzero beta * C with an
+//      exponent >= -103), no operand, product, partial sum or result is subnormal.
+//      sbgemm_dot_applies checks the first half on the operands before the product (one read of A
+//      and B, vectorised); the kernel checks each tile's start and runs that tile's chains with one
+//      fma per step where it fails. Where the operands fail, the product runs the widened f32 path.
 //   3. alpha is +1 or -1, so alpha * a is exact in bf16 (a sign flip); any other alpha rounds in
 //      f32 and takes the widened path.
 //
