@@ -38,7 +38,8 @@ def linear(x: Any, w: Any, bias: Any | None = None, activation: str | None = Non
     bias: (out_features,) or None; activation: None, 'relu', 'gelu_tanh' or 'silu' (invar's own
     fixed sequences of IEEE operations, the same bits everywhere). float32, float64, bfloat16 and
     float16; with 16-bit x and w (and bias of their type) the chain, bias and activation run in float32
-    and each element is rounded once at the end. Packed weights take float32 or float64.
+    and each element is rounded once at the end. Packed weights: float32, float64, or int8 packed
+    for x's type (invar.pack_b(w, a_dtype=...)).
     """
 
 class PackedB:
