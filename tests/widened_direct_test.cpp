@@ -101,11 +101,14 @@ template <class H>
 
 TYPED_TEST(WidenedDirect, EqualsSgemmOnTheWidenedOperands) {
   using H = TypeParam;
-  // The path under test exists on this context's kernel.
+  // The path under test exists on this context's kernel, except on NEON, which has no 16-bit
+  // decode kernel yet (its products pack; they are still compared below).
   Context probe;
   const kernels::GemmKernel& kern = kernels::kernel_for<H>(*probe.impl().kernels);
-  ASSERT_NE(kern.direct, nullptr);
-  ASSERT_NE(kern.direct_t, nullptr);
+  if (probe.impl().isa != Isa::kNeon) {
+    ASSERT_NE(kern.direct, nullptr);
+    ASSERT_NE(kern.direct_t, nullptr);
+  }
   uint64_t seed = 1;
   for (int threads : {1, 2}) {
     ContextOptions o;
