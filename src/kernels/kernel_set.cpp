@@ -472,8 +472,10 @@ const KernelSet kAvx2L2Set = with_b_block_in_l2(kAvx2Set);
 #endif
 
 #if defined(INVAR_HAVE_AVX512)
-// Every AVX-512 CPU also runs AVX2; the direct path is bound by reading B, where 256-bit
-// vectors already keep up with memory, so the AVX-512 set reuses the AVX2 direct kernel.
+// Every AVX-512 CPU also runs AVX2; the direct path over a row-major B is bound by reading B,
+// where 256-bit vectors already keep up with memory, so the AVX-512 set reuses the AVX2 direct
+// kernels there. Over a transposed B the eight-column kernel is bound by its one chain per row of
+// C where B comes from the caches, so that one has a sixteen-column form of its own.
 #if !defined(INVAR_HAVE_AVX2)
 #error "the avx512 path is built together with the avx2 path (cmake/InvarIsa.cmake)"
 #endif
@@ -515,7 +517,7 @@ constexpr KernelSet avx512_set() {
       // 64x64x65536 +28 % / +-0, 1024x64x2048 +13 % / -2 %, 512x64x512 on two -8 %, 2048x64x1024
       // on two -7 %; up to eight, +3 to +6 % on one thread, -9 % on two at 256^3.
       with_direct_panels<float, &avx2::sgemm_avx2_direct_panels32, 2, 1>(
-          with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
+          with_direct_t<float, avx512::kDirectTNr, &avx512::sgemm_avx512_direct_t16>(
               with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
                   streaming_b(with_pack_a(
                       with_pack_b(

@@ -14,27 +14,13 @@
 
 #include "kernels/avx2/avx2.h"
 #include "kernels/avx512/avx512.h"
+#include "kernels/avx512/transpose16.h"
 
 namespace invar::kernels::avx512 {
 namespace {
 
 constexpr int kMr = kSgemmMr;
 constexpr int kSteps = 16;
-
-// The shuffles, in their zero-masking forms under a full mask (the same instructions): the plain
-// intrinsics pass an undefined vector that trips GCC 12's -Wmaybe-uninitialized inside its own
-// header.
-constexpr __mmask16 kAll = 0xFFFF;
-inline __m512 unpacklo(__m512 a, __m512 b) { return _mm512_maskz_unpacklo_ps(kAll, a, b); }
-inline __m512 unpackhi(__m512 a, __m512 b) { return _mm512_maskz_unpackhi_ps(kAll, a, b); }
-template <int kImm>
-inline __m512 shuffle(__m512 a, __m512 b) {
-  return _mm512_maskz_shuffle_ps(kAll, a, b, kImm);
-}
-template <int kImm>
-inline __m512 shuffle_lanes(__m512 a, __m512 b) {
-  return _mm512_maskz_shuffle_f32x4(kAll, a, b, kImm);
-}
 
 // Steps [p, p + 16) of one whole panel's rows (lda apart) into d (12 values per step).
 // r[i] holds row i's 16 steps; after an in-lane 4 x 4 transpose of each group of four rows,
