@@ -65,8 +65,8 @@ T start_beta(AccInit init, T beta) {
   return init == AccInit::kZero ? T(0) : init == AccInit::kLoad ? T(1) : beta;
 }
 
-// Every form of every path this CPU runs (the AVX-512 path has two, kernel_set.cpp), so that
-// each kernel is held to the chain here whichever form the CPU's vendor picks.
+// Every form of every path this CPU runs (the AVX-512 path has two, kernels/sets/avx512.cpp), so
+// that each kernel is held to the chain here whichever form the CPU's vendor picks.
 std::vector<const kernels::KernelSet*> runnable_sets() {
   std::vector<const kernels::KernelSet*> sets;
   for (Isa isa : kernels::available_isas()) {
@@ -430,7 +430,7 @@ TYPED_TEST(Ukernel, TransposedDirectKernelsMatchTheChain) {
 
 // The direct kernels over prepacked panels (K x NR, panel after panel) against the chain, over
 // column counts that cover runs of several panels, single panels and a partial last one. The
-// AVX-512 set's direct kernels are AVX2 code (kernels/kernel_set.cpp), so its 32-column variant
+// AVX-512 set's direct kernels are AVX2 code (kernels/sets/avx512.cpp), so its 32-column variant
 // is tested wherever AVX2 runs.
 TYPED_TEST(Ukernel, PanelDirectKernelsMatchTheChainOnPrepackedPanels) {
   using T = TypeParam;

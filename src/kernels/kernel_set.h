@@ -8,6 +8,11 @@
 // layer know element types. ISA translation units use no standard-library templates or shared
 // inline code (the ODR trap: tests/isa_objects_odr.sh).
 //
+// Each path's set is written in a file of its own, kernels/sets/<path>.cpp, built with the
+// baseline flags: its GemmKernels as designated initializers over the typed kernel functions,
+// each erased to the field's signature by erase<&f> (kernels/sets/erase.h). kernel_set.cpp is the
+// registry over them.
+//
 // A path is usable when it was compiled into this build (ISA folders are only built for their
 // architecture) and the CPU supports it (arch/cpu_features.h).
 #ifndef INVAR_KERNELS_KERNEL_SET_H_
@@ -165,7 +170,7 @@ const GemmKernel& kernel_for(const KernelSet& set) {
 }
 
 // The set for `isa`, or nullptr when that path was not compiled into this build. Where a path
-// has forms tuned for different cores (the AVX-512 set: kernel_set.cpp), the one for this CPU.
+// has forms tuned for different cores (kernels/sets/x86.h, avx512.cpp), the one for this CPU.
 const KernelSet* compiled_kernel_set(Isa isa);
 
 // Every form of `isa`'s set compiled into this build, compiled_kernel_set(isa) first (empty when

@@ -10,7 +10,7 @@ namespace invar::kernels::avx512 {
 // How the f32 and f64 tiles read A's broadcast: loaded into a register once per row and step
 // (vbroadcastss, then the row's fmas), or folded into each fma's memory operand ({1to16}: one
 // instruction where there were two, vec.h's F32VecMemBcast). The same chains and bits either way,
-// another instruction mix (kernels/kernel_set.cpp says which core takes which). Each entry point
+// another instruction mix (kernels/sets/avx512.cpp says which core takes which). Each entry point
 // below is a template over it, instantiated for both forms in its own unit.
 enum class Broadcast { kRegister, kFolded };
 

@@ -45,7 +45,7 @@ void dgemm_avx512_12x16_small(int64_t m, int64_t n, int64_t k, const double* a, 
   small_tiles<Vec<B>, kDgemmMr>(m, n, k, a, lda, b, ldb, gs, c, ldc, init, beta);
 }
 
-// Both forms, for kernels/kernel_set.cpp.
+// Both forms, for kernels/sets/avx512.cpp.
 #define INVAR_INSTANTIATE(B)                                                                   \
   template void dgemm_avx512_12x16<B>(int64_t, const double*, const double*, double*, int64_t, \
                                       AccInit, double);                                        \

@@ -60,7 +60,7 @@ void sgemm_avx512_12x32_small(int64_t m, int64_t n, int64_t k, const float* a, i
   small_tiles<Vec<B>, kSgemmMr>(m, n, k, a, lda, b, ldb, gs, c, ldc, init, beta);
 }
 
-// Both forms, for kernels/kernel_set.cpp.
+// Both forms, for kernels/sets/avx512.cpp.
 #define INVAR_INSTANTIATE(B)                                                                      \
   template void sgemm_avx512_12x32<B>(int64_t, const float*, const float*, float*, int64_t,       \
                                       AccInit, float);                                            \
