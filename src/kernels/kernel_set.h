@@ -3,9 +3,9 @@
 // The driver is compiled once, for every element type and ISA, against the type-erased
 // GemmKernel below: a tile shape, element sizes, what the blocking needs to know of the kernel,
 // and function pointers: packing A and B and the micro-kernel, and optional ones (edge tiles,
-// packing B on the first pass, releasing per-thread state, asking permission, the small, direct
-// and A-in-place kernels) that the driver uses when set. Only the kernel folders and the API
-// layer know element types. ISA translation units use no standard-library templates or shared
+// packing B on the first pass, releasing per-thread state, asking permission, the tiles over
+// A in place, the direct kernels) that the driver uses when set. Only the kernel folders and the
+// API layer know element types. ISA translation units use no standard-library templates or shared
 // inline code (the ODR trap: tests/isa_objects_odr.sh).
 //
 // Each path's set is written in a file of its own, kernels/sets/<path>.cpp, built with the
@@ -84,12 +84,12 @@ struct GemmKernel {
   // for tile data, requested on the first call). Where it says no, kernel_for gives the set's
   // `fallback` set's kernel instead.
   bool (*permitted)() = nullptr;
-  // Optional (nullptr: not offered): the small kernel (ukernel.h): any m x n block over k steps
-  // from a row-major A in place (alpha 1) and a B in NR-column groups, gs elements apart, rows
-  // ldb apart (a row-major B in place, or packed panels).
-  void (*small)(int64_t m, int64_t n, int64_t k, const void* a, int64_t lda, const void* b,
-                int64_t ldb, int64_t gs, void* c, int64_t ldc, AccInit init,
-                const void* beta) = nullptr;
+  // Optional (nullptr: not offered): the micro-kernel over A in place (ukernel.h): any m x n block
+  // over k steps from a row-major A in place (alpha 1) and a B in NR-column groups, gs elements
+  // apart, rows ldb apart (a row-major B in place, or packed panels).
+  void (*ukernel_a_in_place)(int64_t m, int64_t n, int64_t k, const void* a, int64_t lda,
+                             const void* b, int64_t ldb, int64_t gs, void* c, int64_t ldc,
+                             AccInit init, const void* beta) = nullptr;
   // Optional (nullptr: not offered): the unpacked kernel for m <= direct_mr (at least
   // kDirectMaxRows) with a row-major B, any number of columns, direct_nr the width of its basic
   // group (see ukernel.h). direct_panels takes as many rows.
@@ -120,9 +120,9 @@ struct GemmKernel {
   // Optional, bf16 and f16 kernels only: direct_panels over prepacked panels that keep the
   // caller's 16-bit values (K x nr, row stride nr, unwidened: half the bytes of f32 panels),
   // widened in registers; the decode step over 16-bit prepacked weights (api/packed16.cpp).
-  void (*direct_panels16)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a,
-                          int64_t a_rs, int64_t a_cs, const void* panels, int64_t panel_stride,
-                          void* c, int64_t ldc, AccInit init, const void* beta) = nullptr;
+  void (*direct_panels_16bit)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a,
+                              int64_t a_rs, int64_t a_cs, const void* panels, int64_t panel_stride,
+                              void* c, int64_t ldc, AccInit init, const void* beta) = nullptr;
 };
 
 struct KernelSet {

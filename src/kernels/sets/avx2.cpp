@@ -35,7 +35,7 @@ constexpr KernelSet kAvx2Set = {
                                         &avx2::sgemm_avx2_pack_b16>>,
             .ukernel = erase<&avx2::sgemm_avx2_6x16>,
             .ukernel_edge = erase<&avx2::sgemm_avx2_6x16_edge>,
-            .small = erase<&avx2::sgemm_avx2_6x16_small>,
+            .ukernel_a_in_place = erase<&avx2::sgemm_avx2_6x16_a_in_place>,
             .direct_mr = avx2::kDirectMr,
             .direct_nr = kSgemmNr,
             .direct = erase<&avx2::sgemm_avx2_direct_16>,
@@ -59,7 +59,7 @@ constexpr KernelSet kAvx2Set = {
             .pack_b = erase<&pack::pack_b<double, kDgemmNr>>,
             .ukernel = erase<&avx2::dgemm_avx2_6x8>,
             .ukernel_edge = erase<&avx2::dgemm_avx2_6x8_edge>,
-            .small = erase<&avx2::dgemm_avx2_6x8_small>,
+            .ukernel_a_in_place = erase<&avx2::dgemm_avx2_6x8_a_in_place>,
             .direct_mr = avx2::kDirectMr,
             .direct_nr = kDgemmNr,
             .direct = erase<&avx2::dgemm_avx2_direct_8>,
@@ -92,7 +92,7 @@ constexpr KernelSet kAvx2Set = {
             .direct = erase<&avx2::sbgemm_avx2_direct>,
             .direct_t_nr = avx2::kDirectTNr,
             .direct_t = erase<&avx2::sbgemm_avx2_direct_t>,
-            .direct_panels16 = erase<&avx2::sbgemm_avx2_direct_panels16>,
+            .direct_panels_16bit = erase<&avx2::sbgemm_avx2_direct_panels16>,
         },
     .shgemm =
         {
@@ -115,7 +115,7 @@ constexpr KernelSet kAvx2Set = {
             .direct = erase<&avx2::shgemm_avx2_direct>,
             .direct_t_nr = avx2::kDirectTNr,
             .direct_t = erase<&avx2::shgemm_avx2_direct_t>,
-            .direct_panels16 = erase<&avx2::shgemm_avx2_direct_panels16>,
+            .direct_panels_16bit = erase<&avx2::shgemm_avx2_direct_panels16>,
         },
     // A (int8_t or uint8_t) packed unscaled and B (int8_t) into int16 pair panels (ukernel.h),
     // hence k_unit 2.

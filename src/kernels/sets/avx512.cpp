@@ -78,7 +78,7 @@ constexpr KernelSet tile_set() {
               .ukernel = erase<&avx512::sgemm_avx512_12x32<B>>,
               .ukernel_edge = erase<&avx512::sgemm_avx512_12x32_edge<B>>,
               .ukernel_packing_b = erase<&avx512::sgemm_avx512_12x32_packing_b<B>>,
-              .small = erase<&avx512::sgemm_avx512_12x32_small<B>>,
+              .ukernel_a_in_place = erase<&avx512::sgemm_avx512_12x32_a_in_place<B>>,
               .direct_mr = avx2::kDirectMr,
               .direct_nr = avx2::kSgemmNr,
               .direct = erase<&avx2::sgemm_avx2_direct_16>,
@@ -109,7 +109,7 @@ constexpr KernelSet tile_set() {
               .pack_b = erase<&pack::pack_b<double, kDgemmNr>>,
               .ukernel = erase<&avx512::dgemm_avx512_12x16<B>>,
               .ukernel_edge = erase<&avx512::dgemm_avx512_12x16_edge<B>>,
-              .small = erase<&avx512::dgemm_avx512_12x16_small<B>>,
+              .ukernel_a_in_place = erase<&avx512::dgemm_avx512_12x16_a_in_place<B>>,
               .direct_mr = avx2::kDirectMr,
               .direct_nr = avx2::kDgemmNr,
               .direct = erase<&avx2::dgemm_avx2_direct_8>,
@@ -146,7 +146,7 @@ constexpr KernelSet tile_set() {
               .direct = erase<&avx2::sbgemm_avx2_direct>,
               .direct_t_nr = avx2::kDirectTNr,
               .direct_t = erase<&avx2::sbgemm_avx2_direct_t>,
-              .direct_panels16 = erase<&avx2::sbgemm_avx2_direct_panels32>,
+              .direct_panels_16bit = erase<&avx2::sbgemm_avx2_direct_panels32>,
           },
       .shgemm =
           {
@@ -169,7 +169,7 @@ constexpr KernelSet tile_set() {
               .direct = erase<&avx2::shgemm_avx2_direct>,
               .direct_t_nr = avx2::kDirectTNr,
               .direct_t = erase<&avx2::shgemm_avx2_direct_t>,
-              .direct_panels16 = erase<&avx2::shgemm_avx2_direct_panels32>,
+              .direct_panels_16bit = erase<&avx2::shgemm_avx2_direct_panels32>,
           },
       // Without VNNI the integer products run the AVX2 kernel on int16 pair panels, which every
       // AVX-512 CPU also runs (with_vnni below takes the byte quad kernels where the CPU has it).

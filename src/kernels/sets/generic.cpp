@@ -76,7 +76,7 @@ constexpr KernelSet kGenericSet = {
             .direct = erase<&generic::sbgemm_generic_direct>,
             .direct_t_nr = kSgemmNr,
             .direct_t = erase<&generic::sbgemm_generic_direct_t>,
-            .direct_panels16 = erase<&generic::sbgemm_generic_direct_panels>,
+            .direct_panels_16bit = erase<&generic::sbgemm_generic_direct_panels>,
         },
     .shgemm =
         {
@@ -96,7 +96,7 @@ constexpr KernelSet kGenericSet = {
             .direct = erase<&generic::shgemm_generic_direct>,
             .direct_t_nr = kSgemmNr,
             .direct_t = erase<&generic::shgemm_generic_direct_t>,
-            .direct_panels16 = erase<&generic::shgemm_generic_direct_panels>,
+            .direct_panels_16bit = erase<&generic::shgemm_generic_direct_panels>,
         },
     // A (int8_t or uint8_t) packed unscaled and B (int8_t) into int16 pair panels (ukernel.h),
     // hence k_unit 2: rows pc.. of a prepacked B are a block's panel for even pc only.
