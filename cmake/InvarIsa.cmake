@@ -21,7 +21,7 @@ function(invar_isa_flags isa out)
     set(flags -mavx512f -mavx2 -mfma -mf16c)  # Skylake-X and later, Zen 4 and later
   elseif(isa STREQUAL "avx512_vnni")
     # Not an ISA path of its own: kernels of the avx512 path that only CPUs with these
-    # extensions run (chosen at run time, kernels/kernel_set.cpp).
+    # extensions run (chosen at run time, kernels/sets/avx512.cpp).
     set(flags -mavx512f -mavx512bw -mavx512vnni -mavx2 -mfma -mf16c)  # Ice Lake, Zen 4 and later
   elseif(isa STREQUAL "avx512_amx")
     # Likewise: the integer kernels of CPUs with AMX tiles and their int8 products.

@@ -399,7 +399,7 @@ TEST(BlockingModel, PackedBDepthAgainstHalfOfL2) {
   EXPECT_EQ(choose(zen3(), kAvx2, 4, 1 << 20, 64).b_l2_depth, 0);  // not one row: 4 MiB
 }
 
-// The small kernel's budget: all of op(B) in half of the L2 share, a strip of MR rows of A over
+// The small path's budget: all of op(B) in half of the L2 share, a strip of MR rows of A over
 // all of k in half of L1; m does not enter.
 TEST(BlockingModel, SmallKernelBudget) {
   const CacheTopology zen4 =

@@ -266,8 +266,8 @@ TYPED_TEST(Exact, PackedBAloneWithAReadInPlace) {
           blocks.b_l2_depth = depth;
           for (int threads : {1, 2, 3}) {
             // The tiles: a row-major A, alpha 1, a tile taller than the direct kernel's rows.
-            const bool tiles = kern.small != nullptr && kern.mr > kern.direct_mr && !trans_a &&
-                               alpha == T(1) && m > kernels::kDirectMaxRows;
+            const bool tiles = kern.ukernel_a_in_place != nullptr && kern.mr > kern.direct_mr &&
+                               !trans_a && alpha == T(1) && m > kernels::kDirectMaxRows;
             ASSERT_EQ(driver::in_place_tiles(kern, p), tiles) << kern.name << " m=" << m;
             const int64_t panels = tiles         ? driver::kInPlaceTilePanels
                                    : threads > 1 ? kern.a_in_place_team_panels

@@ -58,7 +58,7 @@ GemmKernel f32_kernel(const char* name, int mr, int nr, bool b_streams, bool b_b
   k.pack_a = stub_pack_a;
   k.pack_b = stub_pack_b;
   k.ukernel = stub_tile;
-  k.small = stub_small;
+  k.ukernel_a_in_place = stub_small;
   k.direct_mr = 4;
   k.direct_nr = 16;
   k.direct = stub_direct;
@@ -73,10 +73,11 @@ GemmKernel f32_kernel(const char* name, int mr, int nr, bool b_streams, bool b_b
 GemmKernel avx512_amd() { return f32_kernel("avx512_amd", 12, 32, true, false); }
 GemmKernel avx512_intel() { return f32_kernel("avx512_intel", 12, 32, false, true); }
 GemmKernel avx2() { return f32_kernel("avx2", 6, 16, false, false); }
-// A kernel with no direct or small forms (the narrow and integer kernels): it always packs.
+// A kernel with no direct kernels or tiles over A in place (the narrow and integer kernels): it
+// always packs.
 GemmKernel packs_only() {
   GemmKernel k = f32_kernel("packs_only", 8, 8, false, false);
-  k.small = nullptr;
+  k.ukernel_a_in_place = nullptr;
   k.direct = nullptr;
   k.direct_panels = nullptr;
   k.direct_t = nullptr;
@@ -276,13 +277,13 @@ TEST(Plan, SmallProductsRunTheSmallFormWithUnitAlphaOnly) {
   Plan p = plan(kern, request(16, 16, 16, 1), zen4());
   EXPECT_EQ(p.path, Path::kSmall);
   EXPECT_TRUE(p.small_fits);
-  // alpha != 1: the small kernels take only 1, so the direct path, all of K in one pass.
+  // alpha != 1: the tiles over A in place take only 1, so the direct path, all of K in one pass.
   PlanRequest r = request(16, 16, 16, 1);
   r.unit_alpha = false;
   p = plan(kern, r, zen4());
   EXPECT_EQ(p.path, Path::kDirect);
   EXPECT_EQ(p.direct_kc, 16);
-  // A transposed A is not read in place by the small form.
+  // A transposed A is not read in place by the tiles.
   r = request(16, 16, 16, 1);
   r.a_row_major = false;
   EXPECT_EQ(plan(kern, r, zen4()).path, Path::kDirect);

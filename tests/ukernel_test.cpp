@@ -65,8 +65,8 @@ T start_beta(AccInit init, T beta) {
   return init == AccInit::kZero ? T(0) : init == AccInit::kLoad ? T(1) : beta;
 }
 
-// Every form of every path this CPU runs (the AVX-512 path has two, kernel_set.cpp), so that
-// each kernel is held to the chain here whichever form the CPU's vendor picks.
+// Every form of every path this CPU runs (the AVX-512 path has two, kernels/sets/avx512.cpp), so
+// that each kernel is held to the chain here whichever form the CPU's vendor picks.
 std::vector<const kernels::KernelSet*> runnable_sets() {
   std::vector<const kernels::KernelSet*> sets;
   for (Isa isa : kernels::available_isas()) {
@@ -318,7 +318,7 @@ TYPED_TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
   }
 }
 
-// The small kernels (A in place, alpha 1) against the chain, over row and column counts around
+// The micro-kernels over A in place (alpha 1) against the chain, over row and column counts around
 // their tiles, k around the unroll, every accumulator start and padded leading dimensions, with
 // B in place (row-major, groups NR apart) and as packed panels (groups gs apart, here with a gap
 // of one row between panels so that a wrong group stride reads the wrong values). A and B end
@@ -330,7 +330,7 @@ TYPED_TEST(Ukernel, SmallKernelsMatchTheChainInPlace) {
   int tested = 0;
   for (const kernels::KernelSet* set : runnable_sets()) {
     const kernels::GemmKernel& kern = kernel_of<T>(*set);
-    if (kern.small == nullptr) continue;
+    if (kern.ukernel_a_in_place == nullptr) continue;
     ++tested;
     const int64_t mr = kern.mr, nr = kern.nr;
     for (int64_t m : {int64_t{1}, int64_t{5}, mr, mr + 1, 2 * mr + 3}) {
@@ -368,10 +368,11 @@ TYPED_TEST(Ukernel, SmallKernelsMatchTheChainInPlace) {
                 reference_gemm<T>(false, false, m, n, k, T(1), a.data(), lda, b.data(), ldb,
                                   start_beta(init, beta), expected.data(), ldc);
                 if (panels) {
-                  kern.small(m, n, k, a.data(), lda, packed.data(), nr, gs, c.data(), ldc, init,
-                             &beta);
+                  kern.ukernel_a_in_place(m, n, k, a.data(), lda, packed.data(), nr, gs, c.data(),
+                                          ldc, init, &beta);
                 } else {
-                  kern.small(m, n, k, a.data(), lda, b.data(), ldb, nr, c.data(), ldc, init, &beta);
+                  kern.ukernel_a_in_place(m, n, k, a.data(), lda, b.data(), ldb, nr, c.data(), ldc,
+                                          init, &beta);
                 }
                 ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
                     << kern.name << " small m=" << m << " n=" << n << " k=" << k << " pad=" << pad
@@ -430,7 +431,7 @@ TYPED_TEST(Ukernel, TransposedDirectKernelsMatchTheChain) {
 
 // The direct kernels over prepacked panels (K x NR, panel after panel) against the chain, over
 // column counts that cover runs of several panels, single panels and a partial last one. The
-// AVX-512 set's direct kernels are AVX2 code (kernels/kernel_set.cpp), so its 32-column variant
+// AVX-512 set's direct kernels are AVX2 code (kernels/sets/avx512.cpp), so its 32-column variant
 // is tested wherever AVX2 runs.
 TYPED_TEST(Ukernel, PanelDirectKernelsMatchTheChainOnPrepackedPanels) {
   using T = TypeParam;

@@ -77,8 +77,8 @@ TEST(UpperState, EveryPathReturnsWithTheYmmUppersCleanAndTilesReleased) {
       o.isa = isa;
       o.num_threads = threads;
       Context context(o);
-      // Shapes for each route through the library: the direct kernel (M <= 4), the small kernel,
-      // A read in place, the loop nest with partial tiles, a product on two threads; for the
+      // Shapes for each route through the library: the direct kernel (M <= 4), the tiles over A in
+      // place, A read in place, the loop nest with partial tiles, a product on two threads; for the
       // AMX tiles, k with and without a remainder past their 64-step chunks, several k-blocks.
       for (const auto& [m, n, k] : std::vector<std::array<int64_t, 3>>{{1, 64, 64},
                                                                        {4, 37, 19},

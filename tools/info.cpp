@@ -55,7 +55,7 @@ int run_info(const InfoOptions& o) {
   for (Isa isa : kernels::available_isas()) std::printf("%s ", isa_name(isa));
   std::printf("\nisa:        %s (%s)\n", isa_name(impl.isa), impl.isa_reason.c_str());
   if (impl.isa == Isa::kAvx2 || impl.isa == Isa::kAvx512) {
-    // kernels/kernel_set.cpp: the x86 sets' forms by vendor.
+    // kernels/kernel_set.cpp and kernels/sets/: the x86 sets' forms by vendor.
     std::printf("form:       %s\n", sgemm.b_block_in_l2
                                         ? "B blocks sized for L2 (every x86 core but AMD's)"
                                         : "B blocks sized for L3 (AMD cores)");

@@ -1,9 +1,9 @@
 // A bf16 or f16 B packed once and kept in 16 bits: panels of the kernel's NR columns over all of
 // K (row stride NR, zero-padded), the caller's values unwidened, so a decode step over prepacked
 // weights reads half the bytes of f32 panels and widens them in registers
-// (GemmKernel::direct_panels16). Products with more rows (or forced through the loop nest) widen
-// the panels a run at a time into the kernel's own packed layout, as its packer would have made
-// it from the unpacked B, and run over those: the same chains, so the same bits.
+// (GemmKernel::direct_panels_16bit). Products with more rows (or forced through the loop nest)
+// widen the panels a run at a time into the kernel's own packed layout, as its packer would have
+// made it from the unpacked B, and run over those: the same chains, so the same bits.
 #include "api/packed16.h"
 
 #include <algorithm>
@@ -68,12 +68,12 @@ void run_narrow_packed_b(Context::Impl& context, const kernels::GemmKernel& kern
                          const arch::CacheTopology& caches) {
   const int64_t nr = kernel.nr, k = problem.k, n = problem.n;
   if (problem.allow_direct && problem.m <= kernels::kDirectMaxRows &&
-      kernel.direct_panels16 != nullptr && kernel.direct != nullptr) {
+      kernel.direct_panels_16bit != nullptr && kernel.direct != nullptr) {
     // The decode step: the planner's path over prepacked panels with direct_panels, here the
     // kernel that reads 16-bit panels.
     kernels::GemmKernel narrow = kernel;
     narrow.b_packed_bytes = static_cast<int>(sizeof(uint16_t));
-    narrow.direct_panels = kernel.direct_panels16;
+    narrow.direct_panels = kernel.direct_panels_16bit;
     run_planned(context, narrow, problem, caches);
     return;
   }

@@ -10,7 +10,7 @@
 namespace invar::api {
 
 // Runs `problem` (validated, its b_panels the 16-bit panels of `b`) on the context: the decode
-// step (m <= kDirectMaxRows) reads the panels in place through kernel.direct_panels16; any
+// step (m <= kDirectMaxRows) reads the panels in place through kernel.direct_panels_16bit; any
 // other product widens runs of panels into the kernel's own packed layout and runs on those.
 // Either way the bits are those of the unpacked call.
 void run_narrow_packed_b(Context::Impl& context, const kernels::GemmKernel& kernel,

@@ -178,11 +178,11 @@ int64_t l3_nc(const arch::CacheLevel& l3, TileShape tile, PackedBytes bytes, int
 // it when it is). extent <= max_block gives extent rounded up.
 int64_t balanced_block(int64_t extent, int64_t max_block, int64_t multiple);
 
-// Whether a product may run the small kernel (kernels/ukernel.h) instead of packing: all of op(B)
-// (k x n) fits in half of this worker's L2 share, where it stays while the tiles sweep it once
-// per MR rows, and an MR-row strip of A over all of k fits in half of L1, where it stays while
-// the strip's tiles sweep B. Operands are counted at their packed size (as they are read).
-// Inline: the planner asks it on every small product's call.
+// Whether a product may run the micro-kernel over A in place (kernels/ukernel.h) instead of
+// packing: all of op(B) (k x n) fits in half of this worker's L2 share, where it stays while the
+// tiles sweep it once per MR rows, and an MR-row strip of A over all of k fits in half of L1, where
+// it stays while the strip's tiles sweep B. Operands are counted at their packed size (as they are
+// read). Inline: the planner asks it on every small product's call.
 inline bool small_kernel_fits(const arch::CacheTopology& topology, TileShape tile,
                               PackedBytes bytes, int64_t n, int64_t k) {
   // In doubles: n and k come straight from the caller.

@@ -13,21 +13,20 @@ using kernels::GemmKernel;
 // deep as fit in half of L2, BlockSizes::b_l2_depth; usually all of K), and A is read in place,
 // each group of rows running its chains over the whole k-block in registers while the panels
 // stream from L2 (and the rows' segment of A from L1 after the first panel). A row-major A with
-// alpha 1 goes through the kernel's small form (Plan::in_place_tiles: the packed kernel's tiles,
-// at most kInPlaceTileRows rows and one tile's), any other through direct_panels (direct_mr rows
-// at most, alpha applied to each A value).
-// Between k-blocks the accumulators go through C, which is exact.
-// The members take runs of panels (each packs and reads only its own, and nobody meets) or runs
-// of rows (Plan::in_place_by_rows; kPanelsSplitRowsPerColumn): they then pack their share of each
-// block's panels (a prepacked B needs none) and meet before reading the whole block. Two buffers
-// alternate, so one meeting per k-block is enough: a member packing block t + 1 has passed the
-// meeting of block t, which everyone reached only after finishing block t - 1, the buffer's last
-// reader. Rows are split in near-equal contiguous runs, cut into near-equal groups: 64 rows on
-// two members are 32 + 32, each as 6 + 6 + 5 + 5 + 5 + 5, where six-row groups would leave a
-// four-row one (and one member 36 rows).
-// The decode step over prepacked weights comes here too (at most kDirectMaxRows rows, all of K
-// in one block): the members then take runs of panels, each walked with several panels in
-// flight. `workspace` may be null when B is prepacked (nothing is packed then).
+// alpha 1 goes through the kernel's ukernel_a_in_place (Plan::in_place_tiles: the packed kernel's
+// tiles, at most kInPlaceTileRows rows and one tile's), any other through direct_panels (direct_mr
+// rows at most, alpha applied to each A value). Between k-blocks the accumulators go through C,
+// which is exact. The members take runs of panels (each packs and reads only its own, and nobody
+// meets) or runs of rows (Plan::in_place_by_rows; kPanelsSplitRowsPerColumn): they then pack their
+// share of each block's panels (a prepacked B needs none) and meet before reading the whole block.
+// Two buffers alternate, so one meeting per k-block is enough: a member packing block t + 1 has
+// passed the meeting of block t, which everyone reached only after finishing block t - 1, the
+// buffer's last reader. Rows are split in near-equal contiguous runs, cut into near-equal groups:
+// 64 rows on two members are 32 + 32, each as 6 + 6 + 5 + 5 + 5 + 5, where six-row groups would
+// leave a four-row one (and one member 36 rows). The decode step over prepacked weights comes here
+// too (at most kDirectMaxRows rows, all of K in one block): the members then take runs of panels,
+// each walked with several panels in flight. `workspace` may be null when B is prepacked (nothing
+// is packed then).
 void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, const Plan& plan,
                     runtime::Workspace* workspace, runtime::ThreadPool* pool) {
   const bool prepacked = p.b_panels != nullptr;
@@ -88,8 +87,8 @@ void run_a_in_place(const GemmKernel& kern, const GemmProblem& p, const Plan& pl
         i += row_lo, i_end += row_lo;
         char* c = static_cast<char*>(p.c) + (i * p.ldc + j) * kern.c_bytes;
         if (tiles) {
-          kern.small(i_end - i, cols, kc, at(p.a, i * p.a_rs + pc, kern.a_in_bytes), p.a_rs,
-                     my_panels, nr, panel_stride, c, p.ldc, init, p.beta);
+          kern.ukernel_a_in_place(i_end - i, cols, kc, at(p.a, i * p.a_rs + pc, kern.a_in_bytes),
+                                  p.a_rs, my_panels, nr, panel_stride, c, p.ldc, init, p.beta);
         } else {
           INVAR_DCHECK(1 <= i_end - i && i_end - i <= kern.direct_mr,
                        "the direct kernel gets 1 to direct_mr rows");

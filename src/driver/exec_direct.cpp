@@ -58,9 +58,9 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, const Plan& plan,
   run_members(pool, plan.threads, member);
 }
 
-// A product whose operands fit the small kernel's budget (Plan::small_fits) runs the kernel's
-// small form: the packed kernel's tiles over A and B in place, no packing at all. Measured on
-// the Zen 4 machine against the paths it replaces (invar bench, one thread): 32^3 92 vs 69
+// A product whose operands fit the small path's budget (Plan::small_fits) runs the kernel's
+// ukernel_a_in_place: the packed kernel's tiles over A and B in place, no packing at all. Measured
+// on the Zen 4 machine against the paths it replaces (invar bench, one thread): 32^3 92 vs 69
 // GFLOP/s (direct path), 96^3 109 vs 96, 192^3 104 vs 94, 256^3 107 vs 104, 1024x64x64 108 vs
 // 94 (packed loop nest); 48^3 96 vs 102 (direct path). The members take contiguous runs of
 // MR-row tiles, or of NR-column groups when there are too few rows (small_split_rows).
@@ -68,7 +68,8 @@ void run_small(const GemmKernel& kern, const GemmProblem& p, const Plan& plan,
                runtime::ThreadPool* pool) {
   if (plan.threads == 1) {
     // One member: the whole block in one call (as the split below gives it).
-    kern.small(p.m, p.n, p.k, p.a, p.a_rs, p.b, p.b_rs, kern.nr, p.c, p.ldc, p.first_init, p.beta);
+    kern.ukernel_a_in_place(p.m, p.n, p.k, p.a, p.a_rs, p.b, p.b_rs, kern.nr, p.c, p.ldc,
+                            p.first_init, p.beta);
     if (!p.epilogue.empty()) numeric::apply_epilogue(p.epilogue, p.c, p.ldc, p.m, p.n, 0, 0);
     return;
   }
@@ -88,10 +89,11 @@ void run_small(const GemmKernel& kern, const GemmProblem& p, const Plan& plan,
       cols = std::min(p.n, hi * kern.nr) - j;
     }
     if (rows <= 0 || cols <= 0) return;
-    INVAR_DCHECK(kern.small != nullptr, "the plan's small kernel exists");
+    INVAR_DCHECK(kern.ukernel_a_in_place != nullptr, "the plan's kernel over A in place exists");
     char* c = static_cast<char*>(p.c) + (i * p.ldc + j) * kern.c_bytes;
-    kern.small(rows, cols, p.k, at(p.a, i * p.a_rs, kern.a_in_bytes), p.a_rs,
-               at(p.b, j, kern.b_in_bytes), p.b_rs, kern.nr, c, p.ldc, p.first_init, p.beta);
+    kern.ukernel_a_in_place(rows, cols, p.k, at(p.a, i * p.a_rs, kern.a_in_bytes), p.a_rs,
+                            at(p.b, j, kern.b_in_bytes), p.b_rs, kern.nr, c, p.ldc, p.first_init,
+                            p.beta);
     numeric::apply_epilogue(p.epilogue, c, p.ldc, rows, cols, i, j);
   };
   run_members(pool, plan.threads, member);

@@ -34,8 +34,8 @@ inline __attribute__((always_inline)) void run_planned(const kernels::GemmKernel
   // product is one call of the kernel: the small path's whole block, or a direct path's one row
   // group over all of K.
   if (plan.path == Path::kSmall) {
-    kernel.small(p.m, p.n, p.k, p.a, p.a_rs, p.b, p.b_rs, kernel.nr, p.c, p.ldc, p.first_init,
-                 p.beta);
+    kernel.ukernel_a_in_place(p.m, p.n, p.k, p.a, p.a_rs, p.b, p.b_rs, kernel.nr, p.c, p.ldc,
+                              p.first_init, p.beta);
   } else if (plan.path == Path::kDirect && p.m <= plan.direct_rows && p.k <= plan.direct_kc) {
     kernel.direct(p.m, p.n, p.k, p.alpha, p.a, p.a_rs, p.a_cs, p.b, p.b_rs, p.c, p.ldc,
                   p.first_init, p.beta);

@@ -22,15 +22,15 @@
 // before reading it.
 //
 // A small product (all of op(B) in half of L2, an MR-row strip of A in half of L1; alpha 1,
-// row-major A and B) runs the kernel's small form when it has one (Path::kSmall): the packed
-// kernel's tiles over the operands in place. Otherwise products of at most kDirectMaxRows rows
-// (a decode step), or of at most ~64^3 multiply-adds, skip packing when the kernel offers a
-// direct path for B's layout (Path::kDirect, kDirectTransposed): a row-major B is read in place
-// in short k-blocks swept along j; a transposed B (x * W^T) eight rows of W at a time,
-// transposed in registers. The members split the columns. A larger product narrow enough that
+// row-major A and B) runs the kernel's tiles over A in place when it has them (ukernel_a_in_place,
+// Path::kSmall): the packed kernel's tiles over the operands in place. Otherwise products of at
+// most kDirectMaxRows rows (a decode step), or of at most ~64^3 multiply-adds, skip packing when
+// the kernel offers a direct path for B's layout (Path::kDirect, kDirectTransposed): a row-major B
+// is read in place in short k-blocks swept along j; a transposed B (x * W^T) eight rows of W at a
+// time, transposed in registers. The members split the columns. A larger product narrow enough that
 // packing A would not pay for itself (GemmKernel::a_in_place_panels) packs B alone
 // (Path::kAInPlace), in k-blocks as deep as half of L2 holds (BlockSizes::b_l2_depth; all of K
-// when it fits), and reads A in place: the kernel's small form (its tiles over A in place,
+// when it fits), and reads A in place: the kernel's tiles over A in place (ukernel_a_in_place,
 // alpha 1) or its direct_panels runs a few rows at a time over the packed panels; the members
 // split the packing, then the rows. Same chains, so the same bits as the loop nest. Either
 // operand may have been packed ahead of time (GemmProblem::a_panels, b_panels); the loop nest
@@ -68,8 +68,8 @@ struct GemmProblem {
   const void* alpha = nullptr;
   const void* beta = nullptr;
   kernels::AccInit first_init = kernels::AccInit::kZero;  // how the first k-block starts
-  bool unit_alpha = false;  // alpha is exactly 1 (the small kernels take only that)
-  // Read only by run_gemm with given blocks (tests): the operands fit the small kernel's cache
+  bool unit_alpha = false;  // alpha is exactly 1 (the tiles over A in place take only that)
+  // Read only by run_gemm with given blocks (tests): the operands fit the small path's cache
   // budget (blocking::small_kernel_fits), as make_plan finds from the topology itself.
   bool small_fits = false;
   // Whether the product may take a direct path (few rows, small, B alone packed) or must run

@@ -106,7 +106,7 @@ std::size_t whole_a_bytes(const GemmKernel& kern, const Plan& plan, int64_t rows
 }
 
 // The direct paths (few rows, or a small product, and a kernel for B's layout, or a kernel's
-// small form): true and the path set in *plan when one applies.
+// ukernel_a_in_place): true and the path set in *plan when one applies.
 // Inlined: every call plans, and the smallest products take these paths.
 inline __attribute__((always_inline)) bool plan_direct(const GemmKernel& kern, const PlanRequest& r,
                                                        bool small_fits, Plan* plan) {
@@ -135,8 +135,9 @@ inline __attribute__((always_inline)) bool plan_direct(const GemmKernel& kern, c
     }
     return true;
   }
-  if (kern.small != nullptr && small_fits && r.unit_alpha && r.a_row_major && r.b_row_major &&
-      r.m > kernels::kDirectMaxRows && (small || packing_share(r.m, r.n) >= kSmallPackingShare)) {
+  if (kern.ukernel_a_in_place != nullptr && small_fits && r.unit_alpha && r.a_row_major &&
+      r.b_row_major && r.m > kernels::kDirectMaxRows &&
+      (small || packing_share(r.m, r.n) >= kSmallPackingShare)) {
     plan->path = Path::kSmall;
     plan->small_by_rows = small_split_rows(kern, r.m, plan->threads);
     return true;
@@ -274,8 +275,8 @@ std::size_t packed_b_bytes(const GemmKernel& kern, int64_t k, int64_t n) {
 }
 
 bool in_place_tiles(const GemmKernel& kern, const PlanRequest& r) {
-  return kern.small != nullptr && kern.mr > kern.direct_mr && r.unit_alpha && r.a_row_major &&
-         r.m > kernels::kDirectMaxRows;
+  return kern.ukernel_a_in_place != nullptr && kern.mr > kern.direct_mr && r.unit_alpha &&
+         r.a_row_major && r.m > kernels::kDirectMaxRows;
 }
 
 bool reads_a_in_place(const GemmKernel& kern, const PlanRequest& r,

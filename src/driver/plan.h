@@ -134,7 +134,7 @@ struct PlanRequest {
   bool a_row_major = true;    // op(A)'s rows are contiguous (a_cs == 1)
   bool b_row_major = true;    // op(B)'s rows are contiguous (b_cs == 1)
   bool b_transposed = false;  // op(B)'s columns are contiguous (b_rs == 1; x * W^T)
-  bool unit_alpha = false;    // alpha is exactly 1 (the small kernels take only that)
+  bool unit_alpha = false;    // alpha is exactly 1 (the tiles over A in place take only that)
   kernels::AccInit first_init = kernels::AccInit::kZero;  // beta == 0, 1 or another value
   bool a_prepacked = false;  // alpha * op(A) was packed ahead of time (GemmProblem::a_panels)
   bool b_prepacked = false;  // op(B) was packed ahead of time (GemmProblem::b_panels)
@@ -146,7 +146,7 @@ struct PlanRequest {
 enum class Path {
   kDirect,            // B row-major, read in place in k-blocks swept along j; A in place
   kDirectTransposed,  // B transposed (x * W^T), all of K in one pass; A in place
-  kSmall,             // the kernel's small form: its tiles over A and B in place
+  kSmall,             // the kernel's tiles over A and B in place (ukernel_a_in_place)
   kDirectPrepacked,   // few rows over a prepacked B, panel by panel (no direct_panels)
   kAInPlace,          // B packed alone (or prepacked) in deep k-blocks, A read in place
   kLoopNest,          // the Goto loop nest over packed A and B blocks
@@ -183,7 +183,7 @@ struct Plan {
   Path path = Path::kLoopNest;
   // The team asked of the pool (1: the caller alone); a pool may give fewer.
   int threads = 1;
-  // The operands fit the small form's cache budget (blocking::small_kernel_fits).
+  // The operands fit the small path's cache budget (blocking::small_kernel_fits).
   bool small_fits = false;
 
   // kDirect, kDirectTransposed, kDirectPrepacked: rows per kernel call, columns per member's
@@ -194,7 +194,7 @@ struct Plan {
   // kSmall: whether the members split rows (else columns) for a full team.
   bool small_by_rows;
 
-  // kAInPlace: the tiles (the kernel's small form) rather than direct_panels; rows per group;
+  // kAInPlace: the tiles (ukernel_a_in_place) rather than direct_panels; rows per group;
   // the depth of B's k-blocks (balanced), the number of buffers taking turns, each's bytes;
   // whether the members split rows (else panels) for a full team.
   bool in_place_tiles;
@@ -251,7 +251,7 @@ Plan make_plan_with_blocks(const kernels::GemmKernel& kernel, const PlanRequest&
 TeamPlan team_plan(const kernels::GemmKernel& kernel, const PlanRequest& request, const Plan& plan,
                    int members);
 
-// Whether the A-in-place path runs the packed kernel's tiles (its small form) rather than
+// Whether the A-in-place path runs the packed kernel's tiles (ukernel_a_in_place) rather than
 // direct_panels: a row-major A with alpha 1, more than kDirectMaxRows rows, and a tile taller
 // than direct_mr (on a kernel whose tile is no taller, the two ran alike).
 bool in_place_tiles(const kernels::GemmKernel& kernel, const PlanRequest& request);

@@ -3,10 +3,15 @@
 // The driver is compiled once, for every element type and ISA, against the type-erased
 // GemmKernel below: a tile shape, element sizes, what the blocking needs to know of the kernel,
 // and function pointers: packing A and B and the micro-kernel, and optional ones (edge tiles,
-// packing B on the first pass, releasing per-thread state, asking permission, the small, direct
-// and A-in-place kernels) that the driver uses when set. Only the kernel folders and the API
-// layer know element types. ISA translation units use no standard-library templates or shared
+// packing B on the first pass, releasing per-thread state, asking permission, the tiles over
+// A in place, the direct kernels) that the driver uses when set. Only the kernel folders and the
+// API layer know element types. ISA translation units use no standard-library templates or shared
 // inline code (the ODR trap: tests/isa_objects_odr.sh).
+//
+// Each path's set is written in a file of its own, kernels/sets/<path>.cpp, built with the
+// baseline flags: its GemmKernels as designated initializers over the typed kernel functions,
+// each erased to the field's signature by erase<&f> (kernels/sets/erase.h). kernel_set.cpp is the
+// registry over them.
 //
 // A path is usable when it was compiled into this build (ISA folders are only built for their
 // architecture) and the CPU supports it (arch/cpu_features.h).
@@ -79,12 +84,12 @@ struct GemmKernel {
   // for tile data, requested on the first call). Where it says no, kernel_for gives the set's
   // `fallback` set's kernel instead.
   bool (*permitted)() = nullptr;
-  // Optional (nullptr: not offered): the small kernel (ukernel.h): any m x n block over k steps
-  // from a row-major A in place (alpha 1) and a B in NR-column groups, gs elements apart, rows
-  // ldb apart (a row-major B in place, or packed panels).
-  void (*small)(int64_t m, int64_t n, int64_t k, const void* a, int64_t lda, const void* b,
-                int64_t ldb, int64_t gs, void* c, int64_t ldc, AccInit init,
-                const void* beta) = nullptr;
+  // Optional (nullptr: not offered): the micro-kernel over A in place (ukernel.h): any m x n block
+  // over k steps from a row-major A in place (alpha 1) and a B in NR-column groups, gs elements
+  // apart, rows ldb apart (a row-major B in place, or packed panels).
+  void (*ukernel_a_in_place)(int64_t m, int64_t n, int64_t k, const void* a, int64_t lda,
+                             const void* b, int64_t ldb, int64_t gs, void* c, int64_t ldc,
+                             AccInit init, const void* beta) = nullptr;
   // Optional (nullptr: not offered): the unpacked kernel for m <= direct_mr (at least
   // kDirectMaxRows) with a row-major B, any number of columns, direct_nr the width of its basic
   // group (see ukernel.h). direct_panels takes as many rows.
@@ -115,9 +120,9 @@ struct GemmKernel {
   // Optional, bf16 and f16 kernels only: direct_panels over prepacked panels that keep the
   // caller's 16-bit values (K x nr, row stride nr, unwidened: half the bytes of f32 panels),
   // widened in registers; the decode step over 16-bit prepacked weights (api/packed16.cpp).
-  void (*direct_panels16)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a,
-                          int64_t a_rs, int64_t a_cs, const void* panels, int64_t panel_stride,
-                          void* c, int64_t ldc, AccInit init, const void* beta) = nullptr;
+  void (*direct_panels_16bit)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a,
+                              int64_t a_rs, int64_t a_cs, const void* panels, int64_t panel_stride,
+                              void* c, int64_t ldc, AccInit init, const void* beta) = nullptr;
 };
 
 struct KernelSet {
@@ -165,7 +170,7 @@ const GemmKernel& kernel_for(const KernelSet& set) {
 }
 
 // The set for `isa`, or nullptr when that path was not compiled into this build. Where a path
-// has forms tuned for different cores (the AVX-512 set: kernel_set.cpp), the one for this CPU.
+// has forms tuned for different cores (kernels/sets/x86.h, avx512.cpp), the one for this CPU.
 const KernelSet* compiled_kernel_set(Isa isa);
 
 // Every form of `isa`'s set compiled into this build, compiled_kernel_set(isa) first (empty when

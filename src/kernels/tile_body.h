@@ -19,7 +19,7 @@
 // Entry points for the ISA units: whole_tile and edge_tile over packed panels (a_panel: kc
 // steps of R values, rows M.. of a step being padding, never read; b_panel: kc steps of
 // 2 * lanes values), whole_tile_packing_b (a packed A panel, B in place and packed on the way),
-// and small_tiles over a row-major A and B in place.
+// and tiles_a_in_place over a row-major A and B in place.
 //
 // V is an ISA's vector type (avx2/vec.h, avx512/vec.h, the direct kernels' too): T, V, Mask,
 // kLanes; zero(), set1(T), load(const T*) and store(T*, V) (unaligned), maskload(const T*, Mask)
@@ -47,7 +47,7 @@ namespace {
 constexpr int kTileVectors = 2;
 
 // Where a tile's operands come from. Packed panels (the loop nest's): step p of an R-row A panel
-// at a[p * R], of B at b[p * 2 * lanes]. In place (small_tiles below): a row-major A,
+// at a[p * R], of B at b[p * 2 * lanes]. In place (tiles_a_in_place below): a row-major A,
 // row i at a + i * lda and step p at + p (alpha 1: nothing to round before the fma); a row-major
 // B, step p at b + p * ldb, its last vector read under the tile's mask so nothing past the
 // block's columns is touched.
@@ -255,11 +255,11 @@ void edge_tile_narrow(int64_t rows, int64_t cols, int64_t kc, const typename N::
 
 // C's m x n block in R x (2 * lanes) tiles, each over all k steps, from a row-major A in place
 // (alpha 1) and B in groups of 2 * lanes columns, group g at b + g * gs, rows ldb apart (the
-// small kernel, ukernel.h). The same chains as the packed tiles.
+// micro-kernel over A in place, ukernel.h). The same chains as the packed tiles.
 template <class V, int R>
-void small_tiles(int64_t m, int64_t n, int64_t k, const typename V::T* a, int64_t lda,
-                 const typename V::T* b, int64_t ldb, int64_t gs, typename V::T* c, int64_t ldc,
-                 AccInit init, typename V::T beta) {
+void tiles_a_in_place(int64_t m, int64_t n, int64_t k, const typename V::T* a, int64_t lda,
+                      const typename V::T* b, int64_t ldb, int64_t gs, typename V::T* c,
+                      int64_t ldc, AccInit init, typename V::T beta) {
   constexpr int64_t W = kTileVectors * V::kLanes;
   for (int64_t i = 0; i < m; i += R) {
     const int64_t rows = m - i < R ? m - i : R;

@@ -63,17 +63,17 @@ using WidenedDirectFn = void (*)(int64_t m, int64_t n, int64_t k, float alpha, c
                                  int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb,
                                  float* c, int64_t ldc, AccInit init, float beta);
 
-// The small kernel: a whole m x n block of C (any m, n >= 1) in the packed kernel's tiles, each
-// over all k steps with acc started as above, from A in place, row-major (row stride lda, alpha
-// 1), and B in groups of NR columns (the tile's width): group g, columns g * NR.., starts at
-// b + g * gs and its rows are ldb apart. A row-major B in place is gs = NR and ldb its row
-// stride; packed panels (zero-padded or not) are ldb = NR and gs the panel's size. The packed
+// The micro-kernel over A in place: a whole m x n block of C (any m, n >= 1) in the packed kernel's
+// tiles, each over all k steps with acc started as above, from A in place, row-major (row stride
+// lda, alpha 1), and B in groups of NR columns (the tile's width): group g, columns g * NR..,
+// starts at b + g * gs and its rows are ldb apart. A row-major B in place is gs = NR and ldb its
+// row stride; packed panels (zero-padded or not) are ldb = NR and gs the panel's size. The packed
 // kernel's chains, for products too small to repay packing, and for narrow ones over a packed B
 // where packing A would not repay itself (gemm_driver.h). Partial tiles read and write only
 // their elements, of C and of B.
-using SgemmSmallFn = void (*)(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-                              const float* b, int64_t ldb, int64_t gs, float* c, int64_t ldc,
-                              AccInit init, float beta);
+using SgemmUkernelAInPlaceFn = void (*)(int64_t m, int64_t n, int64_t k, const float* a,
+                                        int64_t lda, const float* b, int64_t ldb, int64_t gs,
+                                        float* c, int64_t ldc, AccInit init, float beta);
 
 // The f64 counterparts: the same layouts and chains over doubles. A B micro-panel of NR doubles
 // is aligned to gcd(64, NR * 8) bytes (64 for NR = 8 and 16, 16 for NR = 6).

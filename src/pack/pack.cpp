@@ -88,7 +88,7 @@ void pack_b(int64_t kc, int64_t nc, const Src* src, int64_t rs, int64_t cs, pack
   if (c0 < nc) pack_b_panel<Src, NR, 0>(nc - c0, kc, src + c0 * cs, rs, cs, dst + full * NR * kc);
 }
 
-// The tile shapes of the compiled kernels (kernels/kernel_set.cpp).
+// The tile shapes of the compiled kernels (kernels/sets/).
 #define INVAR_PACK_A(T, MR)                                                              \
   template void pack_a<T, MR>(int64_t, int64_t, const T*, int64_t, int64_t, packed_t<T>, \
                               packed_t<T>*);

@@ -75,7 +75,7 @@ void pack_b_pairs(int64_t kc, int64_t nc, const Src* src, int64_t rs, int64_t cs
   if (c0 < nc) pair_panel<Src, NR, 0>(nc - c0, kc, src + c0 * cs, cs, rs, dst + full * NR * kc);
 }
 
-// The tile shapes of the compiled integer kernels (kernels/kernel_set.cpp). B is always int8_t.
+// The tile shapes of the compiled integer kernels (kernels/sets/). B is always int8_t.
 template void pack_a_pairs<int8_t, 4>(int64_t, int64_t, const int8_t*, int64_t, int64_t, int16_t*);
 template void pack_a_pairs<int8_t, 6>(int64_t, int64_t, const int8_t*, int64_t, int64_t, int16_t*);
 template void pack_a_pairs<uint8_t, 4>(int64_t, int64_t, const uint8_t*, int64_t, int64_t,

@@ -126,7 +126,7 @@ void pack_b_quads(int64_t kc, int64_t nc, const int8_t* src, int64_t rs, int64_t
     quad_panel<int8_t, NR, 0, false>(nc - c0, kc, src + c0 * cs, cs, rs, dst + full * NR * kc);
 }
 
-// The tile shapes of the compiled quad kernels (kernels/kernel_set.cpp).
+// The tile shapes of the compiled quad kernels (kernels/sets/).
 template void pack_a_quads<int8_t, 12>(int64_t, int64_t, const int8_t*, int64_t, int64_t, uint8_t*);
 template void pack_a_quads<uint8_t, 12>(int64_t, int64_t, const uint8_t*, int64_t, int64_t,
                                         uint8_t*);

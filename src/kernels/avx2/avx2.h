@@ -18,10 +18,11 @@ void sgemm_avx2_6x16(int64_t kc, const float* a_panel, const float* b_panel, flo
 // C read and written under masks; nothing outside the block is touched.
 void sgemm_avx2_6x16_edge(int64_t rows, int64_t cols, int64_t kc, const float* a_panel,
                           const float* b_panel, float* c, int64_t ldc, AccInit init, float beta);
-// The same tiles over A in place and B in NR-column groups (ukernel.h's small kernel).
-void sgemm_avx2_6x16_small(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-                           const float* b, int64_t ldb, int64_t gs, float* c, int64_t ldc,
-                           AccInit init, float beta);
+// The same tiles over A in place and B in NR-column groups (ukernel.h's micro-kernel over A in
+// place).
+void sgemm_avx2_6x16_a_in_place(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                                const float* b, int64_t ldb, int64_t gs, float* c, int64_t ldc,
+                                AccInit init, float beta);
 
 // The direct kernels below take m <= kDirectMr rows per call (ukernel.h allows more than
 // kDirectMaxRows): six rows of two vectors are the tile's twelve accumulators, so a small
@@ -147,9 +148,9 @@ void dgemm_avx2_6x8(int64_t kc, const double* a_panel, const double* b_panel, do
                     int64_t ldc, AccInit init, double beta);
 void dgemm_avx2_6x8_edge(int64_t rows, int64_t cols, int64_t kc, const double* a_panel,
                          const double* b_panel, double* c, int64_t ldc, AccInit init, double beta);
-void dgemm_avx2_6x8_small(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
-                          const double* b, int64_t ldb, int64_t gs, double* c, int64_t ldc,
-                          AccInit init, double beta);
+void dgemm_avx2_6x8_a_in_place(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
+                               const double* b, int64_t ldb, int64_t gs, double* c, int64_t ldc,
+                               AccInit init, double beta);
 
 // m <= kDirectMr rows x n columns of f64 from unpacked operands, B row-major.
 void dgemm_avx2_direct_8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,

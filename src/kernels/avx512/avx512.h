@@ -10,7 +10,7 @@ namespace invar::kernels::avx512 {
 // How the f32 and f64 tiles read A's broadcast: loaded into a register once per row and step
 // (vbroadcastss, then the row's fmas), or folded into each fma's memory operand ({1to16}: one
 // instruction where there were two, vec.h's F32VecMemBcast). The same chains and bits either way,
-// another instruction mix (kernels/kernel_set.cpp says which core takes which). Each entry point
+// another instruction mix (kernels/sets/avx512.cpp says which core takes which). Each entry point
 // below is a template over it, instantiated for both forms in its own unit.
 enum class Broadcast { kRegister, kFolded };
 
@@ -32,11 +32,12 @@ void sgemm_avx512_12x32_edge(int64_t rows, int64_t cols, int64_t kc, const float
 template <Broadcast>
 void sgemm_avx512_12x32_packing_b(int64_t kc, const float* a_panel, const float* b, int64_t ldb,
                                   float* b_panel, float* c, int64_t ldc, AccInit init, float beta);
-// The same tiles over A in place and B in NR-column groups (ukernel.h's small kernel).
+// The same tiles over A in place and B in NR-column groups (ukernel.h's micro-kernel over A in
+// place).
 template <Broadcast>
-void sgemm_avx512_12x32_small(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-                              const float* b, int64_t ldb, int64_t gs, float* c, int64_t ldc,
-                              AccInit init, float beta);
+void sgemm_avx512_12x32_a_in_place(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                                   const float* b, int64_t ldb, int64_t gs, float* c, int64_t ldc,
+                                   AccInit init, float beta);
 // Packs an mc x kc block of alpha * A, A row-major (rows lda apart), into its 12-row panels
 // (pack.h's layout): the same values as the portable packer, sixteen steps of a panel at a time.
 void sgemm_avx512_pack_a12(int64_t mc, int64_t kc, const float* a, int64_t lda, float alpha,
@@ -61,9 +62,9 @@ void dgemm_avx512_12x16_edge(int64_t rows, int64_t cols, int64_t kc, const doubl
                              const double* b_panel, double* c, int64_t ldc, AccInit init,
                              double beta);
 template <Broadcast>
-void dgemm_avx512_12x16_small(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
-                              const double* b, int64_t ldb, int64_t gs, double* c, int64_t ldc,
-                              AccInit init, double beta);
+void dgemm_avx512_12x16_a_in_place(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
+                                   const double* b, int64_t ldb, int64_t gs, double* c, int64_t ldc,
+                                   AccInit init, double beta);
 
 // 12 x 32 int32 over byte quads (ukernel.h), for CPUs with AVX-512 BW and VNNI: the f32 tile's
 // register plan with vpdpbusd for the fma, four k steps per instruction. The s8 form also keeps

@@ -39,21 +39,21 @@ void dgemm_avx512_12x16_edge(int64_t rows, int64_t cols, int64_t kc, const doubl
 }
 
 template <Broadcast B>
-void dgemm_avx512_12x16_small(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
-                              const double* b, int64_t ldb, int64_t gs, double* c, int64_t ldc,
-                              AccInit init, double beta) {
-  small_tiles<Vec<B>, kDgemmMr>(m, n, k, a, lda, b, ldb, gs, c, ldc, init, beta);
+void dgemm_avx512_12x16_a_in_place(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
+                                   const double* b, int64_t ldb, int64_t gs, double* c, int64_t ldc,
+                                   AccInit init, double beta) {
+  tiles_a_in_place<Vec<B>, kDgemmMr>(m, n, k, a, lda, b, ldb, gs, c, ldc, init, beta);
 }
 
-// Both forms, for kernels/kernel_set.cpp.
+// Both forms, for kernels/sets/avx512.cpp.
 #define INVAR_INSTANTIATE(B)                                                                   \
   template void dgemm_avx512_12x16<B>(int64_t, const double*, const double*, double*, int64_t, \
                                       AccInit, double);                                        \
   template void dgemm_avx512_12x16_edge<B>(int64_t, int64_t, int64_t, const double*,           \
                                            const double*, double*, int64_t, AccInit, double);  \
-  template void dgemm_avx512_12x16_small<B>(int64_t, int64_t, int64_t, const double*, int64_t, \
-                                            const double*, int64_t, int64_t, double*, int64_t, \
-                                            AccInit, double);
+  template void dgemm_avx512_12x16_a_in_place<B>(int64_t, int64_t, int64_t, const double*,     \
+                                                 int64_t, const double*, int64_t, int64_t,     \
+                                                 double*, int64_t, AccInit, double);
 INVAR_INSTANTIATE(Broadcast::kRegister)
 INVAR_INSTANTIATE(Broadcast::kFolded)
 #undef INVAR_INSTANTIATE

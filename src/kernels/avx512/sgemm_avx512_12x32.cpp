@@ -54,23 +54,23 @@ void sgemm_avx512_12x32_packing_b(int64_t kc, const float* a_panel, const float*
 }
 
 template <Broadcast B>
-void sgemm_avx512_12x32_small(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-                              const float* b, int64_t ldb, int64_t gs, float* c, int64_t ldc,
-                              AccInit init, float beta) {
-  small_tiles<Vec<B>, kSgemmMr>(m, n, k, a, lda, b, ldb, gs, c, ldc, init, beta);
+void sgemm_avx512_12x32_a_in_place(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                                   const float* b, int64_t ldb, int64_t gs, float* c, int64_t ldc,
+                                   AccInit init, float beta) {
+  tiles_a_in_place<Vec<B>, kSgemmMr>(m, n, k, a, lda, b, ldb, gs, c, ldc, init, beta);
 }
 
-// Both forms, for kernels/kernel_set.cpp.
-#define INVAR_INSTANTIATE(B)                                                                      \
-  template void sgemm_avx512_12x32<B>(int64_t, const float*, const float*, float*, int64_t,       \
-                                      AccInit, float);                                            \
-  template void sgemm_avx512_12x32_edge<B>(int64_t, int64_t, int64_t, const float*, const float*, \
-                                           float*, int64_t, AccInit, float);                      \
-  template void sgemm_avx512_12x32_packing_b<B>(int64_t, const float*, const float*, int64_t,     \
-                                                float*, float*, int64_t, AccInit, float);         \
-  template void sgemm_avx512_12x32_small<B>(int64_t, int64_t, int64_t, const float*, int64_t,     \
-                                            const float*, int64_t, int64_t, float*, int64_t,      \
-                                            AccInit, float);
+// Both forms, for kernels/sets/avx512.cpp.
+#define INVAR_INSTANTIATE(B)                                                                       \
+  template void sgemm_avx512_12x32<B>(int64_t, const float*, const float*, float*, int64_t,        \
+                                      AccInit, float);                                             \
+  template void sgemm_avx512_12x32_edge<B>(int64_t, int64_t, int64_t, const float*, const float*,  \
+                                           float*, int64_t, AccInit, float);                       \
+  template void sgemm_avx512_12x32_packing_b<B>(int64_t, const float*, const float*, int64_t,      \
+                                                float*, float*, int64_t, AccInit, float);          \
+  template void sgemm_avx512_12x32_a_in_place<B>(int64_t, int64_t, int64_t, const float*, int64_t, \
+                                                 const float*, int64_t, int64_t, float*, int64_t,  \
+                                                 AccInit, float);
 INVAR_INSTANTIATE(Broadcast::kRegister)
 INVAR_INSTANTIATE(Broadcast::kFolded)
 #undef INVAR_INSTANTIATE

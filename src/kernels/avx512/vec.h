@@ -36,7 +36,7 @@ struct F32Vec {
 // F32Vec with the broadcast folded into each fma's memory operand ({1to16}): one instruction
 // where there were two, and the row's element loaded once per fma. Written in asm because the
 // compilers keep the register form above. The same rounding as fma (b * a + c, one rounding).
-// Which form is faster depends on the core (kernels/kernel_set.cpp has the measurements).
+// Which form is faster depends on the core (kernels/sets/avx512.cpp has the measurements).
 struct F32VecMemBcast : F32Vec {
   static V fma_bcast(const T* a, V b, V c) {
     asm("vfmadd231ps %[a]%{1to16%}, %[b], %[c]" : [c] "+v"(c) : [b] "v"(b), [a] "m"(*a));

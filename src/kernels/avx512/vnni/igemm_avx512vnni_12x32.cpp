@@ -1,6 +1,6 @@
 // s8s8s32_avx512vnni_12x32 and u8s8s32_avx512vnni_12x32: the integer micro-kernels of the
 // AVX-512 path on CPUs with AVX-512 VNNI (built with -mavx512bw -mavx512vnni on top of the
-// path's flags; chosen at run time from the CPU's own flags, kernels/kernel_set.cpp).
+// path's flags; chosen at run time from the CPU's own flags, kernels/sets/avx512.cpp).
 //
 // Assumptions (the byte quad panels of ukernel.h and pack.h):
 //   a_panel: kc steps of 12 unsigned bytes, quads of steps, element (i, 4q + h) at

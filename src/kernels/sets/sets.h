@@ -1,0 +1,59 @@
+// The kernel sets of the instruction-set paths, one file each beside this header, and what the
+// registry (kernels/kernel_set.cpp) asks them for. Each set file lists its GemmKernels as plain
+// designated initializers: which typed functions (erase.h) and which measured properties a
+// path's kernels have. These files are built with the baseline flags (they hold templates and
+// the registry's data, the ODR trap of kernel_set.h), and only for a target with the path
+// (CMakeLists.txt).
+#ifndef INVAR_KERNELS_SETS_SETS_H_
+#define INVAR_KERNELS_SETS_SETS_H_
+
+#include <vector>
+
+#include "kernels/kernel_set.h"
+
+namespace invar::kernels::sets {
+
+// What each set file asserts of its kernels at compile time: the fields every kernel needs, and
+// the ones that go together (a direct kernel takes a decode step's rows; a limit on A in place
+// needs the kernel that reads it; a B block sized for L2 is packed before its row of tiles, and
+// no kernel streams it).
+constexpr bool well_formed(const GemmKernel& k) {
+  return k.name != nullptr && k.mr > 0 && k.nr > 0 && k.a_in_bytes > 0 && k.b_in_bytes > 0 &&
+         k.a_packed_bytes > 0 && k.b_packed_bytes > 0 && k.c_bytes > 0 && k.k_unit > 0 &&
+         k.pack_a != nullptr && k.pack_b != nullptr && k.ukernel != nullptr &&
+         (k.direct == nullptr || (k.direct_mr >= kDirectMaxRows && k.direct_nr > 0)) &&
+         (k.direct_t == nullptr || k.direct_t_nr > 0) &&
+         (k.direct_panels == nullptr || k.direct != nullptr) &&
+         ((k.a_in_place_panels == 0 && k.a_in_place_team_panels == 0) ||
+          k.direct_panels != nullptr) &&
+         (!k.b_block_in_l2 || (!k.b_streams && k.ukernel_packing_b == nullptr));
+}
+constexpr bool well_formed(const KernelSet& s) {
+  return well_formed(s.sgemm) && well_formed(s.dgemm) && well_formed(s.sbgemm) &&
+         well_formed(s.shgemm) && well_formed(s.s8gemm) && well_formed(s.u8gemm);
+}
+
+// Portable C++, every target (generic.cpp).
+const KernelSet& generic_set();
+
+#if defined(INVAR_HAVE_AVX2)
+// The AVX2 set in the form for AMD's cores (amd: B blocks in L3) or for the others' (avx2.cpp).
+const KernelSet& avx2_set(bool amd);
+#endif
+
+#if defined(INVAR_HAVE_AVX512)
+// The AVX-512 set for this CPU's extensions (VNNI, AMX) in the form for AMD's cores or the
+// others' (avx512.cpp).
+const KernelSet& avx512_set(bool amd);
+// Every form of the AVX-512 set the tests hold to the chain on this CPU: avx512_set(amd) first
+// (kernel_set.h, compiled_kernel_sets).
+std::vector<const KernelSet*> avx512_sets(bool amd);
+#endif
+
+#if defined(INVAR_HAVE_NEON)
+const KernelSet& neon_set();  // neon.cpp
+#endif
+
+}  // namespace invar::kernels::sets
+
+#endif  // INVAR_KERNELS_SETS_SETS_H_
