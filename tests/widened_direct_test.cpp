@@ -1,9 +1,9 @@
 // The decode step over bf16 and f16 operands (kernels that widen in registers): every shape around
 // the kernels' edges (rows 1..5, column groups of 8 and 16 and their tails, k around the 16-step
-// transposes and the 2048-step chunks of A), B row-major and transposed, alpha and beta of every
-// class, f32 and 16-bit C, on one thread and two: the bits of invar_sgemm on the widened
-// operands, and of the same product forced through the loop nest. Signaling NaNs and f16
-// subnormals in B included.
+// transposes and the chunks of A: 4096 / m steps, rounded down to 32), B row-major and transposed,
+// alpha and beta of every class, f32 and 16-bit C, on one thread and two: the bits of invar_sgemm
+// on the widened operands, and of the same product forced through the loop nest. Signaling NaNs and
+// f16 subnormals in B included.
 #include <gtest/gtest.h>
 
 #include <array>
