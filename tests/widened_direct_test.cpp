@@ -101,14 +101,12 @@ template <class H>
 
 TYPED_TEST(WidenedDirect, EqualsSgemmOnTheWidenedOperands) {
   using H = TypeParam;
-  // The path under test exists on this context's kernel, except on NEON, which has no 16-bit
-  // decode kernel yet (its products pack; they are still compared below).
+  // The path under test exists on this context's kernel.
   Context probe;
   const kernels::GemmKernel& kern = kernels::kernel_for<H>(*probe.impl().kernels);
-  if (probe.impl().isa != Isa::kNeon) {
-    ASSERT_NE(kern.direct, nullptr);
-    ASSERT_NE(kern.direct_t, nullptr);
-  }
+  ASSERT_NE(kern.direct, nullptr);
+  ASSERT_NE(kern.direct_t, nullptr);
+  ASSERT_NE(kern.direct_panels16, nullptr);
   // The AVX-512 path's bf16 x * W^T has its own kernel (sixteen rows of W per zmm); f16 runs the
   // AVX2 one.
   if (probe.impl().isa == Isa::kAvx512) {

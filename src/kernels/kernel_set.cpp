@@ -656,10 +656,14 @@ const KernelSet kNeonSet = {
                 make_kernel<float, neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12>(
                     "sgemm_neon_8x12")))),
     make_kernel<double, neon::kDgemmMr, neon::kDgemmNr, &neon::dgemm_neon_8x6>("dgemm_neon_8x6"),
-    make_kernel<float, neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12, bf16>(
-        "sbgemm_neon_8x12"),
-    make_kernel<float, neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12, f16>(
-        "shgemm_neon_8x12"),
+    with_widened_direct<neon::kWidenedNr, neon::kWidenedNr, &neon::sbgemm_neon_direct,
+                        &neon::sbgemm_neon_direct_t, &neon::sbgemm_neon_direct_panels12>(
+        make_kernel<float, neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12, bf16>(
+            "sbgemm_neon_8x12")),
+    with_widened_direct<neon::kWidenedNr, neon::kWidenedNr, &neon::shgemm_neon_direct,
+                        &neon::shgemm_neon_direct_t, &neon::shgemm_neon_direct_panels12>(
+        make_kernel<float, neon::kSgemmMr, neon::kSgemmNr, &neon::sgemm_neon_8x12, f16>(
+            "shgemm_neon_8x12")),
     make_int_kernel<int8_t, neon::kIgemmMr, neon::kIgemmNr, &neon::igemm_neon_4x8>(
         "s8s8s32_neon_4x8"),
     make_int_kernel<uint8_t, neon::kIgemmMr, neon::kIgemmNr, &neon::igemm_neon_4x8>(
