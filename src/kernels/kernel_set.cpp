@@ -409,17 +409,16 @@ constexpr GemmKernel avx2_f32_edge(GemmKernel k) {
 }
 
 // The decode step of the bf16 and f16 products on the AVX2 and AVX-512 paths (the AVX2 kernels:
-// reading B bounds it; the AVX-512 path's bf16 x * W^T has its own, SbT), over 16-bit panels of NR
-// columns.
-template <int NR, WidenedDirectFn SbT = &avx2::sbgemm_avx2_direct_t>
+// reading B bounds it), over 16-bit panels of NR columns.
+template <int NR>
 constexpr KernelSet with_avx2_widened_direct(KernelSet set) {
   static_assert(NR == 16 || NR == 32, "the 16-bit panel kernels' widths");
   constexpr WidenedDirectFn sb_panels =
       NR == 16 ? &avx2::sbgemm_avx2_direct_panels16 : &avx2::sbgemm_avx2_direct_panels32;
   constexpr WidenedDirectFn sh_panels =
       NR == 16 ? &avx2::shgemm_avx2_direct_panels16 : &avx2::shgemm_avx2_direct_panels32;
-  set.sbgemm = with_widened_direct<16, avx2::kDirectTNr, &avx2::sbgemm_avx2_direct, SbT, sb_panels>(
-      set.sbgemm);
+  set.sbgemm = with_widened_direct<16, avx2::kDirectTNr, &avx2::sbgemm_avx2_direct,
+                                   &avx2::sbgemm_avx2_direct_t, sb_panels>(set.sbgemm);
   set.shgemm = with_widened_direct<16, avx2::kDirectTNr, &avx2::shgemm_avx2_direct,
                                    &avx2::shgemm_avx2_direct_t, sh_panels>(set.shgemm);
   // 16-bit panels are NR wide only for a kernel of that NR (else they are widened into the
@@ -508,7 +507,7 @@ constexpr KernelSet avx512_set() {
     return with_edge<float, &avx512::sgemm_avx512_12x32_edge<B>>(k);
   };
   constexpr SgemmUkernelFn sgemm = &avx512::sgemm_avx512_12x32<B>;
-  return with_avx2_widened_direct<avx512::kSgemmNr, &avx512::sbgemm_avx512_direct_t>({
+  return with_avx2_widened_direct<avx512::kSgemmNr>({
       Isa::kAvx512,
       // B packed alone and A read in place (gemm_driver.h) up to two 32-column panels on one
       // thread, one on a team. Measured on a Zen 4 against the loop nest (alternating runs), one

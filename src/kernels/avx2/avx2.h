@@ -58,8 +58,7 @@ void sgemm_avx2_direct_t8(int64_t m, int64_t n, int64_t k, float alpha, const fl
 // The decode step over bf16 (sb) and f16 (sh) operands (ukernel.h, WidenedDirectFn), widened
 // in registers: m <= kDirectMaxRows rows over a row-major B (direct), a transposed B (direct_t)
 // and prepacked 16-bit panels of 16 or 32 columns (direct_panels16, direct_panels32; their
-// `ldb` is the distance between panels). The AVX-512 path runs them too, but for bf16 x * W^T
-// (avx512/avx512.h).
+// `ldb` is the distance between panels). The AVX-512 path runs them too.
 void sbgemm_avx2_direct(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
                         int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,
                         int64_t ldc, AccInit init, float beta);

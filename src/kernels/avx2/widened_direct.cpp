@@ -14,6 +14,14 @@
 // does and multiplied by alpha (one rounding, as every f32 kernel does it); past the buffer K is
 // taken in chunks, the accumulators stored to C after one and loaded back for the next, which is
 // exact: the same chain.
+//
+// The AVX-512 path runs these kernels too. A zmm kernel for bf16 x * W^T (sixteen rows of W per
+// vector, a row's 64 bytes as sixteen pairs through a 16 x 16 transpose, two blocks of sixteen
+// rows with their chains interleaved) was 1.1-1.25x this one with W in L2 but slower in the
+// decode bench at W 4096 x 4096 (best of 21: 1.40-1.75x the f32 decode against 1.67-1.86x for
+// this kernel; Intel Xeon family 6 model 207, one thread): zmm shuffles have one port where ymm
+// ones have two, and 32 rows of W in flight stream worse than 16. f16 widened before the
+// transpose needs twice the shuffles and ran at 0.8x.
 #include <immintrin.h>
 
 #include <cstdint>

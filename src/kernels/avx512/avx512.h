@@ -42,13 +42,6 @@ void sgemm_avx512_12x32_small(int64_t m, int64_t n, int64_t k, const float* a, i
 void sgemm_avx512_pack_a12(int64_t mc, int64_t kc, const float* a, int64_t lda, float alpha,
                            float* dst);
 
-// The decode step over bf16 operands with B stored transposed (x * W^T; ukernel.h,
-// WidenedDirectFn): sixteen rows of W per zmm, widened in registers. The other 16-bit decode
-// steps run the AVX2 kernels (avx2/avx2.h).
-void sbgemm_avx512_direct_t(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
-                            int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,
-                            int64_t ldc, AccInit init, float beta);
-
 // 12 x 16 doubles: the same register plan as the f32 tile, each zmm holding 8 doubles.
 inline constexpr int kDgemmMr = 12;
 inline constexpr int kDgemmNr = 16;
