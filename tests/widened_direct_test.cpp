@@ -1,9 +1,9 @@
 // The decode step over bf16 and f16 operands (kernels that widen in registers): every shape around
 // the kernels' edges (rows 1..5, column groups of 8 and 16 and their tails, k around the 16-step
-// transposes and the 2048-step chunks of A), B row-major and transposed, alpha and beta of every
-// class, f32 and 16-bit C, on one thread and two: the bits of invar_sgemm on the widened
-// operands, and of the same product forced through the loop nest. Signaling NaNs and f16
-// subnormals in B included.
+// transposes and the chunks of A: 4096 / m steps, rounded down to 32), B row-major and transposed,
+// alpha and beta of every class, f32 and 16-bit C, on one thread and two: the bits of invar_sgemm
+// on the widened operands, and of the same product forced through the loop nest. Signaling NaNs and
+// f16 subnormals in B included.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -101,14 +101,12 @@ template <class H>
 
 TYPED_TEST(WidenedDirect, EqualsSgemmOnTheWidenedOperands) {
   using H = TypeParam;
-  // The path under test exists on this context's kernel, except on NEON, which has no 16-bit
-  // decode kernel yet (its products pack; they are still compared below).
+  // The path under test exists on this context's kernel.
   Context probe;
   const kernels::GemmKernel& kern = kernels::kernel_for<H>(*probe.impl().kernels);
-  if (probe.impl().isa != Isa::kNeon) {
-    ASSERT_NE(kern.direct, nullptr);
-    ASSERT_NE(kern.direct_t, nullptr);
-  }
+  ASSERT_NE(kern.direct, nullptr);
+  ASSERT_NE(kern.direct_t, nullptr);
+  ASSERT_NE(kern.direct_panels_16bit, nullptr);
   uint64_t seed = 1;
   for (int threads : {1, 2}) {
     ContextOptions o;

@@ -9,6 +9,7 @@
 
 #include "arch/cpu_features.h"
 #include "pack/pack.h"
+#include "runtime/fp_mode.h"
 
 #if defined(INVAR_HAVE_AVX512_BF16)
 #include "kernels/avx512/bf16/bf16.h"
@@ -212,9 +213,12 @@ int min_exponent(int64_t rows, int64_t cols, const void* p, int64_t rs, int64_t 
 }
 #endif
 
+// The check and the rate run in the contract's floating-point mode (runtime/fp_mode.h), whatever
+// mode the first caller's thread is in: the answer is the CPU's, not the caller's.
 Bf16DotStatus detect() {
   Bf16DotStatus s;
 #if defined(INVAR_HAVE_AVX512_BF16)
+  const runtime::FpModeGuard mode;
   if (!arch::cpu_features().avx512_bf16) {
     s.reason = "the CPU lacks AVX512_BF16";
     return s;

@@ -61,8 +61,8 @@ struct Bf16DotCheck {
 
 // Runs `lanes` on the fixed adversarial set and compares every lane with
 // fma(a[2l], b[2l], fma(a[2l+1], b[2l+1], acc)) on the widened values, bit for bit. The
-// reference runs in the calling thread's floating-point mode: call it (and the first
-// bf16_dot_status) in the contract's (runtime/fp_mode.h), as Context creation does.
+// reference runs in the calling thread's floating-point mode: call it in the contract's
+// (runtime/fp_mode.h). bf16_dot_status runs its check in that mode whatever the caller's.
 Bf16DotCheck bf16_dot_check(Bf16DotLanesFn lanes);
 
 struct Bf16DotStatus {

@@ -10,14 +10,21 @@
 // exact for every value. A bf16 NaN in B is not given its quiet bit: x86's fused multiply-add
 // returns the first NaN operand by position, quieted, whether it was signaling or not, so a
 // signaling B value yields the bits of its quieted widening (the tests hold signaling NaNs to
-// that). A is widened once into a local buffer (kStackSteps below), quieted as
-// numeric/half.h does and multiplied by alpha (one rounding, as every f32 kernel does it); the
-// accumulators go through C between chunks, if any, which is exact.
+// that). A is widened into a buffer on the stack (kBufferFloats below), quieted as numeric/half.h
+// does and multiplied by alpha (one rounding, as every f32 kernel does it); past the buffer K is
+// taken in chunks, the accumulators stored to C after one and loaded back for the next, which is
+// exact: the same chain.
+//
+// The AVX-512 path runs these kernels too. A zmm kernel for bf16 x * W^T (sixteen rows of W per
+// vector, a row's 64 bytes as sixteen pairs through a 16 x 16 transpose, two blocks of sixteen
+// rows with their chains interleaved) was 1.1-1.25x this one with W in L2 but slower in the
+// decode bench at W 4096 x 4096 (best of 21: 1.40-1.75x the f32 decode against 1.67-1.86x for
+// this kernel; Intel Xeon family 6 model 207, one thread): zmm shuffles have one port where ymm
+// ones have two, and 32 rows of W in flight stream worse than 16. f16 widened before the
+// transpose needs twice the shuffles and ran at 0.8x.
 #include <immintrin.h>
 
-#include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 
 #include "kernels/avx2/avx2.h"
@@ -26,13 +33,13 @@
 namespace invar::kernels::avx2 {
 namespace {
 
-// A is widened into a buffer of all K steps (interleaved: step p of row i at p * kDirectMaxRows
-// + i), on the stack up to kStackSteps steps and from the heap beyond; only if that allocation
-// fails does the kernel go through K in chunks of kStackSteps. A chunked pass over a transposed
-// W reads each row a piece at a time and the prefetchers lose the streams: W 16384 x 8192, M = 1,
-// one thread, bf16 x * W^T ran at 1.3-1.4x the f32 decode in chunks of 2048 steps and 1.9x in
-// one pass (Intel Xeon of block_sizes.h).
-constexpr int64_t kStackSteps = 1024;
+// A is widened into a stack buffer of this many floats, step p of row i at p * m + i: all of K
+// in one pass up to 4096 / m steps (4096 for one row), chunks of that many (rounded down to 32)
+// beyond. No allocation per call. A pass over a transposed W in short chunks reads each row a
+// piece at a time and the prefetchers lose the streams: W 16384 x 8192, M = 1, one thread, bf16
+// x * W^T ran at 1.3-1.4x the f32 decode in chunks of 2048 steps and 1.9x in one pass (Intel
+// Xeon of block_sizes.h).
+constexpr int64_t kBufferFloats = 4096;
 
 // Prefetch distance along each row of a transposed W, in bytes (the f32 kernel's 128 floats).
 constexpr int64_t kAheadBytes = 512;
@@ -45,19 +52,28 @@ constexpr int64_t kAheadBytes = 512;
 // blocks (32 rows of W, in as few L1 sets) fell to 0.88x in L2.
 constexpr int kTwinRows = 2;
 
+// One B value, widened (not quieted: see above).
+float bf16_value(const uint16_t* p) {
+  const uint32_t u = static_cast<uint32_t>(*p) << 16;
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+float f16_value(const uint16_t* p) { return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(*p))); }
+
+// The accumulators of M rows of C by G vectors of eight columns.
+template <int M, int G>
+using Acc = __m256[M][G];
+
 struct Bf16 {
   static constexpr bool kBf16 = true;
+  static constexpr int kSteps = 16;
   static __m256 load8(const uint16_t* p) {
     const __m128i bits = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(bits), 16));
   }
-  // One B value, widened (not quieted: see above).
-  static float load1(const uint16_t* p) {
-    const uint32_t u = static_cast<uint32_t>(*p) << 16;
-    float f;
-    std::memcpy(&f, &u, sizeof f);
-    return f;
-  }
+  static float load1(const uint16_t* p) { return bf16_value(p); }
   // One A value, widened as numeric/half.h widens it (a NaN gets its quiet bit).
   static float widen_a(const uint16_t* p) {
     uint32_t u = static_cast<uint32_t>(*p) << 16;
@@ -66,21 +82,59 @@ struct Bf16 {
     std::memcpy(&f, &u, sizeof f);
     return f;
   }
+  // Eight rows of W (bh, ldb apart), sixteen steps from p. Each row's 32 bytes are eight 32-bit
+  // pairs (k, k+1) and an 8 x 8 transpose of those pairs leaves pair q of all eight rows in one
+  // vector: its low halves shifted up are step 2q widened, its high halves masked are step
+  // 2q + 1. Half the shuffles of widening first and transposing floats.
+  template <int M, int G>
+  static void steps(Acc<M, G>& acc, int h, const float* abuf, const uint16_t* bh, int64_t ldb,
+                    int64_t p) {
+    const __m256i high = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
+    __m256 r[8];
+    for (int l = 0; l < 8; ++l)
+      r[l] = _mm256_castsi256_ps(
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bh + l * ldb + p)));
+    transpose8(r);  // r[q] lane l = row l's pair (p + 2q, p + 2q + 1)
+#pragma GCC unroll 8
+    for (int q = 0; q < 8; ++q) {
+      const __m256i bits = _mm256_castps_si256(r[q]);
+      const __m256 even = _mm256_castsi256_ps(_mm256_slli_epi32(bits, 16));
+      const __m256 odd = _mm256_castsi256_ps(_mm256_and_si256(bits, high));
+      const float* a0 = abuf + (p + 2 * q) * M;
+      for (int i = 0; i < M; ++i)
+        acc[i][h] = _mm256_fmadd_ps(_mm256_broadcast_ss(a0 + i), even, acc[i][h]);
+      for (int i = 0; i < M; ++i)
+        acc[i][h] = _mm256_fmadd_ps(_mm256_broadcast_ss(a0 + M + i), odd, acc[i][h]);
+    }
+  }
 };
 
 struct F16 {
   static constexpr bool kBf16 = false;
+  static constexpr int kSteps = 8;
   static __m256 load8(const uint16_t* p) {
     return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
   }
-  static float load1(const uint16_t* p) {
-    return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(*p)));
+  static float load1(const uint16_t* p) { return f16_value(p); }
+  static float widen_a(const uint16_t* p) { return f16_value(p); }
+  // Eight rows of W, eight steps from p: each row's eight values widened (VCVTPH2PS), then the
+  // f32 transpose.
+  template <int M, int G>
+  static void steps(Acc<M, G>& acc, int h, const float* abuf, const uint16_t* bh, int64_t ldb,
+                    int64_t p) {
+    __m256 r[8];
+    for (int l = 0; l < 8; ++l) r[l] = load8(bh + l * ldb + p);
+    transpose8(r);  // r[q] = B[p + q][8h .. 8h + 7]
+#pragma GCC unroll 8
+    for (int q = 0; q < 8; ++q) {
+      for (int i = 0; i < M; ++i)
+        acc[i][h] = _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + (p + q) * M + i), r[q], acc[i][h]);
+    }
   }
-  static float widen_a(const uint16_t* p) { return load1(p); }
 };
 
 // Rows [0, m) of op(A) over steps [p0, p0 + kc), widened, times alpha when alpha != 1, at
-// abuf[p * kDirectMaxRows + i].
+// abuf[p * m + i].
 template <class S>
 void widen_a(int64_t m, int64_t p0, int64_t kc, float alpha, const uint16_t* a, int64_t a_rs,
              int64_t a_cs, float* abuf) {
@@ -88,13 +142,39 @@ void widen_a(int64_t m, int64_t p0, int64_t kc, float alpha, const uint16_t* a, 
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t p = 0; p < kc; ++p) {
       const float x = S::widen_a(a + i * a_rs + (p0 + p) * a_cs);
-      abuf[p * kDirectMaxRows + i] = scale ? alpha * x : x;
+      abuf[p * m + i] = scale ? alpha * x : x;
+    }
+  }
+}
+
+template <int M>
+struct Rows {
+  static constexpr int kM = M;
+};
+
+// The whole product: A widened a chunk of steps at a time into the stack buffer, and
+// pass(rows, p0, kc, abuf, init) over those steps for every column, rows a Rows<m>; the first
+// chunk starts the accumulators as `init` says, the next ones from C.
+template <class S, class Pass>
+void in_chunks(int64_t m, int64_t k, float alpha, const uint16_t* a, int64_t a_rs, int64_t a_cs,
+               AccInit init, Pass pass) {
+  alignas(64) float abuf[kBufferFloats];
+  const int64_t chunk = kBufferFloats / m / 32 * 32;
+  for (int64_t p0 = 0; p0 < k; p0 += chunk) {
+    const int64_t kc = k - p0 < chunk ? k - p0 : chunk;
+    widen_a<S>(m, p0, kc, alpha, a, a_rs, a_cs, abuf);
+    const AccInit first = p0 == 0 ? init : AccInit::kLoad;
+    switch (m) {
+      case 1: pass(Rows<1>{}, p0, kc, abuf, first); break;
+      case 2: pass(Rows<2>{}, p0, kc, abuf, first); break;
+      case 3: pass(Rows<3>{}, p0, kc, abuf, first); break;
+      default: pass(Rows<4>{}, p0, kc, abuf, first); break;
     }
   }
 }
 
 template <int M, int W>
-void init_acc(__m256 (&acc)[M][W], const float* c, int64_t ldc, AccInit init, float beta) {
+void init_acc(Acc<M, W>& acc, const float* c, int64_t ldc, AccInit init, float beta) {
   const __m256 vbeta = _mm256_set1_ps(beta);
   for (int i = 0; i < M; ++i) {
     for (int v = 0; v < W; ++v) {
@@ -109,12 +189,19 @@ void init_acc(__m256 (&acc)[M][W], const float* c, int64_t ldc, AccInit init, fl
   }
 }
 
+template <int M, int W>
+void store_acc(const Acc<M, W>& acc, float* c, int64_t ldc) {
+  for (int i = 0; i < M; ++i)
+    for (int v = 0; v < W; ++v) _mm256_storeu_ps(c + i * ldc + 8 * v, acc[i][v]);
+}
+
 // Fewer than eight columns, one scalar chain each (vfmadd231ss, the same rounding); column j's
 // values are at col[j][p * step].
-void scalar_cols(int64_t m, int64_t cols, int64_t kc, const float* abuf, const uint16_t* const* col,
-                 int64_t step, bool bf16, float* c, int64_t ldc, AccInit init, float beta) {
-  float acc[kDirectMaxRows][8];
-  for (int64_t i = 0; i < m; ++i) {
+template <class S, int M>
+void scalar_cols(int64_t cols, int64_t kc, const float* abuf, const uint16_t* const* col,
+                 int64_t step, float* c, int64_t ldc, AccInit init, float beta) {
+  float acc[M][8];
+  for (int i = 0; i < M; ++i) {
     for (int64_t j = 0; j < cols; ++j) {
       const float cij = init == AccInit::kZero ? 0.0f : c[i * ldc + j];
       acc[i][j] = init == AccInit::kScale ? beta * cij : cij;
@@ -122,13 +209,11 @@ void scalar_cols(int64_t m, int64_t cols, int64_t kc, const float* abuf, const u
   }
   for (int64_t p = 0; p < kc; ++p) {
     for (int64_t j = 0; j < cols; ++j) {
-      const uint16_t* x = col[j] + p * step;
-      const float bj = bf16 ? Bf16::load1(x) : F16::load1(x);
-      for (int64_t i = 0; i < m; ++i)
-        acc[i][j] = __builtin_fmaf(abuf[p * kDirectMaxRows + i], bj, acc[i][j]);
+      const float bj = S::load1(col[j] + p * step);
+      for (int i = 0; i < M; ++i) acc[i][j] = __builtin_fmaf(abuf[p * M + i], bj, acc[i][j]);
     }
   }
-  for (int64_t i = 0; i < m; ++i) {
+  for (int i = 0; i < M; ++i) {
     for (int64_t j = 0; j < cols; ++j) c[i * ldc + j] = acc[i][j];
   }
 }
@@ -154,13 +239,13 @@ void rows_block(int64_t kc, const float* abuf, const Groups& g, int64_t j, float
                 AccInit init, float beta) {
   const uint16_t* bp[W];
   for (int v = 0; v < W; ++v) bp[v] = g.column(j + 8 * v);
-  __m256 acc[M][W];
+  Acc<M, W> acc;
   init_acc<M, W>(acc, c, ldc, init, beta);
   const int64_t ldb = g.ldb;
   for (int64_t p = 0; p < kc; ++p) {
     __m256 va[M];
 #pragma GCC unroll 4
-    for (int i = 0; i < M; ++i) va[i] = _mm256_broadcast_ss(abuf + p * kDirectMaxRows + i);
+    for (int i = 0; i < M; ++i) va[i] = _mm256_broadcast_ss(abuf + p * M + i);
 #pragma GCC unroll 8
     for (int v = 0; v < W; ++v) {
       const __m256 bv = S::load8(bp[v] + p * ldb);
@@ -168,8 +253,7 @@ void rows_block(int64_t kc, const float* abuf, const Groups& g, int64_t j, float
       for (int i = 0; i < M; ++i) acc[i][v] = _mm256_fmadd_ps(va[i], bv, acc[i][v]);
     }
   }
-  for (int i = 0; i < M; ++i)
-    for (int v = 0; v < W; ++v) _mm256_storeu_ps(c + i * ldc + 8 * v, acc[i][v]);
+  store_acc<M, W>(acc, c, ldc);
 }
 
 template <class S, int M>
@@ -183,134 +267,52 @@ void rows_all(int64_t n, int64_t kc, const float* abuf, const Groups& g, float* 
   if (j < n) {
     const uint16_t* col[8];
     for (int64_t t = 0; j + t < n; ++t) col[t] = g.column(j + t);
-    scalar_cols(M, n - j, kc, abuf, col, g.ldb, S::kBf16, c + j, ldc, init, beta);
+    scalar_cols<S, M>(n - j, kc, abuf, col, g.ldb, c + j, ldc, init, beta);
   }
 }
 
 template <class S>
 void direct_groups(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a, int64_t a_rs,
                    int64_t a_cs, Groups g, float* c, int64_t ldc, AccInit init, float beta) {
-  alignas(32) float stack_buf[kDirectMaxRows * kStackSteps];
-  float* heap = k > kStackSteps ? static_cast<float*>(std::malloc(sizeof(float) * kDirectMaxRows *
-                                                                  static_cast<std::size_t>(k)))
-                                : nullptr;
-  float* abuf = heap != nullptr ? heap : stack_buf;
-  const int64_t chunk = heap != nullptr ? k : kStackSteps;
-  const Groups base = g;
-  for (int64_t p0 = 0; p0 < k; p0 += chunk) {
-    const int64_t kc = k - p0 < chunk ? k - p0 : chunk;
-    widen_a<S>(m, p0, kc, alpha, a, a_rs, a_cs, abuf);
-    g.b = base.b + p0 * g.ldb;
-    const AccInit first = p0 == 0 ? init : AccInit::kLoad;
-    switch (m) {
-      case 1: rows_all<S, 1>(n, kc, abuf, g, c, ldc, first, beta); break;
-      case 2: rows_all<S, 2>(n, kc, abuf, g, c, ldc, first, beta); break;
-      case 3: rows_all<S, 3>(n, kc, abuf, g, c, ldc, first, beta); break;
-      default: rows_all<S, 4>(n, kc, abuf, g, c, ldc, first, beta); break;
-    }
-  }
-  std::free(heap);
+  in_chunks<S>(m, k, alpha, a, a_rs, a_cs, init,
+               [&](auto rows, int64_t p0, int64_t kc, const float* abuf, AccInit first) {
+                 Groups at = g;
+                 at.b = g.b + p0 * g.ldb;
+                 rows_all<S, decltype(rows)::kM>(n, kc, abuf, at, c, ldc, first, beta);
+               });
 }
 
 // ---- B stored transposed ---------------------------------------------------------------------
 
-// bf16: eight rows of W, sixteen k at a time. Each row's 32 bytes are eight 32-bit pairs (k, k+1)
-// and an 8 x 8 transpose of those pairs leaves pair q of all eight rows in one vector: its low
-// halves shifted up are step 2q widened, its high halves masked are step 2q + 1. Half the
-// shuffles of widening first and transposing floats.
-template <int M, int G>
-void t_block_bf16(int64_t kc, const float* abuf, const uint16_t* b, int64_t ldb, float* c,
-                  int64_t ldc, AccInit init, float beta) {
-  __m256 acc[M][G];
+// G blocks of eight rows of W (C's columns), side by side; S::steps takes S::kSteps steps of a
+// block at once, the last kc % S::kSteps steps go one by one.
+template <class S, int M, int G>
+void t_block(int64_t kc, const float* abuf, const uint16_t* b, int64_t ldb, float* c, int64_t ldc,
+             AccInit init, float beta) {
+  Acc<M, G> acc;
   init_acc<M, G>(acc, c, ldc, init, beta);
-  const __m256i high = _mm256_set1_epi32(static_cast<int>(0xFFFF0000u));
   int64_t p = 0;
-  for (; p + 16 <= kc; p += 16) {
+  for (; p + S::kSteps <= kc; p += S::kSteps) {
     if (p % 32 == 0) {
       for (int l = 0; l < 8 * G; ++l) {
         const auto at = reinterpret_cast<std::uintptr_t>(b + l * ldb + p) + kAheadBytes;
         _mm_prefetch(reinterpret_cast<const char*>(at), _MM_HINT_T0);
       }
     }
-    for (int h = 0; h < G; ++h) {
-      const uint16_t* bh = b + 8 * h * ldb;
-      __m256 r[8];
-      for (int l = 0; l < 8; ++l)
-        r[l] = _mm256_castsi256_ps(
-            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bh + l * ldb + p)));
-      transpose8(r);  // r[q] lane l = row l's pair (p + 2q, p + 2q + 1)
-#pragma GCC unroll 8
-      for (int q = 0; q < 8; ++q) {
-        const __m256i bits = _mm256_castps_si256(r[q]);
-        const __m256 even = _mm256_castsi256_ps(_mm256_slli_epi32(bits, 16));
-        const __m256 odd = _mm256_castsi256_ps(_mm256_and_si256(bits, high));
-        for (int i = 0; i < M; ++i)
-          acc[i][h] = _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + (p + 2 * q) * kDirectMaxRows + i),
-                                      even, acc[i][h]);
-        for (int i = 0; i < M; ++i)
-          acc[i][h] = _mm256_fmadd_ps(
-              _mm256_broadcast_ss(abuf + (p + 2 * q + 1) * kDirectMaxRows + i), odd, acc[i][h]);
-      }
-    }
+    for (int h = 0; h < G; ++h) S::template steps<M, G>(acc, h, abuf, b + 8 * h * ldb, ldb, p);
   }
   for (; p < kc; ++p) {
     for (int h = 0; h < G; ++h) {
       const uint16_t* col = b + 8 * h * ldb + p;
-      const __m256 t = _mm256_setr_ps(Bf16::load1(col), Bf16::load1(col + ldb),
-                                      Bf16::load1(col + 2 * ldb), Bf16::load1(col + 3 * ldb),
-                                      Bf16::load1(col + 4 * ldb), Bf16::load1(col + 5 * ldb),
-                                      Bf16::load1(col + 6 * ldb), Bf16::load1(col + 7 * ldb));
+      const __m256 t =
+          _mm256_setr_ps(S::load1(col), S::load1(col + ldb), S::load1(col + 2 * ldb),
+                         S::load1(col + 3 * ldb), S::load1(col + 4 * ldb), S::load1(col + 5 * ldb),
+                         S::load1(col + 6 * ldb), S::load1(col + 7 * ldb));
       for (int i = 0; i < M; ++i)
-        acc[i][h] =
-            _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + p * kDirectMaxRows + i), t, acc[i][h]);
+        acc[i][h] = _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + p * M + i), t, acc[i][h]);
     }
   }
-  for (int i = 0; i < M; ++i)
-    for (int h = 0; h < G; ++h) _mm256_storeu_ps(c + i * ldc + 8 * h, acc[i][h]);
-}
-
-// f16: eight rows of W, eight k at a time, each row's eight values widened (VCVTPH2PS), then the
-// f32 transpose.
-template <int M, int G>
-void t_block_f16(int64_t kc, const float* abuf, const uint16_t* b, int64_t ldb, float* c,
-                 int64_t ldc, AccInit init, float beta) {
-  __m256 acc[M][G];
-  init_acc<M, G>(acc, c, ldc, init, beta);
-  int64_t p = 0;
-  for (; p + 8 <= kc; p += 8) {
-    if (p % 32 == 0) {
-      for (int l = 0; l < 8 * G; ++l) {
-        const auto at = reinterpret_cast<std::uintptr_t>(b + l * ldb + p) + kAheadBytes;
-        _mm_prefetch(reinterpret_cast<const char*>(at), _MM_HINT_T0);
-      }
-    }
-    for (int h = 0; h < G; ++h) {
-      const uint16_t* bh = b + 8 * h * ldb;
-      __m256 r[8];
-      for (int l = 0; l < 8; ++l) r[l] = F16::load8(bh + l * ldb + p);
-      transpose8(r);  // r[q] = B[p + q][8h .. 8h + 7]
-#pragma GCC unroll 8
-      for (int q = 0; q < 8; ++q) {
-        for (int i = 0; i < M; ++i)
-          acc[i][h] = _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + (p + q) * kDirectMaxRows + i),
-                                      r[q], acc[i][h]);
-      }
-    }
-  }
-  for (; p < kc; ++p) {
-    for (int h = 0; h < G; ++h) {
-      const uint16_t* col = b + 8 * h * ldb + p;
-      const __m256 t = _mm256_setr_ps(F16::load1(col), F16::load1(col + ldb),
-                                      F16::load1(col + 2 * ldb), F16::load1(col + 3 * ldb),
-                                      F16::load1(col + 4 * ldb), F16::load1(col + 5 * ldb),
-                                      F16::load1(col + 6 * ldb), F16::load1(col + 7 * ldb));
-      for (int i = 0; i < M; ++i)
-        acc[i][h] =
-            _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + p * kDirectMaxRows + i), t, acc[i][h]);
-    }
-  }
-  for (int i = 0; i < M; ++i)
-    for (int h = 0; h < G; ++h) _mm256_storeu_ps(c + i * ldc + 8 * h, acc[i][h]);
+  store_acc<M, G>(acc, c, ldc);
 }
 
 template <class S, int M>
@@ -318,22 +320,13 @@ void t_all(int64_t n, int64_t kc, const float* abuf, const uint16_t* b, int64_t 
            int64_t ldc, AccInit init, float beta) {
   constexpr int G = M <= kTwinRows ? 2 : 1;  // blocks of eight rows of W side by side
   int64_t j = 0;
-  for (; j + 8 * G <= n; j += 8 * G) {
-    if constexpr (S::kBf16)
-      t_block_bf16<M, G>(kc, abuf, b + j * ldb, ldb, c + j, ldc, init, beta);
-    else
-      t_block_f16<M, G>(kc, abuf, b + j * ldb, ldb, c + j, ldc, init, beta);
-  }
-  for (; j + 8 <= n; j += 8) {
-    if constexpr (S::kBf16)
-      t_block_bf16<M, 1>(kc, abuf, b + j * ldb, ldb, c + j, ldc, init, beta);
-    else
-      t_block_f16<M, 1>(kc, abuf, b + j * ldb, ldb, c + j, ldc, init, beta);
-  }
+  for (; j + 8 * G <= n; j += 8 * G)
+    t_block<S, M, G>(kc, abuf, b + j * ldb, ldb, c + j, ldc, init, beta);
+  for (; j + 8 <= n; j += 8) t_block<S, M, 1>(kc, abuf, b + j * ldb, ldb, c + j, ldc, init, beta);
   if (j < n) {
     const uint16_t* col[8];
     for (int64_t t = 0; j + t < n; ++t) col[t] = b + (j + t) * ldb;
-    scalar_cols(M, n - j, kc, abuf, col, 1, S::kBf16, c + j, ldc, init, beta);
+    scalar_cols<S, M>(n - j, kc, abuf, col, 1, c + j, ldc, init, beta);
   }
 }
 
@@ -341,24 +334,10 @@ template <class S>
 void direct_t_any(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a, int64_t a_rs,
                   int64_t a_cs, const uint16_t* b, int64_t ldb, float* c, int64_t ldc, AccInit init,
                   float beta) {
-  alignas(32) float stack_buf[kDirectMaxRows * kStackSteps];
-  float* heap = k > kStackSteps ? static_cast<float*>(std::malloc(sizeof(float) * kDirectMaxRows *
-                                                                  static_cast<std::size_t>(k)))
-                                : nullptr;
-  float* abuf = heap != nullptr ? heap : stack_buf;
-  const int64_t chunk = heap != nullptr ? k : kStackSteps;
-  for (int64_t p0 = 0; p0 < k; p0 += chunk) {
-    const int64_t kc = k - p0 < chunk ? k - p0 : chunk;
-    widen_a<S>(m, p0, kc, alpha, a, a_rs, a_cs, abuf);
-    const AccInit first = p0 == 0 ? init : AccInit::kLoad;
-    switch (m) {
-      case 1: t_all<S, 1>(n, kc, abuf, b + p0, ldb, c, ldc, first, beta); break;
-      case 2: t_all<S, 2>(n, kc, abuf, b + p0, ldb, c, ldc, first, beta); break;
-      case 3: t_all<S, 3>(n, kc, abuf, b + p0, ldb, c, ldc, first, beta); break;
-      default: t_all<S, 4>(n, kc, abuf, b + p0, ldb, c, ldc, first, beta); break;
-    }
-  }
-  std::free(heap);
+  in_chunks<S>(m, k, alpha, a, a_rs, a_cs, init,
+               [&](auto rows, int64_t p0, int64_t kc, const float* abuf, AccInit first) {
+                 t_all<S, decltype(rows)::kM>(n, kc, abuf, b + p0, ldb, c, ldc, first, beta);
+               });
 }
 
 }  // namespace

@@ -34,6 +34,32 @@ void sgemm_neon_direct_t8(int64_t m, int64_t n, int64_t k, float alpha, const fl
                           int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                           int64_t ldc, AccInit init, float beta);
 
+// The decode step over bf16 (sb) and f16 (sh) operands (ukernel.h, WidenedDirectFn), widened
+// in registers: m <= kDirectMaxRows rows over a row-major B (direct), a transposed B (direct_t)
+// and prepacked 16-bit panels of kSgemmNr columns (direct_panels12; its `ldb` is the distance
+// between panels), in groups of kWidenedNr columns.
+inline constexpr int kWidenedNr = 4;
+void sbgemm_neon_direct(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                        int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,
+                        int64_t ldc, AccInit init, float beta);
+void sbgemm_neon_direct_t(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                          int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,
+                          int64_t ldc, AccInit init, float beta);
+void sbgemm_neon_direct_panels12(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                                 int64_t a_rs, int64_t a_cs, const uint16_t* panels,
+                                 int64_t panel_stride, float* c, int64_t ldc, AccInit init,
+                                 float beta);
+void shgemm_neon_direct(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                        int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,
+                        int64_t ldc, AccInit init, float beta);
+void shgemm_neon_direct_t(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                          int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,
+                          int64_t ldc, AccInit init, float beta);
+void shgemm_neon_direct_panels12(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,
+                                 int64_t a_rs, int64_t a_cs, const uint16_t* panels,
+                                 int64_t panel_stride, float* c, int64_t ldc, AccInit init,
+                                 float beta);
+
 // 8 x 6 doubles: 24 q-register accumulators (8 rows x 3 vectors of 2), A loaded as 4 vectors
 // and B as 3 per step (31 of the 32 registers), multiplied by lane.
 inline constexpr int kDgemmMr = 8;

@@ -1,5 +1,5 @@
 // The AArch64 Advanced SIMD path's kernels (kernels/neon/). Partial tiles run on the driver's
-// scratch tile (no edge kernels), and the 16-bit products have no decode kernel yet.
+// scratch tile (no edge kernels).
 #include "kernels/neon/neon.h"
 
 #include "kernels/sets/erase.h"
@@ -52,7 +52,8 @@ constexpr KernelSet kNeonSet = {
             .pack_b = erase<&pack::pack_b<double, kDgemmNr>>,
             .ukernel = erase<&neon::dgemm_neon_8x6>,
         },
-    // bf16 and f16 operands widened exactly to f32 while packing, then the f32 tile.
+    // bf16 and f16 operands widened exactly to f32 while packing, then the f32 tile; the decode
+    // step widens them in registers instead (ukernel.h, WidenedDirectFn).
     .sbgemm =
         {
             .name = "sbgemm_neon_8x12",
@@ -66,6 +67,12 @@ constexpr KernelSet kNeonSet = {
             .pack_a = erase<&pack::pack_a<bf16, kSgemmMr>>,
             .pack_b = erase<&pack::pack_b<bf16, kSgemmNr>>,
             .ukernel = erase<&neon::sgemm_neon_8x12>,
+            .direct_mr = kDirectMaxRows,
+            .direct_nr = neon::kWidenedNr,
+            .direct = erase<&neon::sbgemm_neon_direct>,
+            .direct_t_nr = neon::kWidenedNr,
+            .direct_t = erase<&neon::sbgemm_neon_direct_t>,
+            .direct_panels_16bit = erase<&neon::sbgemm_neon_direct_panels12>,
         },
     .shgemm =
         {
@@ -80,6 +87,12 @@ constexpr KernelSet kNeonSet = {
             .pack_a = erase<&pack::pack_a<f16, kSgemmMr>>,
             .pack_b = erase<&pack::pack_b<f16, kSgemmNr>>,
             .ukernel = erase<&neon::sgemm_neon_8x12>,
+            .direct_mr = kDirectMaxRows,
+            .direct_nr = neon::kWidenedNr,
+            .direct = erase<&neon::shgemm_neon_direct>,
+            .direct_t_nr = neon::kWidenedNr,
+            .direct_t = erase<&neon::shgemm_neon_direct_t>,
+            .direct_panels_16bit = erase<&neon::shgemm_neon_direct_panels12>,
         },
     // A (int8_t or uint8_t) packed unscaled and B (int8_t) into int16 pair panels (ukernel.h),
     // hence k_unit 2.
