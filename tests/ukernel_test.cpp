@@ -389,7 +389,7 @@ TYPED_TEST(Ukernel, SmallKernelsMatchTheChainInPlace) {
 }
 
 // B stored transposed (x * W^T): the direct_t kernels against the chain, over column counts
-// around their groups and k around the in-register transpose (multiples of 8 and tails).
+// around their groups and k around the in-register transposes (8 and 16 steps) and their tails.
 TYPED_TEST(Ukernel, TransposedDirectKernelsMatchTheChain) {
   using T = TypeParam;
   for (const kernels::KernelSet* set : runnable_sets()) {
@@ -399,7 +399,7 @@ TYPED_TEST(Ukernel, TransposedDirectKernelsMatchTheChain) {
     for (int64_t n :
          {int64_t{1}, int64_t{7}, int64_t{8}, int64_t{9}, w - 1, w, w + 1, 3 * w + 13}) {
       for (int64_t m = 1; m <= kernels::kDirectMaxRows; ++m) {
-        for (int64_t k : {1, 7, 8, 9, 16, 23, 301}) {
+        for (int64_t k : {1, 7, 8, 9, 15, 16, 17, 23, 32, 301}) {
           const int64_t ldb = k + 3, ldc = n + 2;
           for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
             const bool trans_a = (n + k) % 2;

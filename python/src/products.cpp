@@ -4,14 +4,36 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "src/numeric/half.h"
+#include "src/runtime/fp_mode.h"
 
 namespace invar::python {
 
 namespace {
+
+// A Python float (a double) as the scalar type S of a product's alpha and beta. For float32 it is
+// rounded to nearest even with subnormals kept, as the library computes, whatever mode the calling
+// thread is in: a thread with FTZ set (torch.set_flush_denormal(True), audio code) would otherwise
+// flush a subnormal alpha to zero here, before the library's own mode is in force. The volatile
+// accesses keep the conversion between the guard's two writes of the control register.
+template <class S>
+S scalar_as(double v) {
+  if constexpr (std::is_same_v<S, float>) {
+    volatile double in = v;
+    volatile float out;
+    {
+      const runtime::FpModeGuard contract_mode;
+      out = static_cast<float>(in);
+    }
+    return out;
+  } else {
+    return static_cast<S>(v);
+  }
+}
 
 // One product or a batch of products of one shape, ready for the C API.
 struct Call {
@@ -71,7 +93,7 @@ struct Entry {
                        int64_t, const TB* const*, int64_t, S, TC* const*, int64_t, int64_t);
 
   invar_status operator()(const Call& q) const {
-    const S alpha = static_cast<S>(q.alpha), beta = static_cast<S>(q.beta);
+    const S alpha = scalar_as<S>(q.alpha), beta = scalar_as<S>(q.beta);
     const auto count = static_cast<int64_t>(q.c.size());
     Unlocked unlocked(releases_gil(q.m, q.n, q.k, count));
     if (count == 1) {
@@ -226,8 +248,8 @@ invar_status run_plain(Kind kind, invar_trans ta, invar_trans tb, int64_t m, int
                        double beta, void* c, int64_t ldc) {
   Unlocked unlocked(releases_gil(m, n, k, 1));
   if (kind == Kind::kF32)
-    return invar_sgemm(ta, tb, m, n, k, static_cast<float>(alpha), static_cast<const float*>(a),
-                       lda, static_cast<const float*>(b), ldb, static_cast<float>(beta),
+    return invar_sgemm(ta, tb, m, n, k, scalar_as<float>(alpha), static_cast<const float*>(a), lda,
+                       static_cast<const float*>(b), ldb, scalar_as<float>(beta),
                        static_cast<float*>(c), ldc);
   return invar_dgemm(ta, tb, m, n, k, alpha, static_cast<const double*>(a), lda,
                      static_cast<const double*>(b), ldb, beta, static_cast<double*>(c), ldc);

@@ -241,3 +241,25 @@ def test_the_gil_is_released_while_computing():
         last = now
     worker.join()
     assert len(gaps) > 10 and max(gaps) < duration / 2, (max(gaps), duration)
+
+
+
+def test_a_subnormal_alpha_survives_a_caller_in_flush_to_zero_mode():
+    """alpha reaches the library rounded as the contract rounds, whatever FP mode the calling
+    thread is in: torch.set_flush_denormal(True) sets FTZ and DAZ on this thread."""
+    torch = pytest.importorskip("torch")
+    alpha = 3e-40  # subnormal in float32
+    a = np.ones((3, 5), np.float32)
+    b = np.ones((5, 4), np.float32)
+    expected = invar.gemm(a, b, alpha=alpha)
+    assert expected[0, 0] != 0
+    if not torch.set_flush_denormal(True):
+        pytest.skip("this CPU has no flush-to-zero mode")
+    try:
+        assert np.float32(alpha) == 0, "flush-to-zero is not in force on this thread"
+        plain = invar.gemm(a, b, alpha=alpha)  # numpy matrices: the lean path
+        general = invar.gemm(torch.from_numpy(a), torch.from_numpy(b), alpha=alpha)
+    finally:
+        torch.set_flush_denormal(False)
+    assert_same_bits(plain, expected)
+    assert_same_bits(np.asarray(general), expected)

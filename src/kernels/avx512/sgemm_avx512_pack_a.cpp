@@ -14,6 +14,7 @@
 
 #include "kernels/avx2/avx2.h"
 #include "kernels/avx512/avx512.h"
+#include "kernels/avx512/transpose16.h"
 
 namespace invar::kernels::avx512 {
 namespace {
@@ -21,59 +22,21 @@ namespace {
 constexpr int kMr = kSgemmMr;
 constexpr int kSteps = 16;
 
-// The shuffles, in their zero-masking forms under a full mask (the same instructions): the plain
-// intrinsics pass an undefined vector that trips GCC 12's -Wmaybe-uninitialized inside its own
-// header.
-constexpr __mmask16 kAll = 0xFFFF;
-inline __m512 unpacklo(__m512 a, __m512 b) { return _mm512_maskz_unpacklo_ps(kAll, a, b); }
-inline __m512 unpackhi(__m512 a, __m512 b) { return _mm512_maskz_unpackhi_ps(kAll, a, b); }
-template <int kImm>
-inline __m512 shuffle(__m512 a, __m512 b) {
-  return _mm512_maskz_shuffle_ps(kAll, a, b, kImm);
-}
-template <int kImm>
-inline __m512 shuffle_lanes(__m512 a, __m512 b) {
-  return _mm512_maskz_shuffle_f32x4(kAll, a, b, kImm);
-}
-
-// Steps [p, p + 16) of one whole panel's rows (lda apart) into d (12 values per step).
-// r[i] holds row i's 16 steps; after an in-lane 4 x 4 transpose of each group of four rows,
-// t[4 g + j] holds, in its 128-bit lane s, rows 4g..4g+3 at step 4s + j; a transpose of the
-// 128-bit lanes over the three groups (a zero fourth) then gives each step's 12 values, stored
-// under a mask of 12 lanes.
+// Steps [p, p + 16) of one whole panel's rows (lda apart) into d (12 values per step): the
+// twelve rows and four of zeros transposed (transpose16.h), each step's twelve values stored
+// under a mask.
 template <bool kScale>
 inline __attribute__((always_inline)) void pack_16_steps(const float* a, int64_t lda, __m512 valpha,
                                                          float* d) {
-  __m512 r[kMr];
+  __m512 r[kSteps];
   for (int i = 0; i < kMr; ++i) {
     r[i] = _mm512_loadu_ps(a + i * lda);
     if constexpr (kScale) r[i] = _mm512_mul_ps(valpha, r[i]);
   }
-  __m512 t[kMr];
-  for (int g = 0; g < 3; ++g) {
-    const __m512 u0 = unpacklo(r[4 * g], r[4 * g + 1]);
-    const __m512 u1 = unpackhi(r[4 * g], r[4 * g + 1]);
-    const __m512 u2 = unpacklo(r[4 * g + 2], r[4 * g + 3]);
-    const __m512 u3 = unpackhi(r[4 * g + 2], r[4 * g + 3]);
-    t[4 * g + 0] = shuffle<0x44>(u0, u2);
-    t[4 * g + 1] = shuffle<0xEE>(u0, u2);
-    t[4 * g + 2] = shuffle<0x44>(u1, u3);
-    t[4 * g + 3] = shuffle<0xEE>(u1, u3);
-  }
-  const __m512 zero = _mm512_setzero_ps();
+  for (int i = kMr; i < kSteps; ++i) r[i] = _mm512_setzero_ps();
+  transpose16(r);  // r[q] = step p + q, lanes 0 .. 11 the rows
   constexpr __mmask16 kTwelve = 0x0FFF;
-  for (int j = 0; j < 4; ++j) {
-    // Lanes (0, 1) and (2, 3) of groups 0 and 1, and of group 2 beside zeros.
-    const __m512 v0 = shuffle_lanes<0x44>(t[j], t[4 + j]);
-    const __m512 v1 = shuffle_lanes<0xEE>(t[j], t[4 + j]);
-    const __m512 v2 = shuffle_lanes<0x44>(t[8 + j], zero);
-    const __m512 v3 = shuffle_lanes<0xEE>(t[8 + j], zero);
-    // Step 4s + j: lane s of groups 0, 1, 2.
-    _mm512_mask_storeu_ps(d + kMr * (0 + j), kTwelve, shuffle_lanes<0x88>(v0, v2));
-    _mm512_mask_storeu_ps(d + kMr * (4 + j), kTwelve, shuffle_lanes<0xDD>(v0, v2));
-    _mm512_mask_storeu_ps(d + kMr * (8 + j), kTwelve, shuffle_lanes<0x88>(v1, v3));
-    _mm512_mask_storeu_ps(d + kMr * (12 + j), kTwelve, shuffle_lanes<0xDD>(v1, v3));
-  }
+  for (int q = 0; q < kSteps; ++q) _mm512_mask_storeu_ps(d + kMr * q, kTwelve, r[q]);
 }
 
 template <bool kScale>

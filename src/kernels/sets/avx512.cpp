@@ -11,8 +11,10 @@
 #include "kernels/sets/x86.h"
 #include "pack/pack.h"
 
-// Every AVX-512 CPU also runs AVX2; the direct path is bound by reading B, where 256-bit
-// vectors already keep up with memory, so the AVX-512 set reuses the AVX2 direct kernel.
+// Every AVX-512 CPU also runs AVX2; the direct path over a row-major B is bound by reading B,
+// where 256-bit vectors already keep up with memory, so the AVX-512 set reuses the AVX2 direct
+// kernels there. Over a transposed B the eight-column kernel is bound by its one chain per row of
+// C where B comes from the caches, so that one has a sixteen-column form of its own.
 #if !defined(INVAR_HAVE_AVX2)
 #error "the avx512 path is built together with the avx2 path (cmake/InvarIsa.cmake)"
 #endif
@@ -91,8 +93,8 @@ constexpr KernelSet tile_set() {
               .direct_panels = erase<&avx2::sgemm_avx2_direct_panels32>,
               .a_in_place_panels = 2,
               .a_in_place_team_panels = 1,
-              .direct_t_nr = avx2::kDirectTNr,
-              .direct_t = erase<&avx2::sgemm_avx2_direct_t8>,
+              .direct_t_nr = avx512::kDirectTNr,
+              .direct_t = erase<&avx512::sgemm_avx512_direct_t16>,
           },
       .dgemm =
           {
