@@ -20,6 +20,7 @@
 #include "driver/gemm_driver.h"
 #include "invar/invar.hpp"
 #include "kernels/kernel_set.h"
+#include "kernels/sets/sets.h"
 #include "numeric/half.h"
 #include "support/driver_problem.h"
 #include "support/guarded_buffer.h"
@@ -73,6 +74,22 @@ std::vector<const kernels::KernelSet*> runnable_sets() {
     for (const kernels::KernelSet* set : kernels::compiled_kernel_sets(isa)) sets.push_back(set);
   }
   return sets;
+}
+
+// Every set compiled into this build, whether or not this CPU runs it (its fields are only read),
+// with the fallbacks: each kernel has the fields it needs and the ones that go together
+// (kernels/sets/sets.h, well_formed).
+TEST(KernelSets, EveryCompiledSetIsWellFormed) {
+  int checked = 0;
+  for (Isa isa : {Isa::kAvx512, Isa::kAvx2, Isa::kNeon, Isa::kGeneric}) {
+    for (const kernels::KernelSet* set : kernels::compiled_kernel_sets(isa)) {
+      for (; set != nullptr; set = set->fallback) {
+        EXPECT_TRUE(kernels::sets::well_formed(*set)) << isa_name(isa) << " " << set->sgemm.name;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
 }
 
 // Both AVX-512 forms are compiled together and run on any AVX-512 CPU, the vendor's first.

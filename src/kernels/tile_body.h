@@ -1,10 +1,10 @@
 // The floating-point micro-kernel body, written once over a vector-operations type V and
-// instantiated by each ISA's kernel units (avx512/, avx2/) with their own V. Everything here has
-// internal linkage in each unit that includes it, and the body itself names no instruction:
+// instantiated by each ISA's kernel units (avx512/, avx2/, neon/) with their own V. Everything here
+// has internal linkage in each unit that includes it, and the body itself names no instruction:
 // each unit's copy is compiled with that unit's flags only, so no code built for one ISA can be
 // picked by the linker for another (the trap pack.h describes).
 //
-// tile_on<V, M, NV, kMasked>(kc, a, b, ...) runs M rows of A against NV (1 or 2) vectors of B
+// tile_on<V, M, NV, kMasked>(kc, a, b, ...) runs M rows of A against NV (1 to 3) vectors of B
 // over kc steps and updates an M x cols block of C; a and b say where the operands are (packed
 // panels or in place, below). Each lane of acc[i][v] is the accumulator of one element
 // C[i][v * lanes + lane]; every step is one fma per accumulator, so each element's chain is the
@@ -14,19 +14,23 @@
 //
 // kMasked: the last vector's C lanes (and an unpacked B's) are read and written under `mask`
 // (masked loads do not fault on the lanes left out, so nothing outside the block is touched).
-// The whole tile, <R, 2, false>, reads and writes C with plain unaligned vector moves.
+// The whole tile, <R, NV, false>, reads and writes C with plain unaligned vector moves. The x86
+// tiles are two vectors wide (kTileVectors), the NEON ones three (whole_tile's NV).
 //
 // Entry points for the ISA units: whole_tile and edge_tile over packed panels (a_panel: kc
 // steps of R values, rows M.. of a step being padding, never read; b_panel: kc steps of
-// 2 * lanes values), whole_tile_packing_b (a packed A panel, B in place and packed on the way),
+// NV * lanes values), whole_tile_packing_b (a packed A panel, B in place and packed on the way),
 // and tiles_a_in_place over a row-major A and B in place.
 //
-// V is an ISA's vector type (avx2/vec.h, avx512/vec.h, the direct kernels' too): T, V, Mask,
-// kLanes; zero(), set1(T), load(const T*) and store(T*, V) (unaligned), maskload(const T*, Mask)
-// and maskstore(T*, Mask, V), mul(V, V), fma(a, b, c) = a * b + c rounded once,
-// fma_bcast(const T* a, b, c) = fma(set1(*a), b, c) (AVX-512 folds the broadcast into the fma's
-// memory operand: one instruction where there were two, measured +2 to +5 % on the Zen 4 from
-// 96^3 to 4096^3), mask(int lanes) (the first `lanes`), and zero_upper() (vzeroupper).
+// V is an ISA's vector type (avx2/vec.h, avx512/vec.h, neon/vec.h, the direct kernels' too): T,
+// V, Mask, kLanes; zero(), set1(T), load(const T*) and store(T*, V) (unaligned), mul(V, V),
+// fma(a, b, c) = a * b + c rounded once, fma_bcast(const T* a, b, c) = fma(set1(*a), b, c)
+// (AVX-512 folds the broadcast into the fma's memory operand: one instruction where there were
+// two, measured +2 to +5 % on the Zen 4 from 96^3 to 4096^3); for the masked forms
+// maskload(const T*, Mask) and maskstore(T*, Mask, V), mask(int lanes) (the first `lanes`), and
+// zero_upper() (vzeroupper). A V with kFmaByLane (neon/vec.h) has fma_lane<l>(a, b, c) =
+// fma(set1(a[l]), b, c), and its tiles over packed A panels load a step's A values a vector at a
+// time and multiply by lane instead of broadcasting each one (fma_by_lane below).
 //
 // The partial tiles are reached through tables of function pointers (EdgeTable), and g++ 12
 // emits no vzeroupper on the way out of those internal functions: their callers end with
@@ -44,6 +48,7 @@
 namespace invar::kernels {
 namespace {
 
+// The x86 tiles' vectors per row.
 constexpr int kTileVectors = 2;
 
 // Where a tile's operands come from. Packed panels (the loop nest's): step p of an R-row A panel
@@ -53,6 +58,7 @@ constexpr int kTileVectors = 2;
 // block's columns is touched.
 template <class V, int R>
 struct PackedA {
+  static constexpr bool kRowsContiguous = true;  // row i of a step at at(0) + i
   const typename V::T* p;
   const typename V::T* at(int i) const { return p + i; }
   void step() { p += R; }
@@ -60,6 +66,7 @@ struct PackedA {
 
 template <class V>
 struct RowsA {
+  static constexpr bool kRowsContiguous = false;
   const typename V::T* p;
   int64_t lda;
   const typename V::T* at(int i) const { return p + i * lda; }
@@ -109,10 +116,45 @@ struct PackingB {
   }
 };
 
+// Whether V multiplies by lane (neon/vec.h) and A's rows of a step are contiguous (packed panels),
+// so that a step's A values are loaded as vectors.
+template <class V, class A>
+constexpr bool fma_by_lane() {
+  if constexpr (requires { V::kFmaByLane; }) {
+    return V::kFmaByLane && A::kRowsContiguous;
+  } else {
+    return false;
+  }
+}
+
+// One step of the M x NV accumulators by lane: A's M values (at `a`) in M / lanes vectors, row i
+// taken from lane i % lanes of vector i / lanes (the lane must be a constant: one instance per
+// row through the index sequence). Row by row, vector by vector, as the broadcast form.
+template <class V, int NV, int kLane>
+inline __attribute__((always_inline)) void fma_row_by_lane(typename V::V a,
+                                                           const typename V::V (&bv)[NV],
+                                                           typename V::V (&acc)[NV]) {
+#pragma GCC unroll 4
+  for (int v = 0; v < NV; ++v) acc[v] = V::template fma_lane<kLane>(a, bv[v], acc[v]);
+}
+
+template <class V, int M, int NV, int... I>
+inline __attribute__((always_inline)) void fma_step_by_lane(const typename V::T* a,
+                                                            const typename V::V (&bv)[NV],
+                                                            typename V::V (&acc)[M][NV],
+                                                            std::integer_sequence<int, I...>) {
+  constexpr int L = V::kLanes;
+  static_assert(M % L == 0, "whole vectors of A rows");
+  typename V::V av[M / L];
+#pragma GCC unroll 12
+  for (int g = 0; g < M / L; ++g) av[g] = V::load(a + g * L);
+  (fma_row_by_lane<V, NV, I % L>(av[I / L], bv, acc[I]), ...);
+}
+
 template <class V, int M, int NV, bool kMasked, class A, class B>
 void tile_on(int64_t kc, A a, B b, typename V::T* c, int64_t ldc, AccInit init, typename V::T beta,
              typename V::Mask mask) {
-  static_assert(M >= 1 && NV >= 1 && NV <= kTileVectors);
+  static_assert(M >= 1 && NV >= 1 && NV <= 3);
   using Vec = typename V::V;
   constexpr int L = V::kLanes;
   // C lanes of row i, vector v: all of them, or the mask's in the last vector.
@@ -126,30 +168,34 @@ void tile_on(int64_t kc, A a, B b, typename V::T* c, int64_t ldc, AccInit init, 
   if (init == AccInit::kZero) {
 #pragma GCC unroll 12
     for (int i = 0; i < M; ++i)
-#pragma GCC unroll 2
+#pragma GCC unroll 4
       for (int v = 0; v < NV; ++v) acc[i][v] = V::zero();
   } else if (init == AccInit::kLoad) {
 #pragma GCC unroll 12
     for (int i = 0; i < M; ++i)
-#pragma GCC unroll 2
+#pragma GCC unroll 4
       for (int v = 0; v < NV; ++v) acc[i][v] = load_c(i, v);
   } else {
     const Vec vbeta = V::set1(beta);
 #pragma GCC unroll 12
     for (int i = 0; i < M; ++i)
-#pragma GCC unroll 2
+#pragma GCC unroll 4
       for (int v = 0; v < NV; ++v) acc[i][v] = V::mul(vbeta, load_c(i, v));
   }
 
 #pragma GCC unroll 4
   for (int64_t p = 0; p < kc; ++p) {
     Vec bv[NV];
-#pragma GCC unroll 2
+#pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) bv[v] = b.load(v, v == NV - 1, mask);
+    if constexpr (fma_by_lane<V, A>()) {
+      fma_step_by_lane<V, M, NV>(a.at(0), bv, acc, std::make_integer_sequence<int, M>{});
+    } else {
 #pragma GCC unroll 12
-    for (int i = 0; i < M; ++i) {
-#pragma GCC unroll 2
-      for (int v = 0; v < NV; ++v) acc[i][v] = V::fma_bcast(a.at(i), bv[v], acc[i][v]);
+      for (int i = 0; i < M; ++i) {
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) acc[i][v] = V::fma_bcast(a.at(i), bv[v], acc[i][v]);
+      }
     }
     a.step();
     b.step();
@@ -157,7 +203,7 @@ void tile_on(int64_t kc, A a, B b, typename V::T* c, int64_t ldc, AccInit init, 
 
 #pragma GCC unroll 12
   for (int i = 0; i < M; ++i) {
-#pragma GCC unroll 2
+#pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) {
       if constexpr (kMasked) {
         if (v == NV - 1) {
@@ -170,20 +216,12 @@ void tile_on(int64_t kc, A a, B b, typename V::T* c, int64_t ldc, AccInit init, 
   }
 }
 
-// A tile of packed panels.
-template <class V, int R, int M, int NV, bool kMasked>
-void tile(int64_t kc, const typename V::T* a_panel, const typename V::T* b_panel, typename V::T* c,
-          int64_t ldc, AccInit init, typename V::T beta, typename V::Mask mask) {
-  static_assert(M <= R);
-  tile_on<V, M, NV, kMasked>(kc, PackedA<V, R>{a_panel}, PackedB<V>{b_panel}, c, ldc, init, beta,
-                             mask);
-}
-
-// The whole R x (2 * lanes) tile.
-template <class V, int R>
+// The whole R x (NV * lanes) tile.
+template <class V, int R, int NV = kTileVectors>
 void whole_tile(int64_t kc, const typename V::T* a_panel, const typename V::T* b_panel,
                 typename V::T* c, int64_t ldc, AccInit init, typename V::T beta) {
-  tile<V, R, R, kTileVectors, false>(kc, a_panel, b_panel, c, ldc, init, beta, typename V::Mask{});
+  tile_on<V, R, NV, false>(kc, PackedA<V, R>{a_panel}, PackedB<V, NV * V::kLanes>{b_panel}, c, ldc,
+                           init, beta, typename V::Mask{});
 }
 
 // The whole tile over a row-major B in place (rows ldb apart), leaving B's packed micro-panel at

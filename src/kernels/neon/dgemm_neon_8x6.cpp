@@ -7,88 +7,24 @@
 //   so every panel, and every vector loaded from it, is 16-byte aligned (vld1q needs none);
 //   c: a whole 8 x 6 tile with row stride ldc, any alignment; kc >= 1.
 //
-// Each q-register lane of acc[i][v] is the accumulator of one element C[i][2v + lane]: 8 rows x
-// 3 vectors = 24 accumulators, plus 3 registers of B and 4 of A per step (31 of the 32). Every
-// step is one fmla by element (vfmaq_laneq_f64: acc + b * a[lane], fused, one rounding) per
-// accumulator, so each element's chain is the contract's chain in increasing k. Lanes are never
-// combined with each other. Nothing in this file is shared with other translation units except
-// the declared entry point.
-#include <arm_neon.h>
-
+// The body is kernels/tile_body.h's over q registers (vec.h): each lane of acc[i][v] is the
+// accumulator of one element C[i][2v + lane], 8 rows x 3 vectors = 24 accumulators, plus 3
+// registers of B and 4 of A per step (31 of the 32). Every step is one fmla by element
+// (vfmaq_laneq_f64: acc + b * a[lane], fused, one rounding) per accumulator, so each element's
+// chain is the contract's chain in increasing k. Lanes are never combined with each other.
+// Nothing in this file is shared with other translation units except the declared entry point.
 #include "kernels/neon/neon.h"
+#include "kernels/neon/vec.h"
+#include "kernels/tile_body.h"
 
 namespace invar::kernels::neon {
-namespace {
 
-constexpr int MR = kDgemmMr;
-constexpr int NR = kDgemmNr;
-static_assert(MR == 8, "four q vectors of A per step");
-static_assert(NR == 6, "three q vectors per row");
-
-// One row's update for one k step: acc[v] = fma(a[L], b_v, acc[v]) lane by lane. The lane index
-// must be a constant expression, hence the template.
-template <int L>
-inline __attribute__((always_inline)) void fma_row(float64x2_t (&acc)[3], float64x2_t a,
-                                                   float64x2_t b0, float64x2_t b1, float64x2_t b2) {
-  acc[0] = vfmaq_laneq_f64(acc[0], b0, a, L);
-  acc[1] = vfmaq_laneq_f64(acc[1], b1, a, L);
-  acc[2] = vfmaq_laneq_f64(acc[2], b2, a, L);
-}
-
-}  // namespace
+static_assert(kDgemmMr == 8, "four q vectors of A per step");
+static_assert(kDgemmNr == 3 * F64Vec::kLanes, "three q vectors per row");
 
 void dgemm_neon_8x6(int64_t kc, const double* a_panel, const double* b_panel, double* c,
                     int64_t ldc, AccInit init, double beta) {
-  float64x2_t acc[MR][3];
-  if (init == AccInit::kZero) {
-#pragma GCC unroll 8
-    for (int i = 0; i < MR; ++i) acc[i][0] = acc[i][1] = acc[i][2] = vdupq_n_f64(0.0);
-  } else if (init == AccInit::kLoad) {
-#pragma GCC unroll 8
-    for (int i = 0; i < MR; ++i) {
-      acc[i][0] = vld1q_f64(c + i * ldc);
-      acc[i][1] = vld1q_f64(c + i * ldc + 2);
-      acc[i][2] = vld1q_f64(c + i * ldc + 4);
-    }
-  } else {
-    const float64x2_t vbeta = vdupq_n_f64(beta);
-#pragma GCC unroll 8
-    for (int i = 0; i < MR; ++i) {
-      acc[i][0] = vmulq_f64(vbeta, vld1q_f64(c + i * ldc));
-      acc[i][1] = vmulq_f64(vbeta, vld1q_f64(c + i * ldc + 2));
-      acc[i][2] = vmulq_f64(vbeta, vld1q_f64(c + i * ldc + 4));
-    }
-  }
-
-  const double* a = static_cast<const double*>(__builtin_assume_aligned(a_panel, 16));
-  const double* b = static_cast<const double*>(__builtin_assume_aligned(b_panel, 16));
-#pragma GCC unroll 4
-  for (int64_t p = 0; p < kc; ++p) {
-    const float64x2_t b0 = vld1q_f64(b);
-    const float64x2_t b1 = vld1q_f64(b + 2);
-    const float64x2_t b2 = vld1q_f64(b + 4);
-    const float64x2_t a0 = vld1q_f64(a);      // rows 0, 1
-    const float64x2_t a1 = vld1q_f64(a + 2);  // rows 2, 3
-    const float64x2_t a2 = vld1q_f64(a + 4);  // rows 4, 5
-    const float64x2_t a3 = vld1q_f64(a + 6);  // rows 6, 7
-    fma_row<0>(acc[0], a0, b0, b1, b2);
-    fma_row<1>(acc[1], a0, b0, b1, b2);
-    fma_row<0>(acc[2], a1, b0, b1, b2);
-    fma_row<1>(acc[3], a1, b0, b1, b2);
-    fma_row<0>(acc[4], a2, b0, b1, b2);
-    fma_row<1>(acc[5], a2, b0, b1, b2);
-    fma_row<0>(acc[6], a3, b0, b1, b2);
-    fma_row<1>(acc[7], a3, b0, b1, b2);
-    a += MR;
-    b += NR;
-  }
-
-#pragma GCC unroll 8
-  for (int i = 0; i < MR; ++i) {
-    vst1q_f64(c + i * ldc, acc[i][0]);
-    vst1q_f64(c + i * ldc + 2, acc[i][1]);
-    vst1q_f64(c + i * ldc + 4, acc[i][2]);
-  }
+  whole_tile<F64Vec, kDgemmMr, 3>(kc, a_panel, b_panel, c, ldc, init, beta);
 }
 
 }  // namespace invar::kernels::neon

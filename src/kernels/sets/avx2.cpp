@@ -150,7 +150,6 @@ constexpr KernelSet kAvx2Set = {
             .ukernel = erase<&avx2::igemm_avx2_6x16>,
         },
 };
-static_assert(well_formed(kAvx2Set));
 
 constexpr KernelSet kAvx2L2Set = with_b_block_in_l2(kAvx2Set);
 

@@ -210,7 +210,6 @@ constexpr KernelSet tile_set() {
 
 constexpr KernelSet kAvx512Set = with_b_block_in_l2(tile_set<Broadcast::kRegister>());
 constexpr KernelSet kAvx512MemBcastSet = tile_set<Broadcast::kFolded>();
-static_assert(well_formed(kAvx512Set) && well_formed(kAvx512MemBcastSet));
 
 #if defined(INVAR_HAVE_AVX512_VNNI)
 // The same path on a CPU with AVX-512 BW and VNNI: the integer products run on byte quads
@@ -273,7 +272,6 @@ constexpr KernelSet with_vnni(KernelSet set) {
 constexpr KernelSet kAvx512VnniSet =
     with_b_block_in_l2(with_vnni(tile_set<Broadcast::kRegister>()));
 constexpr KernelSet kAvx512MemBcastVnniSet = with_vnni(kAvx512MemBcastSet);
-static_assert(well_formed(kAvx512VnniSet) && well_formed(kAvx512MemBcastVnniSet));
 
 #if defined(INVAR_HAVE_AVX512_AMX)
 // The same path on a CPU with AMX-INT8 (and the OS's leave to use its tiles): the integer
@@ -322,7 +320,6 @@ constexpr KernelSet with_amx(KernelSet set) {
   return set;
 }
 constexpr KernelSet kAvx512AmxSet = with_b_block_in_l2(with_amx(kAvx512VnniSet));
-static_assert(well_formed(kAvx512AmxSet));
 #endif
 #endif
 

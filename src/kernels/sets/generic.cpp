@@ -131,7 +131,6 @@ constexpr KernelSet kGenericSet = {
             .ukernel = erase<&generic::igemm_generic_4x8>,
         },
 };
-static_assert(well_formed(kGenericSet));
 
 }  // namespace
 

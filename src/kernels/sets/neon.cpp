@@ -127,7 +127,6 @@ constexpr KernelSet kNeonSet = {
             .ukernel = erase<&neon::igemm_neon_4x8>,
         },
 };
-static_assert(well_formed(kNeonSet));
 
 }  // namespace
 

@@ -13,10 +13,11 @@
 
 namespace invar::kernels::sets {
 
-// What each set file asserts of its kernels at compile time: the fields every kernel needs, and
-// the ones that go together (a direct kernel takes a decode step's rows; a limit on A in place
-// needs the kernel that reads it; a B block sized for L2 is packed before its row of tiles, and
-// no kernel streams it).
+// What the suite asserts of every compiled set (tests/ukernel_test.cpp): the fields every kernel
+// needs, and the ones that go together (a direct kernel takes a decode step's rows; a limit on A
+// in place needs the kernel that reads it; a B block sized for L2 is packed before its row of
+// tiles, and no kernel streams it). Not a static_assert in the set files: under
+// -fsanitize=undefined GCC does not fold a function's address against null at compile time.
 constexpr bool well_formed(const GemmKernel& k) {
   return k.name != nullptr && k.mr > 0 && k.nr > 0 && k.a_in_bytes > 0 && k.b_in_bytes > 0 &&
          k.a_packed_bytes > 0 && k.b_packed_bytes > 0 && k.c_bytes > 0 && k.k_unit > 0 &&
