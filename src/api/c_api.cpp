@@ -125,6 +125,17 @@ invar_status gemm_entry(const char* function, const invar_trans& ta, const invar
   });
 }
 
+// gemm_entry out of line: kept out of plain_entry's frame, whose tiny lane would otherwise save
+// and restore what the general way needs.
+template <class T>
+__attribute__((noinline)) invar_status general_entry(const char* function, const invar_trans& ta,
+                                                     const invar_trans& tb, int64_t m, int64_t n,
+                                                     int64_t k, T alpha, const T* a, int64_t lda,
+                                                     const T* b, int64_t ldb, T beta, T* c,
+                                                     int64_t ldc) {
+  return gemm_entry(function, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 // invar_sgemm and invar_dgemm: a tiny product through the tiny lane (api/tiny_lane.h), in the
 // library's FP mode; anything else through gemm_entry, which validates and reports.
 template <class T>
@@ -139,7 +150,7 @@ invar_status plain_entry(const char* function, const invar_trans& ta, const inva
       return INVAR_OK;
     }
   }
-  return gemm_entry(function, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return general_entry(function, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 // AIn: the A element type whose kernel the panels are for (T itself but for the int8 B).

@@ -413,6 +413,9 @@ constexpr GemmKernel avx2_f32_edge(GemmKernel k) {
 template <int NR>
 constexpr KernelSet with_avx2_widened_direct(KernelSet set) {
   static_assert(NR == 16 || NR == 32, "the 16-bit panel kernels' widths");
+  // The f32 and f64 direct kernels' record form, both sets' (their direct kernels are AVX2's).
+  set.sgemm.direct_args = &avx2::sgemm_avx2_direct_args;
+  set.dgemm.direct_args = &avx2::dgemm_avx2_direct_args;
   constexpr WidenedDirectFn sb_panels =
       NR == 16 ? &avx2::sbgemm_avx2_direct_panels16 : &avx2::sbgemm_avx2_direct_panels32;
   constexpr WidenedDirectFn sh_panels =
