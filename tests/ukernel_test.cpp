@@ -288,7 +288,7 @@ TYPED_TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
     avx2 = avx2 || set->isa == Isa::kAvx2;
     const kernels::GemmKernel& kern = kernel_of<T>(*set);
     if (kern.direct == nullptr) continue;
-    // Widths around the few-rows blocks too (kernels/avx2/few_rows.h: 12 vectors over 1 row
+    // Widths around the few-rows blocks too (kernels/few_rows_body.h: 12 vectors over 1 row
     // down to 3 over 4), and depths around its buffer's chunks (256 k steps).
     const int64_t dnr = kern.direct_nr;
     for (int64_t nr : {int64_t{1}, int64_t{3}, dnr - 1, dnr + 1, int64_t{25}, int64_t{47},

@@ -413,9 +413,6 @@ constexpr GemmKernel avx2_f32_edge(GemmKernel k) {
 template <int NR>
 constexpr KernelSet with_avx2_widened_direct(KernelSet set) {
   static_assert(NR == 16 || NR == 32, "the 16-bit panel kernels' widths");
-  // The f32 and f64 direct kernels' record form, both sets' (their direct kernels are AVX2's).
-  set.sgemm.direct_args = &avx2::sgemm_avx2_direct_args;
-  set.dgemm.direct_args = &avx2::dgemm_avx2_direct_args;
   constexpr WidenedDirectFn sb_panels =
       NR == 16 ? &avx2::sbgemm_avx2_direct_panels16 : &avx2::sbgemm_avx2_direct_panels32;
   constexpr WidenedDirectFn sh_panels =
@@ -431,7 +428,15 @@ constexpr KernelSet with_avx2_widened_direct(KernelSet set) {
   return set;
 }
 
-const KernelSet kAvx2Set = with_avx2_widened_direct<avx2::kSgemmNr>({
+// The f32 and f64 direct kernels' record forms (ukernel.h: DirectArgs).
+template <DirectArgsFn S, DirectArgsFn D>
+constexpr KernelSet with_direct_args(KernelSet set) {
+  set.sgemm.direct_args = S;
+  set.dgemm.direct_args = D;
+  return set;
+}
+
+const KernelSet kAvx2BaseSet = with_avx2_widened_direct<avx2::kSgemmNr>({
     Isa::kAvx2,
     with_direct_panels<float, &avx2::sgemm_avx2_direct_panels16, avx2::kSgemmAInPlacePanels>(
         with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
@@ -471,12 +476,15 @@ const KernelSet kAvx2Set = with_avx2_widened_direct<avx2::kSgemmNr>({
         "u8s8s32_avx2_6x16"),
 });
 
+const KernelSet kAvx2Set =
+    with_direct_args<&avx2::sgemm_avx2_direct_args, &avx2::dgemm_avx2_direct_args>(kAvx2BaseSet);
 const KernelSet kAvx2L2Set = with_b_block_in_l2(kAvx2Set);
 #endif
 
 #if defined(INVAR_HAVE_AVX512)
-// Every AVX-512 CPU also runs AVX2; the direct path is bound by reading B, where 256-bit
-// vectors already keep up with memory, so the AVX-512 set reuses the AVX2 direct kernel.
+// Every AVX-512 CPU also runs AVX2; the direct path over memory is bound by reading B, where
+// 256-bit vectors already keep up, so the AVX-512 set reuses the AVX2 direct kernels but for up
+// to kDirectMaxRows rows over a row-major B (avx512/direct_avx512.cpp: a B in cache).
 #if !defined(INVAR_HAVE_AVX2)
 #error "the avx512 path is built together with the avx2 path (cmake/InvarIsa.cmake)"
 #endif
@@ -510,7 +518,7 @@ constexpr KernelSet avx512_set() {
     return with_edge<float, &avx512::sgemm_avx512_12x32_edge<B>>(k);
   };
   constexpr SgemmUkernelFn sgemm = &avx512::sgemm_avx512_12x32<B>;
-  return with_avx2_widened_direct<avx512::kSgemmNr>({
+  constexpr KernelSet set = with_avx2_widened_direct<avx512::kSgemmNr>({
       Isa::kAvx512,
       // B packed alone and A read in place (gemm_driver.h) up to two 32-column panels on one
       // thread, one on a team. Measured on a Zen 4 against the loop nest (alternating runs), one
@@ -519,7 +527,7 @@ constexpr KernelSet avx512_set() {
       // on two -7 %; up to eight, +3 to +6 % on one thread, -9 % on two at 256^3.
       with_direct_panels<float, &avx2::sgemm_avx2_direct_panels32, 2, 1>(
           with_direct_t<float, avx2::kDirectTNr, &avx2::sgemm_avx2_direct_t8>(
-              with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx2::sgemm_avx2_direct_16>(
+              with_direct<float, avx2::kDirectMr, avx2::kSgemmNr, &avx512::sgemm_avx512_direct_16>(
                   streaming_b(with_pack_a(
                       with_pack_b(
                           with_small<float, &avx512::sgemm_avx512_12x32_small<B>>(
@@ -535,7 +543,7 @@ constexpr KernelSet avx512_set() {
       // (1024x48x1024 -9 % / -12 %, 2048x64x1024 on two threads -13 %).
       with_direct_t<double, avx2::kDirectTNr, &avx2::dgemm_avx2_direct_t8>(
           with_direct_panels<double, &avx2::dgemm_avx2_direct_panels16, 2>(
-              with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx2::dgemm_avx2_direct_8>(
+              with_direct<double, avx2::kDirectMr, avx2::kDgemmNr, &avx512::dgemm_avx512_direct_8>(
                   streaming_b(with_pack_a(
                       with_small<double, &avx512::dgemm_avx512_12x16_small<B>>(
                           with_edge<double, &avx512::dgemm_avx512_12x16_edge<B>>(
@@ -562,6 +570,8 @@ constexpr KernelSet avx512_set() {
       make_int_kernel<uint8_t, avx2::kIgemmMr, avx2::kIgemmNr, &avx2::igemm_avx2_6x16>(
           "u8s8s32_avx2_6x16"),
   });
+  return with_direct_args<&avx512::sgemm_avx512_direct_args, &avx512::dgemm_avx512_direct_args>(
+      set);
 }
 
 const KernelSet kAvx512Set = with_b_block_in_l2(avx512_set<avx512::Broadcast::kRegister>());

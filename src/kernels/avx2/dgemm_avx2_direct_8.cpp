@@ -1,9 +1,11 @@
 // dgemm_avx2_direct_8 and dgemm_avx2_direct_panels{8,16}: the f64 direct kernels (direct.h;
-// few_rows.h for up to kDirectMaxRows rows over a row-major B, also as dgemm_avx2_direct_args),
-// over a row-major B and over prepacked panels of 8 columns (the AVX2 tile) or 16 (AVX-512).
+// kernels/few_rows_body.h for up to kDirectMaxRows rows over a row-major B, also as
+// dgemm_avx2_direct_args), over a row-major B and over prepacked panels of 8 columns (the AVX2
+// tile) or 16 (AVX-512).
 #include "kernels/avx2/avx2.h"
 #include "kernels/avx2/direct.h"
-#include "kernels/avx2/few_rows.h"
+#include "kernels/avx2/vec.h"
+#include "kernels/few_rows_body.h"
 
 namespace invar::kernels::avx2 {
 

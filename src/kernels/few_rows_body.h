@@ -1,6 +1,7 @@
-// The AVX2 direct kernels' form for m <= kDirectMaxRows rows over a row-major B (ukernel.h's
-// direct kernel), f32 (8 lanes) and f64 (4 lanes); for the AVX2 translation units only (built
-// with their flags; internal linkage keeps each unit's copy its own).
+// The direct kernels' form for m <= kDirectMaxRows rows over a row-major B (ukernel.h's direct
+// kernel), written once over a vector type Vec (avx2/vec.h: f32 8 lanes, f64 4; avx512/vec.h:
+// 16 and 8) for the ISA translation units that include it (built with their flags; internal
+// linkage keeps each unit's copy its own), as tile_body.h is for the packed tiles.
 //
 // Why not direct.h's blocks: those hold eight accumulators for any row count (4 rows x 2
 // vectors), exactly the chains two FMA pipes of latency 4 need, with nothing to spare, and with
@@ -19,17 +20,16 @@
 // buffer, and the chunks after the first start from the C the previous one stored (exact: an
 // accumulator goes through memory unchanged). Either way each element of C is one chain, in
 // increasing k, from 0, C or beta * C.
-#ifndef INVAR_KERNELS_AVX2_FEW_ROWS_H_
-#define INVAR_KERNELS_AVX2_FEW_ROWS_H_
+#ifndef INVAR_KERNELS_FEW_ROWS_BODY_H_
+#define INVAR_KERNELS_FEW_ROWS_BODY_H_
 
 #include <immintrin.h>
 
 #include <cstdint>
 
-#include "kernels/avx2/vec.h"
 #include "kernels/ukernel.h"
 
-namespace invar::kernels::avx2 {
+namespace invar::kernels {
 namespace {
 
 // Vectors per row of a wide block: twelve accumulators whatever the row count.
@@ -223,6 +223,6 @@ inline __attribute__((always_inline)) void few_rows(const DirectArgs& r) {
 }
 
 }  // namespace
-}  // namespace invar::kernels::avx2
+}  // namespace invar::kernels
 
-#endif  // INVAR_KERNELS_AVX2_FEW_ROWS_H_
+#endif  // INVAR_KERNELS_FEW_ROWS_BODY_H_
