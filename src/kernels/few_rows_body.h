@@ -6,13 +6,14 @@
 // Why not direct.h's blocks: those hold eight accumulators for any row count (4 rows x 2
 // vectors), exactly the chains two FMA pipes of latency 4 need, with nothing to spare, and with
 // alpha != 1 multiply each A value by alpha again in every column block (a scalar multiply and a
-// broadcast per row per k step, on the FMA pipes). At 4 x 256 x 256 (f32, alpha 1, one thread)
-// that ran at half the best peer's rate on the Intel Xeon of block_sizes.h. Here each block is
-// M rows x kWide(M) vectors, twelve chains whatever M (1 x 12, 2 x 6, 3 x 4, 4 x 3): per k step
-// it loads each of its B vectors once and broadcasts each of its M A values once, every load
-// feeding M or kWide multiply-adds. The columns left over run as one block of fewer vectors, its
-// last vector masked (vmaskmov) when n is not a whole number of vectors: masked-off lanes of B
-// and C are neither read nor written.
+// broadcast per row per k step, on the FMA pipes). Here each block is M rows x kWide(M)
+// vectors, twelve chains whatever M (1 x 12, 2 x 6, 3 x 4, 4 x 3): per k step it loads each of
+// its B vectors once and broadcasts each of its M A values once, every load feeding M or kWide
+// multiply-adds. The columns left over run as one block of fewer vectors, its last vector masked
+// when n is not a whole number of vectors: masked-off lanes of B and C are neither read nor
+// written. On an AVX-512 core the same blocks over 512-bit vectors (avx512/direct_avx512.cpp)
+// are what closed most of the gap at 4 x 256 x 256 (invar_bench_small, one thread, the Intel
+// Xeon of block_sizes.h: f32 0.51 -> 0.87 of libxsmm's rate, on a loaded machine).
 //
 // A is read in place when its rows are contiguous (a_cs == 1) and alpha == 1. Otherwise
 // alpha * op(A) (one rounded multiply per value, as packing does) is first copied, kChunk k steps
