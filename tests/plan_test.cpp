@@ -272,6 +272,35 @@ TEST(Plan, FewRowsReadBInPlace) {
   EXPECT_EQ(plan(packs_only(), request(1, 4096, 4096, 1), zen4()).path, Path::kLoopNest);
 }
 
+// driver::direct_at_once: a tiny product of at most kDirectMaxRows rows over a row-major B is
+// planned as the direct kernel over all of K in one call (run_tiny calls it without planning);
+// more rows, a transposed B or a larger product are not.
+TEST(Plan, FewRowsOfATinyProductAreOneDirectCall) {
+  const GemmKernel kern = avx2();
+  for (int64_t m = 1; m <= 6; ++m) {
+    for (int64_t nk : {1, 4, 63, 200, 250}) {
+      for (bool unit_alpha : {true, false}) {
+        PlanRequest r = request(m, nk, nk, 1);
+        r.unit_alpha = unit_alpha;
+        r.b_row_major = true;
+        r.a_row_major = true;
+        Plan p;
+        const bool tiny = driver::plan_tiny(kern, r, zen4(), &p);
+        const bool at_once = driver::direct_at_once(kern, m, nk, nk, /*b_cs=*/1);
+        EXPECT_EQ(at_once, m <= kernels::kDirectMaxRows && m * nk * nk < 250000)
+            << m << " x " << nk;
+        if (!at_once) continue;
+        ASSERT_TRUE(tiny);
+        EXPECT_EQ(p.path, Path::kDirect);
+        EXPECT_GE(p.direct_rows, m);
+        EXPECT_GE(p.direct_kc, nk);
+      }
+    }
+  }
+  EXPECT_FALSE(driver::direct_at_once(kern, 4, 64, 64, /*b_cs=*/64));  // a transposed B
+  EXPECT_FALSE(driver::direct_at_once(packs_only(), 4, 64, 64, 1));
+}
+
 TEST(Plan, SmallProductsRunTheSmallFormWithUnitAlphaOnly) {
   const GemmKernel kern = avx2();
   Plan p = plan(kern, request(16, 16, 16, 1), zen4());

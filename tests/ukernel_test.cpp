@@ -299,13 +299,20 @@ TYPED_TEST(Ukernel, EveryPartialTileThroughTheDriver) {
 
 TYPED_TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
   using T = TypeParam;
+  int with_args = 0;
+  bool avx2 = false;
   for (const kernels::KernelSet* set : runnable_sets()) {
+    avx2 = avx2 || set->isa == Isa::kAvx2;
     const kernels::GemmKernel& kern = kernel_of<T>(*set);
     if (kern.direct == nullptr) continue;
-    for (int64_t nr : {int64_t{1}, int64_t{kern.direct_nr} - 1, 9 * int64_t{kern.direct_nr} + 5}) {
+    // Widths around the few-rows blocks too (kernels/few_rows_body.h: 12 vectors over 1 row
+    // down to 3 over 4), and depths around its buffer's chunks (256 k steps).
+    const int64_t dnr = kern.direct_nr;
+    for (int64_t nr : {int64_t{1}, int64_t{3}, dnr - 1, dnr + 1, int64_t{25}, int64_t{47},
+                       int64_t{101}, 9 * dnr + 5}) {
       const int64_t ldb = nr + 5, ldc = nr + 3;
       for (int64_t m = 1; m <= kern.direct_mr; ++m) {
-        for (int64_t k : {1, 2, 3, 7, 16, 33, 300}) {
+        for (int64_t k : {1, 2, 3, 7, 16, 33, 256, 257, 300, 600}) {
           for (bool trans_a : {false, true}) {
             for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
               const T alpha = k % 2 ? T(1) : T(-0.5);
@@ -322,17 +329,29 @@ TYPED_TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
               auto expected = c;
               reference_gemm<T>(trans_a, false, m, nr, k, alpha, a.data(), trans_a ? m : k,
                                 b.data(), ldb, start_beta(init, beta), expected.data(), ldc);
+              const auto c0 = c;
               kern.direct(m, nr, k, &alpha, a.data(), a_rs, a_cs, b.data(), ldb, c.data(), ldc,
                           init, &beta);
               ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
                   << kern.name << " direct m=" << m << " n=" << nr << " k=" << k
                   << " trans_a=" << trans_a;
+              // The record form (the tiny lane's), for the rows it takes.
+              if (kern.direct_args == nullptr || m > kernels::kDirectMaxRows) continue;
+              c = c0;
+              kern.direct_args({m, nr, k, &alpha, a.data(), a_rs, a_cs, b.data(), ldb, c.data(),
+                                ldc, init, &beta});
+              ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
+                  << kern.name << " direct_args m=" << m << " n=" << nr << " k=" << k
+                  << " trans_a=" << trans_a;
+              ++with_args;
             }
           }
         }
       }
     }
   }
+  // The AVX2 and AVX-512 sets offer the record form: it must have been tested where they run.
+  if (avx2) EXPECT_GT(with_args, 0);
 }
 
 // The micro-kernels over A in place (alpha 1) against the chain, over row and column counts around

@@ -10,6 +10,7 @@
 #include "api/gemm_call.h"
 #include "api/last_error.h"
 #include "api/packed.h"
+#include "api/tiny_lane.h"
 #include "invar/invar.h"
 #include "runtime/fp_mode.h"
 
@@ -122,6 +123,34 @@ invar_status gemm_entry(const char* function, const invar_trans& ta, const invar
     invar::api::execute(invar::Context::default_context().impl(), call);
     return INVAR_OK;
   });
+}
+
+// gemm_entry out of line: kept out of plain_entry's frame, whose tiny lane would otherwise save
+// and restore what the general way needs.
+template <class T>
+__attribute__((noinline)) invar_status general_entry(const char* function, const invar_trans& ta,
+                                                     const invar_trans& tb, int64_t m, int64_t n,
+                                                     int64_t k, T alpha, const T* a, int64_t lda,
+                                                     const T* b, int64_t ldb, T beta, T* c,
+                                                     int64_t ldc) {
+  return gemm_entry(function, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+// invar_sgemm and invar_dgemm: a tiny product through the tiny lane (api/tiny_lane.h), in the
+// library's FP mode; anything else through gemm_entry, which validates and reports.
+template <class T>
+invar_status plain_entry(const char* function, const invar_trans& ta, const invar_trans& tb,
+                         int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
+                         const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+  {
+    invar::runtime::FpModeGuard fp_mode;
+    if (invar::api::run_tiny_lane(raw_enum(ta), raw_enum(tb), m, n, k, alpha, a, lda, b, ldb, beta,
+                                  c, ldc)) {
+      invar::api::clear_last_error();
+      return INVAR_OK;
+    }
+  }
+  return general_entry(function, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 // AIn: the A element type whose kernel the panels are for (T itself but for the int8 B).
@@ -338,13 +367,13 @@ extern "C" {
 invar_status invar_sgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
                          float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
                          float beta, float* c, int64_t ldc) {
-  return gemm_entry("invar_sgemm", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return plain_entry("invar_sgemm", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 invar_status invar_dgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
                          double alpha, const double* a, int64_t lda, const double* b, int64_t ldb,
                          double beta, double* c, int64_t ldc) {
-  return gemm_entry("invar_dgemm", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return plain_entry("invar_dgemm", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 invar_status invar_sgemm_epilogue(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,

@@ -115,27 +115,37 @@ std::string validate(const GemmCall<In, Out>& call);
 // operand spans at most 2^52 elements, 2^55 bytes (under kMaxSpanBytes, extents.h), so no
 // extent overflows; and an operand at a non-null address below 2^63 (every user-space address
 // on x86-64 and aarch64) ends below 2^64, so none wraps around the address space.
+// plainly_valid's test of the plain arguments, without a prepacked operand or an epilogue: the
+// whole validation of a tiny product (api/tiny_lane.h), called in the library's FP mode (it
+// compares alpha with 0).
+template <class In, class InB, class Out, class Acc>
+inline bool plain_arguments(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, Acc alpha,
+                            const In* a, int64_t lda, const InB* b, int64_t ldb, const Out* c,
+                            int64_t ldc) {
+  constexpr uint64_t kExtentBound = uint64_t{1} << 26;
+  // Negative values are huge as unsigned: one comparison bounds all six from both sides.
+  const uint64_t extents = static_cast<uint64_t>(m) | static_cast<uint64_t>(n) |
+                           static_cast<uint64_t>(k) | static_cast<uint64_t>(lda) |
+                           static_cast<uint64_t>(ldb) | static_cast<uint64_t>(ldc);
+  const auto address = [](const void* p) { return reinterpret_cast<uintptr_t>(p); };
+  const bool in_range = extents < kExtentBound && m != 0 && n != 0 && k != 0 &&
+                        ((address(a) | address(b) | address(c)) >> 63) == 0 && a != nullptr &&
+                        b != nullptr && c != nullptr;
+  const bool plain = static_cast<unsigned>(trans_a) <= 1 && static_cast<unsigned>(trans_b) <= 1 &&
+                     !(alpha == Acc(0));
+  return in_range && plain && ldc >= n && lda >= (trans_a ? m : k) && ldb >= (trans_b ? k : n);
+}
+
 template <class In, class Out>
 inline bool plainly_valid(const GemmCall<In, Out>& c) {
   using Acc = typename GemmCall<In, Out>::Acc;
-  constexpr uint64_t kExtentBound = uint64_t{1} << 26;
-  // Negative values are huge as unsigned: one comparison bounds all six from both sides.
-  const uint64_t extents = static_cast<uint64_t>(c.m) | static_cast<uint64_t>(c.n) |
-                           static_cast<uint64_t>(c.k) | static_cast<uint64_t>(c.lda) |
-                           static_cast<uint64_t>(c.ldb) | static_cast<uint64_t>(c.ldc);
-  const auto address = [](const void* p) { return reinterpret_cast<uintptr_t>(p); };
-  const bool in_range = extents < kExtentBound && c.m != 0 && c.n != 0 && c.k != 0 &&
-                        ((address(c.a) | address(c.b) | address(c.c)) >> 63) == 0 &&
-                        c.a != nullptr && c.b != nullptr && c.c != nullptr;
-  const bool plain = static_cast<unsigned>(c.trans_a) <= 1 &&
-                     static_cast<unsigned>(c.trans_b) <= 1 && c.packed_a == nullptr &&
-                     c.packed_b == nullptr && !(c.alpha == Acc(0));
   const bool epilogue =
       (c.bias == 0 && c.activation == 0) ||
       (!std::is_integral_v<Acc> && static_cast<unsigned>(c.bias) <= 2 &&
        static_cast<unsigned>(c.activation) <= 3 && (c.bias == 0 || c.bias_values != nullptr));
-  return in_range && plain && epilogue && c.ldc >= c.n && c.lda >= (c.trans_a ? c.m : c.k) &&
-         c.ldb >= (c.trans_b ? c.k : c.n);
+  return plain_arguments(c.trans_a, c.trans_b, c.m, c.n, c.k, c.alpha, c.a, c.lda, c.b, c.ldb, c.c,
+                         c.ldc) &&
+         c.packed_a == nullptr && c.packed_b == nullptr && epilogue;
 }
 
 // Runs a validated call on the context, on a thread in the library's FP mode

@@ -55,6 +55,15 @@ void run_tiny_plan(const kernels::GemmKernel& kernel, const GemmProblem& problem
 
 bool run_tiny(const kernels::GemmKernel& kernel, const GemmProblem& problem,
               const arch::CacheTopology& topology) {
+  // direct_at_once: the kernel is called at once, the plan's records never filled.
+  const GemmProblem& p = problem;
+  if (p.allow_direct && p.a_panels == nullptr && p.b_panels == nullptr &&
+      direct_at_once(kernel, p.m, p.n, p.k, p.b_cs)) {
+    kernel.direct(p.m, p.n, p.k, p.alpha, p.a, p.a_rs, p.a_cs, p.b, p.b_rs, p.c, p.ldc,
+                  p.first_init, p.beta);
+    if (!p.epilogue.empty()) numeric::apply_epilogue(p.epilogue, p.c, p.ldc, p.m, p.n, 0, 0);
+    return true;
+  }
   Plan plan;
   if (!plan_tiny(kernel, request_of(problem, 1, 1), topology, &plan)) return false;
   run_planned(kernel, problem, plan);

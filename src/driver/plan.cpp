@@ -388,11 +388,7 @@ bool plan_tiny(const GemmKernel& kern, const PlanRequest& r, const arch::CacheTo
   // Below kMinFlopsPerThread multiply-adds a product runs on one thread (useful_threads) and
   // counts as small (kSmallDirectFmas), so a direct path or the small one is decided from the
   // shape and layouts alone, without the team's arithmetic.
-  static_assert(kMinFlopsPerThread <= kSmallDirectFmas, "a one-thread product must be small");
-  constexpr int64_t kTinyFmas = static_cast<int64_t>(kMinFlopsPerThread);
-  if (!r.allow_direct || r.a_prepacked || r.b_prepacked || (r.m | r.n | r.k) >= (1 << 20) ||
-      r.m * r.n * r.k >= kTinyFmas)
-    return false;
+  if (!r.allow_direct || r.a_prepacked || r.b_prepacked || !tiny_shape(r.m, r.n, r.k)) return false;
   plan->threads = 1;
   plan->small_fits =
       r.m > kernels::kDirectMaxRows &&

@@ -235,12 +235,31 @@ int batch_members(int64_t m, int64_t n, int64_t k, int threads, int64_t count);
 Plan make_plan(const kernels::GemmKernel& kernel, const PlanRequest& request,
                const arch::CacheTopology& topology, const blocking::BlockOverrides& overrides);
 
+// Whether an m x n x k product (m, n, k >= 1) is tiny: below kMinFlopsPerThread multiply-adds,
+// so one thread runs it, and it counts as small (kSmallDirectFmas). plan_tiny plans only these.
+inline bool tiny_shape(int64_t m, int64_t n, int64_t k) {
+  static_assert(kMinFlopsPerThread <= kSmallDirectFmas, "a one-thread product must be small");
+  constexpr int64_t kTinyFmas = static_cast<int64_t>(kMinFlopsPerThread);
+  return (m | n | k) < (int64_t{1} << 20) && m * n * k < kTinyFmas;
+}
+
 // The plan of a product small enough to be decided from its shape and layouts alone: below
 // kMinFlopsPerThread multiply-adds (one thread, useful_threads) with a direct path or the small
 // one for it, exactly as make_plan plans it; false (and *plan partly written) for any other.
 // make_plan asks it first; run_tiny (gemm_driver.h) plans and runs with it.
 bool plan_tiny(const kernels::GemmKernel& kernel, const PlanRequest& request,
                const arch::CacheTopology& topology, Plan* plan);
+
+// Whether plan_tiny's plan for a product that may take a direct path (allow_direct, neither
+// operand prepacked) is known without making it: the kernel's direct form over all of K in one
+// call, for a tiny product of at most kDirectMaxRows rows over a row-major B (op(B)[k][j] at
+// b[k * b_rs + j * b_cs], b_cs == 1; plan_test.cpp checks the plan). run_tiny and the C API's
+// tiny lane call kernel.direct at once there.
+inline bool direct_at_once(const kernels::GemmKernel& kernel, int64_t m, int64_t n, int64_t k,
+                           int64_t b_cs) {
+  return m <= kernels::kDirectMaxRows && b_cs == 1 && kernel.direct != nullptr &&
+         tiny_shape(m, n, k);
+}
 
 // The same with the team and the blocks given (request.threads is the team asked, as is; the
 // blocks are used only if a packed path is taken) and small_fits as given.

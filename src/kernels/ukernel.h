@@ -57,6 +57,24 @@ using SgemmDirectFn = void (*)(int64_t m, int64_t n, int64_t k, float alpha, con
                                int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                                int64_t ldc, AccInit init, float beta);
 
+// The direct kernel's arguments as one record, for m <= kDirectMaxRows (DirectArgsFn): the
+// smallest products' way in (api/tiny_lane.h), where passing thirteen arguments from call to
+// call costs more than their multiply-adds. alpha and beta point to scalars of C's type; a, b
+// and c to its elements. Same contract and chains as the direct kernel.
+struct DirectArgs {
+  int64_t m, n, k;
+  const void* alpha;
+  const void* a;
+  int64_t a_rs, a_cs;
+  const void* b;
+  int64_t ldb;
+  void* c;
+  int64_t ldc;
+  AccInit init;
+  const void* beta;
+};
+using DirectArgsFn = void (*)(const DirectArgs& args);
+
 // The direct kernels over bf16 and f16 operands (each value passed as its raw bits): the same
 // shapes and chains as SgemmDirectFn on the operands widened exactly to f32, C in f32.
 using WidenedDirectFn = void (*)(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,

@@ -69,6 +69,18 @@ void dgemm_avx512_12x16_a_in_place(int64_t m, int64_t n, int64_t k, const double
 // 12 x 32 int32 over byte quads (ukernel.h), for CPUs with AVX-512 BW and VNNI: the f32 tile's
 // register plan with vpdpbusd for the fma, four k steps per instruction. The s8 form also keeps
 // two correction vectors (ukernel.h). Built from vnni/ with -mavx512bw -mavx512vnni.
+// The direct kernels over a row-major B (ukernel.h; m <= avx2::kDirectMr rows, 16 and 8 columns
+// per basic group as the AVX2 ones), 512-bit for up to kDirectMaxRows rows, and their record
+// forms (m <= kDirectMaxRows; ukernel.h: DirectArgs).
+void sgemm_avx512_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                            int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
+                            int64_t ldc, AccInit init, float beta);
+void dgemm_avx512_direct_8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
+                           int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
+                           int64_t ldc, AccInit init, double beta);
+void sgemm_avx512_direct_args(const DirectArgs& args);
+void dgemm_avx512_direct_args(const DirectArgs& args);
+
 inline constexpr int kIgemmMr = 12;
 inline constexpr int kIgemmNr = 32;
 void s8s8s32_avx512vnni_12x32(int64_t kc, const uint8_t* a_panel, const int8_t* b_panel, int32_t* c,

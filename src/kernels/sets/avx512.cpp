@@ -11,10 +11,11 @@
 #include "kernels/sets/x86.h"
 #include "pack/pack.h"
 
-// Every AVX-512 CPU also runs AVX2; the direct path over a row-major B is bound by reading B,
-// where 256-bit vectors already keep up with memory, so the AVX-512 set reuses the AVX2 direct
-// kernels there. Over a transposed B the eight-column kernel is bound by its one chain per row of
-// C where B comes from the caches, so that one has a sixteen-column form of its own.
+// Every AVX-512 CPU also runs AVX2; the direct path over memory is bound by reading B, where
+// 256-bit vectors already keep up, so the AVX-512 set reuses the AVX2 direct kernels but where B
+// comes from the caches: up to kDirectMaxRows rows over a row-major B (avx512/direct_avx512.cpp),
+// and over a transposed B, where the eight-column kernel is bound by its one chain per row of C
+// (avx512/sgemm_avx512_direct_t16.cpp).
 #if !defined(INVAR_HAVE_AVX2)
 #error "the avx512 path is built together with the avx2 path (cmake/InvarIsa.cmake)"
 #endif
@@ -83,7 +84,8 @@ constexpr KernelSet tile_set() {
               .ukernel_a_in_place = erase<&avx512::sgemm_avx512_12x32_a_in_place<B>>,
               .direct_mr = avx2::kDirectMr,
               .direct_nr = avx2::kSgemmNr,
-              .direct = erase<&avx2::sgemm_avx2_direct_16>,
+              .direct = erase<&avx512::sgemm_avx512_direct_16>,
+              .direct_args = &avx512::sgemm_avx512_direct_args,
               // B packed alone and A read in place (gemm_driver.h) up to two 32-column panels on
               // one thread, one on a team. Measured on a Zen 4 against the loop nest (alternating
               // runs), one / two threads: 4096x32x1024 +21 % / +32 %, 512x32x512 +20 % / +21 %;
@@ -114,7 +116,8 @@ constexpr KernelSet tile_set() {
               .ukernel_a_in_place = erase<&avx512::dgemm_avx512_12x16_a_in_place<B>>,
               .direct_mr = avx2::kDirectMr,
               .direct_nr = avx2::kDgemmNr,
-              .direct = erase<&avx2::dgemm_avx2_direct_8>,
+              .direct = erase<&avx512::dgemm_avx512_direct_8>,
+              .direct_args = &avx512::dgemm_avx512_direct_args,
               // Up to two 16-column panels (Zen 4, against the loop nest, 1 / 2 threads): f64
               // 512x16x512 +38 % / +40 %, 1024x32x2048 +19 % / +9 %, 4096x32x1024 +14 % / +6 %;
               // four panels lost (1024x48x1024 -9 % / -12 %, 2048x64x1024 on two threads -13 %).

@@ -1,0 +1,229 @@
+// The direct kernels' form for m <= kDirectMaxRows rows over a row-major B (ukernel.h's direct
+// kernel), written once over a vector type Vec (avx2/vec.h: f32 8 lanes, f64 4; avx512/vec.h:
+// 16 and 8) for the ISA translation units that include it (built with their flags; internal
+// linkage keeps each unit's copy its own), as tile_body.h is for the packed tiles.
+//
+// Why not direct.h's blocks: those hold eight accumulators for any row count (4 rows x 2
+// vectors), exactly the chains two FMA pipes of latency 4 need, with nothing to spare, and with
+// alpha != 1 multiply each A value by alpha again in every column block (a scalar multiply and a
+// broadcast per row per k step, on the FMA pipes). Here each block is M rows x kWide(M)
+// vectors, twelve chains whatever M (1 x 12, 2 x 6, 3 x 4, 4 x 3): per k step it loads each of
+// its B vectors once and broadcasts each of its M A values once, every load feeding M or kWide
+// multiply-adds. The columns left over run as one block of fewer vectors, its last vector masked
+// when n is not a whole number of vectors: masked-off lanes of B and C are neither read nor
+// written. On an AVX-512 core the same blocks over 512-bit vectors (avx512/direct_avx512.cpp)
+// are what closed most of the gap at 4 x 256 x 256 (invar_bench_small, one thread, the Intel
+// Xeon of block_sizes.h: f32 0.51 -> 0.87 of libxsmm's rate, on a loaded machine).
+//
+// A is read in place when its rows are contiguous (a_cs == 1) and alpha == 1. Otherwise
+// alpha * op(A) (one rounded multiply per value, as packing does) is first copied, kChunk k steps
+// at a time, into a buffer on the stack with contiguous rows; every column block then reads the
+// buffer, and the chunks after the first start from the C the previous one stored (exact: an
+// accumulator goes through memory unchanged). Either way each element of C is one chain, in
+// increasing k, from 0, C or beta * C.
+#ifndef INVAR_KERNELS_FEW_ROWS_BODY_H_
+#define INVAR_KERNELS_FEW_ROWS_BODY_H_
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "kernels/ukernel.h"
+
+namespace invar::kernels {
+namespace {
+
+// Vectors per row of a wide block: twelve accumulators whatever the row count.
+constexpr int few_rows_wide(int m) { return 12 / m; }
+
+// M rows x NV vectors of C at c (column 0 of the block) over k steps: A row i at a + i * lda
+// (contiguous, already scaled), B rows ldb apart. kMasked: only the lanes `mask` selects of the
+// last vector exist, in B as in C.
+template <class Vec, int M, int NV, bool kMasked>
+inline __attribute__((always_inline)) void few_rows_block(
+    int64_t k, const typename Vec::T* a, int64_t lda, const typename Vec::T* b, int64_t ldb,
+    typename Vec::T* c, int64_t ldc, AccInit init, typename Vec::T beta, typename Vec::Mask mask) {
+  using T = typename Vec::T;
+  using V = typename Vec::V;
+  constexpr int L = Vec::kLanes;
+  auto load = [&](const T* p, int v) {
+    return kMasked && v == NV - 1 ? Vec::maskload(p, mask) : Vec::load(p);
+  };
+  V acc[M][NV];
+  if (init == AccInit::kZero) {
+#pragma GCC unroll 16
+    for (int i = 0; i < M; ++i)
+#pragma GCC unroll 16
+      for (int v = 0; v < NV; ++v) acc[i][v] = Vec::zero();
+  } else {
+    const V vbeta = Vec::set1(beta);
+#pragma GCC unroll 16
+    for (int i = 0; i < M; ++i)
+#pragma GCC unroll 16
+      for (int v = 0; v < NV; ++v) {
+        acc[i][v] = load(c + i * ldc + L * v, v);
+        if (init == AccInit::kScale) acc[i][v] = Vec::mul(vbeta, acc[i][v]);
+      }
+  }
+  for (int64_t p = 0; p < k; ++p) {
+    V bv[NV];
+#pragma GCC unroll 16
+    for (int v = 0; v < NV; ++v) bv[v] = load(b + p * ldb + L * v, v);
+#pragma GCC unroll 16
+    for (int i = 0; i < M; ++i) {
+      const V va = Vec::set1(a[i * lda + p]);
+#pragma GCC unroll 16
+      for (int v = 0; v < NV; ++v) acc[i][v] = Vec::fma(va, bv[v], acc[i][v]);
+    }
+  }
+#pragma GCC unroll 16
+  for (int i = 0; i < M; ++i)
+#pragma GCC unroll 16
+    for (int v = 0; v < NV; ++v) {
+      if (kMasked && v == NV - 1)
+        Vec::maskstore(c + i * ldc + L * v, mask, acc[i][v]);
+      else
+        Vec::store(c + i * ldc + L * v, acc[i][v]);
+    }
+}
+
+// The block of the last 1..kWide(M) vectors: `vectors` of them, the last masked when kMasked
+// (a chain of comparisons, not a table: a standard-library array here could be the copy the
+// linker keeps for the baseline units, tests/isa_objects_odr.sh).
+template <class Vec, int M, bool kMasked, int NV = 1>
+inline __attribute__((always_inline)) void few_rows_rest(int vectors, int64_t k,
+                                                         const typename Vec::T* a, int64_t lda,
+                                                         const typename Vec::T* b, int64_t ldb,
+                                                         typename Vec::T* c, int64_t ldc,
+                                                         AccInit init, typename Vec::T beta,
+                                                         typename Vec::Mask mask) {
+  if constexpr (NV < few_rows_wide(M)) {
+    if (vectors != NV) {
+      few_rows_rest<Vec, M, kMasked, NV + 1>(vectors, k, a, lda, b, ldb, c, ldc, init, beta, mask);
+      return;
+    }
+  }
+  few_rows_block<Vec, M, NV, kMasked>(k, a, lda, b, ldb, c, ldc, init, beta, mask);
+}
+
+// The wide blocks of few_rows_all (as many as fit in n columns): the columns done. Out of line,
+// so that a product narrower than one wide block sets none of their loop up.
+template <class Vec, int M>
+__attribute__((noinline)) int64_t few_rows_wide_blocks(const DirectArgs& r) {
+  using T = typename Vec::T;
+  constexpr int L = Vec::kLanes;
+  constexpr int kWide = few_rows_wide(M);
+  const T* a = static_cast<const T*>(r.a);
+  const T* b = static_cast<const T*>(r.b);
+  T* c = static_cast<T*>(r.c);
+  const T beta = *static_cast<const T*>(r.beta);
+  int64_t j = 0;
+  for (; j + L * kWide <= r.n; j += L * kWide)
+    few_rows_block<Vec, M, kWide, false>(r.k, a, r.a_rs, b + j, r.ldb, c + j, r.ldc, r.init, beta,
+                                         typename Vec::Mask{});
+  return j;
+}
+
+// All n columns of M rows over k steps, from the record of the direct kernel's arguments
+// (ukernel.h) with A's rows contiguous (a_cs == 1, a_rs their stride) and alpha already in A.
+template <class Vec, int M>
+__attribute__((noinline)) void few_rows_all(const DirectArgs& r) {
+  using T = typename Vec::T;
+  constexpr int L = Vec::kLanes;
+  constexpr int kWide = few_rows_wide(M);
+  const int64_t n = r.n, k = r.k, lda = r.a_rs, ldb = r.ldb, ldc = r.ldc;
+  const T* a = static_cast<const T*>(r.a);
+  const T* b = static_cast<const T*>(r.b);
+  T* c = static_cast<T*>(r.c);
+  const AccInit init = r.init;
+  const T beta = *static_cast<const T*>(r.beta);
+  const typename Vec::Mask none{};
+  const int64_t j = n < L * kWide ? 0 : few_rows_wide_blocks<Vec, M>(r);
+  if (j == n) return;
+  const int64_t left = n - j;  // 1 .. L * kWide - 1 columns
+  const int vectors = static_cast<int>((left + L - 1) / L);
+  const int last = static_cast<int>(left - L * (vectors - 1));  // columns of the last vector
+  if (last == L)
+    few_rows_rest<Vec, M, false>(vectors, k, a, lda, b + j, ldb, c + j, ldc, init, beta, none);
+  else
+    few_rows_rest<Vec, M, true>(vectors, k, a, lda, b + j, ldb, c + j, ldc, init, beta,
+                                Vec::mask(last));
+}
+
+// The buffer's depth in k steps: kDirectMaxRows rows of it are 4 KiB of f32, 8 KiB of f64.
+inline constexpr int64_t kFewRowsChunk = 256;
+
+// M rows with alpha != 1 or columns of A apart (a_cs != 1): alpha * op(A) through the buffer,
+// kFewRowsChunk k steps at a time. Out of line, so that few_rows' test of alpha and a_cs costs a
+// tiny product no spilled arguments.
+template <class Vec, int M>
+__attribute__((noinline)) void few_rows_scaled(const DirectArgs& r) {
+  using T = typename Vec::T;
+  const T alpha = *static_cast<const T*>(r.alpha);
+  const T* a = static_cast<const T*>(r.a);
+  alignas(32) T scaled[M * kFewRowsChunk];
+  DirectArgs chunk = r;
+  chunk.a = scaled;
+  chunk.a_cs = 1;
+  int64_t p0 = 0;
+  do {
+    const int64_t kc = r.k - p0 < kFewRowsChunk ? r.k - p0 : kFewRowsChunk;
+    for (int i = 0; i < M; ++i) {
+      const T* row = a + i * r.a_rs + p0 * r.a_cs;
+      T* dst = scaled + i * kc;
+      if (r.a_cs == 1) {
+        for (int64_t p = 0; p < kc; ++p) dst[p] = alpha * row[p];
+      } else {
+        for (int64_t p = 0; p < kc; ++p) dst[p] = alpha * row[p * r.a_cs];
+      }
+    }
+    chunk.k = kc;
+    chunk.a_rs = kc;
+    chunk.b = static_cast<const T*>(r.b) + p0 * r.ldb;
+    chunk.init = p0 == 0 ? r.init : AccInit::kLoad;
+    few_rows_all<Vec, M>(chunk);
+    p0 += kc;
+  } while (p0 < r.k);
+}
+
+// M rows of at most one vector of columns (the smallest products, 2^3 to 4^3 among them), A
+// in place: one masked block, without few_rows_all's set-up for wider blocks.
+template <class Vec, int M>
+__attribute__((noinline)) void few_rows_narrow(const DirectArgs& r) {
+  using T = typename Vec::T;
+  few_rows_block<Vec, M, 1, true>(r.k, static_cast<const T*>(r.a), r.a_rs,
+                                  static_cast<const T*>(r.b), r.ldb, static_cast<T*>(r.c), r.ldc,
+                                  r.init, *static_cast<const T*>(r.beta),
+                                  Vec::mask(static_cast<int>(r.n)));
+}
+
+// M rows: A in place when its rows are contiguous and alpha == 1, else through the buffer.
+template <class Vec, int M>
+inline __attribute__((always_inline)) void few_rows_m(const DirectArgs& r) {
+  using T = typename Vec::T;
+  if (*static_cast<const T*>(r.alpha) == T(1) && r.a_cs == 1) {
+    if (r.n <= Vec::kLanes)
+      few_rows_narrow<Vec, M>(r);
+    else
+      few_rows_all<Vec, M>(r);
+  } else {
+    few_rows_scaled<Vec, M>(r);
+  }
+}
+
+// The direct kernel (ukernel.h) for 1 <= m <= kDirectMaxRows rows over a row-major B.
+template <class Vec>
+inline __attribute__((always_inline)) void few_rows(const DirectArgs& r) {
+  static_assert(kDirectMaxRows == 4, "one instance per row count");
+  switch (r.m) {
+    case 1: few_rows_m<Vec, 1>(r); return;
+    case 2: few_rows_m<Vec, 2>(r); return;
+    case 3: few_rows_m<Vec, 3>(r); return;
+    default: few_rows_m<Vec, 4>(r); return;
+  }
+}
+
+}  // namespace
+}  // namespace invar::kernels
+
+#endif  // INVAR_KERNELS_FEW_ROWS_BODY_H_
