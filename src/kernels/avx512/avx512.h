@@ -43,14 +43,6 @@ void sgemm_avx512_12x32_a_in_place(int64_t m, int64_t n, int64_t k, const float*
 void sgemm_avx512_pack_a12(int64_t mc, int64_t kc, const float* a, int64_t lda, float alpha,
                            float* dst);
 
-// m <= kDirectMaxRows rows x n columns from unpacked operands with B stored transposed
-// (ukernel.h): sixteen columns of C per basic group, transposed from sixteen rows of B in
-// registers; the trailing n % 16 columns through avx2::sgemm_avx2_direct_t8.
-inline constexpr int kDirectTNr = 16;
-void sgemm_avx512_direct_t16(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
-                             int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
-                             int64_t ldc, AccInit init, float beta);
-
 // 12 x 16 doubles: the same register plan as the f32 tile, each zmm holding 8 doubles.
 inline constexpr int kDgemmMr = 12;
 inline constexpr int kDgemmNr = 16;

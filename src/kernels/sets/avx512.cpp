@@ -12,10 +12,12 @@
 #include "pack/pack.h"
 
 // Every AVX-512 CPU also runs AVX2; the direct path over memory is bound by reading B, where
-// 256-bit vectors already keep up, so the AVX-512 set reuses the AVX2 direct kernels but where B
-// comes from the caches: up to kDirectMaxRows rows over a row-major B (avx512/direct_avx512.cpp),
-// and over a transposed B, where the eight-column kernel is bound by its one chain per row of C
-// (avx512/sgemm_avx512_direct_t16.cpp).
+// 256-bit vectors already keep up, so the AVX-512 set reuses the AVX2 direct kernels but for up
+// to kDirectMaxRows rows over a row-major B (avx512/direct_avx512.cpp: a B in cache). Over a
+// transposed B a sixteen-row zmm form of sgemm_avx2_direct_t8 ran 1.4x faster with W in L2 but
+// lost from L3 on the Intel Xeon of block_sizes.h (x * W^T 1 x 4096 x 4096, the best peer of the
+// same run: 0.76 / 0.70 of it on one / two threads where the eight-row kernel gave 0.79 / 0.80), so
+// the AVX2 kernel stays.
 #if !defined(INVAR_HAVE_AVX2)
 #error "the avx512 path is built together with the avx2 path (cmake/InvarIsa.cmake)"
 #endif
@@ -95,8 +97,8 @@ constexpr KernelSet tile_set() {
               .direct_panels = erase<&avx2::sgemm_avx2_direct_panels32>,
               .a_in_place_panels = 2,
               .a_in_place_team_panels = 1,
-              .direct_t_nr = avx512::kDirectTNr,
-              .direct_t = erase<&avx512::sgemm_avx512_direct_t16>,
+              .direct_t_nr = avx2::kDirectTNr,
+              .direct_t = erase<&avx2::sgemm_avx2_direct_t8>,
           },
       .dgemm =
           {
