@@ -25,6 +25,7 @@ import threading
 import warnings
 from typing import Iterator
 
+import numpy as np
 import torch
 
 import invar
@@ -67,6 +68,19 @@ def _scalar(v):
     return v.item() if isinstance(v, torch.Tensor) else v
 
 
+def _start(self, shape, dtype):
+    """A new C holding self broadcast to shape, the chains' start. A float32 or float64 self is
+    copied by numpy: a copy by torch runs on its OpenMP threads, which then spin for a while on
+    the cores the product's own threads are about to use."""
+    if self.dtype == dtype and dtype in (torch.float32, torch.float64):
+        try:
+            return torch.from_numpy(np.broadcast_to(self.numpy(), shape).copy())
+        except (RuntimeError, TypeError):  # a tensor numpy cannot view (e.g. a lazy negation)
+            pass
+    c = self.to(dtype).expand(shape).contiguous()
+    return c.clone() if c.data_ptr() == self.data_ptr() else c
+
+
 def _addmm(self, mat1, mat2, *, beta=1, alpha=1):
     """beta * self + alpha * mat1 @ mat2: each element's chain starts from beta * self."""
     self, mat1, mat2 = _plain(self), _plain(mat1), _plain(mat2)
@@ -75,12 +89,7 @@ def _addmm(self, mat1, mat2, *, beta=1, alpha=1):
     if mat1.dtype not in _ROUTED or mat2.dtype != mat1.dtype:
         product = _exact_product(mat1, mat2)
         return product * alpha + self * beta if beta != 0 else product * alpha
-    if beta == 0:
-        c = torch.empty(shape, dtype=mat1.dtype)
-    else:
-        c = self.to(mat1.dtype).expand(shape).contiguous()
-        if c.data_ptr() == self.data_ptr():
-            c = c.clone()
+    c = torch.empty(shape, dtype=mat1.dtype) if beta == 0 else _start(self, shape, mat1.dtype)
     return invar.gemm(mat1, mat2, c, alpha=alpha, beta=beta)
 
 
@@ -93,12 +102,7 @@ def _baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
         return product * alpha + self * beta if beta != 0 else product * alpha
     if beta == 0 and alpha == 1:
         return invar.matmul(batch1, batch2, out=torch.empty(shape, dtype=batch1.dtype))
-    if beta == 0:
-        c = torch.empty(shape, dtype=batch1.dtype)
-    else:
-        c = self.to(batch1.dtype).expand(shape).contiguous()
-        if c.data_ptr() == self.data_ptr():
-            c = c.clone()
+    c = torch.empty(shape, dtype=batch1.dtype) if beta == 0 else _start(self, shape, batch1.dtype)
     for i in range(shape[0]):
         invar.gemm(batch1[i], batch2[i], c[i], alpha=alpha, beta=beta)
     return c
