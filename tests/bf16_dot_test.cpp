@@ -19,6 +19,7 @@
 #include "arch/cpu_features.h"
 #include "invar/invar.hpp"
 #include "numeric/half.h"
+#include "pack/pack.h"
 #include "testing/seeded_data.h"
 
 #if INVAR_TEST_HAVE_AVX512_BF16
@@ -115,6 +116,83 @@ TEST(Bf16DotCheck, TheInstructionPassesWhereTheCpuHasIt) {
   EXPECT_EQ(status.kernel != nullptr, check.passed) << check.detail;
   EXPECT_TRUE(check.passed) << check.detail;
 #endif
+}
+
+// The detection gives the kernel only over an instruction that passes the check: the same
+// detection as the library's, with a wrong instruction standing in for vdpbf16ps.
+TEST(Bf16DotCheck, DetectionRefusesTheKernelOverAnInstructionThatFailsTheCheck) {
+  if (!cpu_runs_the_dot_kernel()) GTEST_SKIP() << kernels::bf16_dot_status().reason;
+  for (kernels::Bf16DotLanesFn wrong : {&even_first_lanes, &fused_pair_lanes, &one_lane_off}) {
+    const kernels::Bf16DotStatus refused = kernels::bf16_dot_detect(wrong);
+    EXPECT_EQ(refused.kernel, nullptr);
+    EXPECT_FALSE(refused.faster);
+    EXPECT_NE(refused.reason.find("differs from the chain"), std::string::npos) << refused.reason;
+  }
+  const kernels::Bf16DotStatus given = kernels::bf16_dot_detect(&chain_lanes);
+  EXPECT_EQ(given.kernel, kernels::bf16_dot_status().kernel) << given.reason;
+  EXPECT_NE(given.kernel, nullptr) << given.reason;
+}
+
+// The pair panels hold step 2q in the high half of each 32-bit lane and step 2q + 1 in the low
+// half (the instruction adds the high half first, so k goes before k + 1 as in the chain), an
+// odd last step alone, missing rows and columns zero; A's sign bit flipped for alpha -1 but a
+// NaN's. Every layout the packers special-case: row-major and transposed sources.
+TEST(Bf16DotPanels, StepKInTheHighHalfThenStepKPlusOne) {
+  constexpr int kMr = 12, kNr = 32;
+  const uint16_t kNan = 0x7fc1;
+  for (int64_t kc : {1, 2, 5, 8}) {
+    // B: kc x nc, one whole panel and a partial one.
+    const int64_t nc = kNr + 5;
+    std::vector<uint16_t> b(kc * nc);
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<uint16_t>(0x3f80 + i);
+    for (bool transposed : {false, true}) {
+      const int64_t rs = transposed ? 1 : nc, cs = transposed ? kc : 1;
+      std::vector<uint16_t> src(kc * nc);
+      for (int64_t p = 0; p < kc; ++p)
+        for (int64_t j = 0; j < nc; ++j) src[p * rs + j * cs] = b[p * nc + j];
+      std::vector<uint16_t> got(2 * kNr * kc + 7, 0xdead);
+      pack::pack_b_bf16_pairs<kNr>(kc, nc, src.data(), rs, cs, got.data());
+      for (int64_t panel = 0; panel < 2; ++panel)
+        for (int64_t p = 0; p < kc; ++p)
+          for (int64_t l = 0; l < kNr; ++l) {
+            const int64_t j = panel * kNr + l;
+            const uint16_t want = j < nc ? b[p * nc + j] : 0;
+            const int64_t at =
+                panel * kNr * kc +
+                (p + 1 < kc || p % 2 == 1 ? (p / 2 * 2) * kNr + 2 * l + (p % 2 == 0) : p * kNr + l);
+            ASSERT_EQ(got[at], want) << "B kc=" << kc << " step " << p << " column " << j
+                                     << " transposed=" << transposed;
+          }
+      EXPECT_EQ(got[2 * kNr * kc], 0xdead) << "written past the panels";
+    }
+    // A: mc x kc, one whole panel and a partial one, alpha 1 and -1.
+    const int64_t mc = kMr + 3;
+    std::vector<uint16_t> a(mc * kc);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<uint16_t>(0x4000 + i);
+    a[1] = kNan;
+    for (bool transposed : {false, true})
+      for (bool negate : {false, true}) {
+        const int64_t rs = transposed ? 1 : kc, cs = transposed ? mc : 1;
+        std::vector<uint16_t> src(mc * kc);
+        for (int64_t i = 0; i < mc; ++i)
+          for (int64_t p = 0; p < kc; ++p) src[i * rs + p * cs] = a[i * kc + p];
+        std::vector<uint16_t> got(2 * kMr * kc + 7, 0xdead);
+        pack::pack_a_bf16_pairs<kMr>(mc, kc, src.data(), rs, cs, negate, got.data());
+        for (int64_t panel = 0; panel < 2; ++panel)
+          for (int64_t p = 0; p < kc; ++p)
+            for (int64_t l = 0; l < kMr; ++l) {
+              const int64_t i = panel * kMr + l;
+              uint16_t want = i < mc ? a[i * kc + p] : 0;
+              if (negate && i < mc && want != kNan) want ^= 0x8000;
+              const int64_t at = panel * kMr * kc + (p + 1 < kc || p % 2 == 1
+                                                         ? (p / 2 * 2) * kMr + 2 * l + (p % 2 == 0)
+                                                         : p * kMr + l);
+              ASSERT_EQ(got[at], want) << "A kc=" << kc << " step " << p << " row " << i
+                                       << " transposed=" << transposed << " negate=" << negate;
+            }
+        EXPECT_EQ(got[2 * kMr * kc], 0xdead) << "written past the panels";
+      }
+  }
 }
 
 TEST(Bf16DotCheck, EnvironmentSwitch) {

@@ -213,9 +213,11 @@ int min_exponent(int64_t rows, int64_t cols, const void* p, int64_t rs, int64_t 
 }
 #endif
 
+}  // namespace
+
 // The check and the rate run in the contract's floating-point mode (runtime/fp_mode.h), whatever
 // mode the first caller's thread is in: the answer is the CPU's, not the caller's.
-Bf16DotStatus detect() {
+Bf16DotStatus bf16_dot_detect([[maybe_unused]] Bf16DotLanesFn lanes) {
   Bf16DotStatus s;
 #if defined(INVAR_HAVE_AVX512_BF16)
   const runtime::FpModeGuard mode;
@@ -223,7 +225,7 @@ Bf16DotStatus detect() {
     s.reason = "the CPU lacks AVX512_BF16";
     return s;
   }
-  const Bf16DotCheck check = bf16_dot_check(&avx512::sbgemm_avx512bf16_lanes);
+  const Bf16DotCheck check = bf16_dot_check(lanes);
   if (!check.passed) {
     s.reason = "vdpbf16ps differs from the chain on this CPU (" + check.detail + ")";
     return s;
@@ -242,8 +244,6 @@ Bf16DotStatus detect() {
 #endif
   return s;
 }
-
-}  // namespace
 
 Bf16DotCheck bf16_dot_check(Bf16DotLanesFn lanes) {
   const LaneSet set = adversarial_lanes();
@@ -270,7 +270,11 @@ Bf16DotCheck bf16_dot_check(Bf16DotLanesFn lanes) {
 }
 
 const Bf16DotStatus& bf16_dot_status() {
-  static const Bf16DotStatus status = detect();
+#if defined(INVAR_HAVE_AVX512_BF16)
+  static const Bf16DotStatus status = bf16_dot_detect(&avx512::sbgemm_avx512bf16_lanes);
+#else
+  static const Bf16DotStatus status = bf16_dot_detect(nullptr);
+#endif
   return status;
 }
 

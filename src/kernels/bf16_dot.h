@@ -79,8 +79,15 @@ struct Bf16DotStatus {
 // A guess: no CPU at hand runs vdpbf16ps faster than fma, so it is not measured.
 inline constexpr double kBf16DotMinRate = 1.25;
 
-// This build's and CPU's answer (detected once, thread-safe).
+// This build's and CPU's answer (detected once, thread-safe): bf16_dot_detect over the
+// instruction itself.
 const Bf16DotStatus& bf16_dot_status();
+
+// The detection with `lanes` standing for the instruction: the kernel is given only where this
+// build has it, the CPU has AVX512_BF16, and `lanes` passes bf16_dot_check (in the contract's
+// floating-point mode); then its rate is timed. Tests pass a wrong instruction here to see the
+// kernel refused.
+Bf16DotStatus bf16_dot_detect(Bf16DotLanesFn lanes);
 
 // Whether a product of bf16 operands may run the dot kernel: alpha is +-1, and the smallest
 // exponents of a nonzero |op(A)| and |op(B)| add up to -112 or more (condition 2 above).
