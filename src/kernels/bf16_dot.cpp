@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "arch/cpu_features.h"
+#include "kernels/sets/erase.h"
 #include "pack/pack.h"
 #include "runtime/fp_mode.h"
 
@@ -149,23 +150,10 @@ LaneSet adversarial_lanes() {
 }
 
 #if defined(INVAR_HAVE_AVX512_BF16)
-void erased_pack_a(int64_t mc, int64_t kc, const void* src, int64_t rs, int64_t cs,
-                   const void* alpha, void* dst) {
-  pack::pack_a_bf16_pairs<avx512::kSbgemmDotMr>(mc, kc, static_cast<const uint16_t*>(src), rs, cs,
-                                                *static_cast<const float*>(alpha) < 0,
-                                                static_cast<uint16_t*>(dst));
-}
-
-void erased_pack_b(int64_t kc, int64_t nc, const void* src, int64_t rs, int64_t cs, void* dst) {
-  pack::pack_b_bf16_pairs<avx512::kSbgemmDotNr>(kc, nc, static_cast<const uint16_t*>(src), rs, cs,
-                                                static_cast<uint16_t*>(dst));
-}
-
-void erased_ukernel(int64_t kc, const void* a, const void* b, void* c, int64_t ldc, AccInit init,
-                    const void* /*alpha: in the packed A*/, const void* beta) {
-  avx512::sbgemm_avx512bf16_12x32(kc, static_cast<const uint16_t*>(a),
-                                  static_cast<const uint16_t*>(b), static_cast<float*>(c), ldc,
-                                  init, *static_cast<const float*>(beta));
+// A is packed with alpha's sign (the kernel takes alpha = +-1 only: sbgemm_dot_applies).
+void pack_a_pairs(int64_t mc, int64_t kc, const uint16_t* src, int64_t rs, int64_t cs, float alpha,
+                  uint16_t* dst) {
+  pack::pack_a_bf16_pairs<avx512::kSbgemmDotMr>(mc, kc, src, rs, cs, alpha < 0, dst);
 }
 
 // The kernel, with the blocking flags of the AVX-512 set's bf16 kernel for this CPU (the same
@@ -184,9 +172,9 @@ GemmKernel make_dot_kernel() {
   k.a_packed_bytes = k.b_packed_bytes = 2;
   k.c_bytes = 4;
   k.k_unit = 2;
-  k.pack_a = &erased_pack_a;
-  k.pack_b = &erased_pack_b;
-  k.ukernel = &erased_ukernel;
+  k.pack_a = sets::erase<&pack_a_pairs>;
+  k.pack_b = sets::erase<&pack::pack_b_bf16_pairs<avx512::kSbgemmDotNr>>;
+  k.ukernel = sets::erase<&avx512::sbgemm_avx512bf16_12x32>;
   return k;
 }
 
