@@ -1,4 +1,5 @@
 // The C++ API: views, shape checks, exceptions, contexts and INVAR_* settings.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -94,6 +95,28 @@ TEST(CppApi, ShapeMismatchThrowsAndLeavesCUntouched) {
     EXPECT_EQ(e.status(), Status::kInvalidArgument);
     EXPECT_NE(std::string(e.what()).find("op(A) is 3 x 4"), std::string::npos) << e.what();
   }
+}
+
+TEST(CppApi, OpenMpThreadsNeedALoadedRuntime) {
+  // This binary links no OpenMP runtime (tests/omp_callers_test.cpp covers one that is loaded).
+  ASSERT_EQ(dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD), nullptr);
+  ASSERT_EQ(dlopen("libomp.so", RTLD_LAZY | RTLD_NOLOAD), nullptr);
+  EXPECT_EQ(invar_use_openmp_threads(1), INVAR_EUNSUPPORTED);
+  EXPECT_EQ(std::string(invar_last_error()).rfind("invar_use_openmp_threads: no OpenMP runtime", 0),
+            0u)
+      << invar_last_error();
+  EXPECT_EQ(Context::default_context().impl().pool.team_runner().run, nullptr);
+  Context context;
+  try {
+    context.use_openmp_threads();
+    ADD_FAILURE() << "no exception";
+  } catch (const Unsupported& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("invar::Context::use_openmp_threads: no OpenMP", 0), 0u)
+        << e.what();
+  }
+  EXPECT_EQ(context.impl().pool.team_runner().run, nullptr);
+  EXPECT_EQ(invar_use_openmp_threads(0), INVAR_OK);
+  EXPECT_STREQ(invar_last_error(), "");
 }
 
 TEST(CppApi, ContextsHonourOptionsAndEnvironment) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,80 @@ TEST(OpenMpCallers, CallsInAParallelRegionRunOnTheirOwnThread) {
   // ...while the same call outside it does.
   EXPECT_EQ(check_product(&context, 42), "");
   EXPECT_EQ(context.impl().pool.started_threads(), 1);
+}
+
+// Wraps a context's runner and records, for each member, whether it ran inside an OpenMP
+// parallel region and on which OpenMP thread.
+struct Recorder {
+  runtime::TeamRunner inner;
+  std::atomic<int> teams{0};
+  std::atomic<int> outside_region{0};
+  std::atomic<unsigned> thread_ids{0};  // bit t: a member ran on OpenMP thread t
+
+  struct Call {
+    Recorder* self;
+    void (*member)(void*, int);
+    void* team;
+  };
+  static void member(void* data, int id) {
+    auto* call = static_cast<Call*>(data);
+    if (omp_in_parallel() == 0) call->self->outside_region += 1;
+    call->self->thread_ids.fetch_or(1u << omp_get_thread_num());
+    call->member(call->team, id);
+  }
+  static int run(void* user, int n, void (*m)(void*, int), void* team) {
+    auto* self = static_cast<Recorder*>(user);
+    Call call{self, m, team};
+    const int ran = self->inner.run(self->inner.user, n, &Recorder::member, &call);
+    if (ran == n) self->teams += 1;
+    return ran;
+  }
+};
+
+TEST(OpenMpThreads, ProductsRunOnTheOpenMpRuntimesThreads) {
+  ContextOptions options;
+  options.num_threads = 2;
+  Context context(options);
+  const std::string library = context.use_openmp_threads();  // libgomp.so.1 with GCC
+  EXPECT_NE(library.find("omp"), std::string::npos) << library;
+  Recorder recorder{context.impl().pool.team_runner()};
+  ASSERT_NE(recorder.inner.run, nullptr);
+  context.set_team_runner(&Recorder::run, &recorder);
+  for (uint64_t seed = 0; seed < 4; ++seed) EXPECT_EQ(check_product(&context, 700 + seed), "");
+  EXPECT_EQ(recorder.teams.load(), 4);
+  EXPECT_EQ(recorder.outside_region.load(), 0);
+  EXPECT_EQ(recorder.thread_ids.load(), 3u);  // OpenMP threads 0 and 1
+  EXPECT_EQ(context.impl().pool.started_threads(), 0);
+
+  // Inside the program's own parallel region the runner gives no team: the call runs alone.
+  const runtime::TeamRunner runner = recorder.inner;
+  int ran = -1;
+  int calls = 0;
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp master
+    ran = runner.run(
+        runner.user, 2, [](void* c, int) { *static_cast<int*>(c) += 1; }, &calls);
+  }
+  EXPECT_EQ(ran, 0);
+  EXPECT_EQ(calls, 0);
+
+  context.use_own_threads();
+  EXPECT_EQ(check_product(&context, 800), "");
+  EXPECT_EQ(recorder.teams.load(), 4);
+  EXPECT_EQ(context.impl().pool.started_threads(), 1);
+}
+
+TEST(OpenMpThreads, TheCApiSwitchesTheDefaultContext) {
+  const int saved = invar_get_num_threads();
+  invar_set_num_threads(2);
+  ASSERT_EQ(invar_use_openmp_threads(1), INVAR_OK) << invar_last_error();
+  runtime::ThreadPool& pool = Context::default_context().impl().pool;
+  EXPECT_NE(pool.team_runner().run, nullptr);
+  EXPECT_EQ(check_product(nullptr, 900), "");
+  ASSERT_EQ(invar_use_openmp_threads(0), INVAR_OK);
+  EXPECT_EQ(pool.team_runner().run, nullptr);
+  invar_set_num_threads(saved);
 }
 
 }  // namespace

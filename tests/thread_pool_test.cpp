@@ -7,15 +7,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 
 #if defined(__SANITIZE_THREAD__)
 #define INVAR_TEST_TSAN 1
@@ -387,6 +393,139 @@ TEST(ThreadPool, UsableInForkedChild) {
 
   tid_counts(pool, 4, &size);  // the parent's pool is unaffected
   EXPECT_EQ(size, 4);
+}
+
+// A TeamRunner over std::thread: member 0 on the caller, the others on threads started per
+// team, each thread first put in a floating-point mode the contract forbids (FTZ and DAZ on
+// x86). Counts the teams it ran and the threads members ran on.
+struct ThreadRunner {
+  std::atomic<int> teams{0};
+  std::atomic<int> refuse{0};  // nonzero: run nothing and return 0
+  std::mutex mu;
+  std::vector<std::thread::id> member_threads;
+
+  static int run(void* user, int n, void (*member)(void*, int), void* team) {
+    auto* self = static_cast<ThreadRunner*>(user);
+    if (self->refuse.load() != 0) return 0;
+    self->teams += 1;
+    const auto body = [self, member, team](int id) {
+      {
+        std::lock_guard<std::mutex> lock(self->mu);
+        self->member_threads.push_back(std::this_thread::get_id());
+      }
+#if defined(__x86_64__) || defined(__i386__)
+      const unsigned saved = _mm_getcsr();
+      _mm_setcsr(saved | 0x8040u);  // FTZ | DAZ
+      member(team, id);
+      EXPECT_EQ(_mm_getcsr() & 0xFFC0u, (saved | 0x8040u) & 0xFFC0u) << "mode not restored";
+      _mm_setcsr(saved);
+#else
+      member(team, id);
+#endif
+    };
+    std::vector<std::thread> threads;
+    for (int id = 1; id < n; ++id) threads.emplace_back(body, id);
+    body(0);
+    for (auto& t : threads) t.join();
+    return n;
+  }
+  runtime::TeamRunner runner() { return runtime::TeamRunner{&ThreadRunner::run, this}; }
+};
+
+TEST(TeamRunner, RunsTheTeamOnTheRunnersThreads) {
+  ThreadPool pool(4);
+  ThreadRunner runner;
+  pool.set_team_runner(runner.runner());
+  EXPECT_EQ(pool.team_runner().user, &runner);
+  int size = 0;
+  const std::vector<int> counts = tid_counts(pool, 3, &size);
+  EXPECT_EQ(size, 3);
+  for (int c : counts) EXPECT_EQ(c, 1);
+  check_phases(pool, 3, 50);
+  check_phases(pool, 4, 50);
+  EXPECT_EQ(runner.teams.load(), 1 + 1 + 1);
+  EXPECT_EQ(pool.started_threads(), 0);  // none of the pool's own
+  {
+    std::lock_guard<std::mutex> lock(runner.mu);
+    ASSERT_EQ(runner.member_threads.size(), 3u + 3u + 4u);
+    EXPECT_EQ(runner.member_threads[0], std::this_thread::get_id());
+    std::vector<std::thread::id> first(runner.member_threads.begin(),
+                                       runner.member_threads.begin() + 3);
+    std::sort(first.begin(), first.end());
+    EXPECT_EQ(std::unique(first.begin(), first.end()), first.end()) << "members shared a thread";
+  }
+  // Teams of one and nested calls never reach the runner.
+  EXPECT_EQ(pool.run(1, [](Team&) {}), 1);
+  pool.run(2, [&](Team& team) {
+    if (team.tid() == 0) EXPECT_EQ(pool.run(2, [](Team& inner) { EXPECT_EQ(inner.size(), 1); }), 1);
+  });
+  EXPECT_EQ(runner.teams.load(), 4);
+
+  pool.set_team_runner(runtime::TeamRunner{});  // back to the pool's threads
+  tid_counts(pool, 3, &size);
+  EXPECT_EQ(size, 3);
+  EXPECT_EQ(runner.teams.load(), 4);
+  EXPECT_EQ(pool.started_threads(), 2);
+}
+
+TEST(TeamRunner, MembersComputeInTheContractsMode) {
+#if defined(__x86_64__) || defined(__i386__)
+  ThreadPool pool(2);
+  ThreadRunner runner;
+  pool.set_team_runner(runner.runner());
+  std::atomic<int> wrong{0};
+  pool.run(2, [&](Team& team) {
+    // The caller (member 0) is in whatever mode its own caller set: only the runner's threads.
+    if (team.tid() != 0 && (_mm_getcsr() & 0xFFC0u) != 0x1F80u) wrong += 1;
+  });
+  EXPECT_EQ(runner.teams.load(), 1);
+  EXPECT_EQ(wrong.load(), 0);
+#else
+  GTEST_SKIP() << "the mode is checked through MXCSR";
+#endif
+}
+
+TEST(TeamRunner, ARunnerThatRunsNothingLeavesTheTaskToTheCaller) {
+  ThreadPool pool(4);
+  ThreadRunner runner;
+  runner.refuse = 1;
+  pool.set_team_runner(runner.runner());
+  int calls = 0;
+  std::thread::id where;
+  EXPECT_EQ(pool.run(4,
+                     [&](Team& team) {
+                       calls += 1;
+                       where = std::this_thread::get_id();
+                       EXPECT_EQ(team.size(), 1);
+                       team.barrier();
+                     }),
+            1);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(where, std::this_thread::get_id());
+  EXPECT_EQ(pool.started_threads(), 0);
+}
+
+TEST(TeamRunner, ExceptionsCancelTheTeamAndReachTheCaller) {
+  ThreadPool pool(4);
+  ThreadRunner runner;
+  pool.set_team_runner(runner.runner());
+  std::atomic<int> cancelled{0};
+  try {
+    pool.run(4, [&](Team& team) {
+      if (team.tid() == 2) throw std::runtime_error("member 2 failed");
+      try {
+        for (int i = 0; i < 1000; ++i) team.barrier();
+      } catch (const runtime::TeamCancelled&) {
+        cancelled += 1;
+        throw;
+      }
+    });
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "member 2 failed");
+  }
+  EXPECT_EQ(cancelled.load(), 3);
+  check_phases(pool, 4, 10);
 }
 
 }  // namespace

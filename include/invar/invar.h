@@ -359,6 +359,30 @@ INVAR_API int invar_set_num_threads(int n);
  * created. */
 INVAR_API int invar_get_num_threads(void);
 
+/* Threads lent by another runtime. By default the default context computes on threads of its
+ * own; a program whose own parallel code runs on an OpenMP runtime (PyTorch on CPU, most
+ * scientific codes) can have invar's products run on that runtime's threads instead. Its threads
+ * spin for a while after each of the program's parallel regions, just when invar's would start:
+ * with one set of threads the cores are not asked for twice.
+ *
+ * invar_use_openmp_threads(1) finds the OpenMP runtime already loaded in the process (GNU
+ * libgomp, LLVM libomp or Intel libiomp5, by soname; nothing is loaded or linked) and runs each
+ * parallel product as one parallel region of that runtime, of invar_get_num_threads() threads.
+ * Where the runtime gives fewer threads than that (inside a parallel region of the program, or
+ * under a thread limit) the product runs on the calling thread alone. Returns INVAR_EUNSUPPORTED
+ * when no OpenMP runtime is loaded (then nothing changes). invar_use_openmp_threads(0) returns to
+ * invar's own threads. The results' bits are the same either way.
+ *
+ * invar_set_team_runner installs any runtime as the runner: run(user, n, member, team) must call
+ * member(team, id) once for each id in [0, n), all at once on n different threads (the members
+ * wait for each other), and return n after every call has returned; or call nothing and return 0,
+ * and the product runs on the calling thread alone. member never throws or longjmps and sets the
+ * floating-point mode it needs itself. run == NULL returns to invar's own threads. A product in
+ * progress finishes on the runner it started on. */
+typedef int (*invar_team_runner)(void *user, int n, void (*member)(void *team, int id), void *team);
+INVAR_API invar_status invar_set_team_runner(invar_team_runner run, void *user);
+INVAR_API invar_status invar_use_openmp_threads(int on);
+
 /* The failure of this thread's most recent invar call, "" if it succeeded. The pointer stays
  * valid until this thread's next call. */
 INVAR_API const char *invar_last_error(void);

@@ -121,6 +121,15 @@ class INVAR_API Context {
   Isa isa() const;
   int num_threads() const;
   void set_num_threads(int n);  // 0 restores the default
+  // The threads the context's products run on (invar_set_team_runner, invar_use_openmp_threads
+  // in invar.h): a runner's, or (run == nullptr) the context's own.
+  void set_team_runner(invar_team_runner run, void* user);
+  // Runs products on the OpenMP runtime loaded in the process; throws Unsupported if there is
+  // none. Returns the runtime's soname. use_own_threads() undoes either.
+  std::string use_openmp_threads();
+  void use_own_threads() { set_team_runner(nullptr, nullptr); }
+  // "" on the context's own threads, else the runner's name ("OpenMP (libgomp.so.1)").
+  std::string team_runner() const;
 
   // The context used by the C API and by gemm() without a context argument.
   static Context& default_context();

@@ -22,6 +22,7 @@ from typing import Iterator
 
 from . import _invar
 from ._invar import PackedB, gemm, linear, matmul, set_num_threads, get_num_threads
+from ._invar import use_openmp_threads
 
 __version__: str = _invar.version()
 
@@ -37,6 +38,7 @@ __all__ = [
     "pack_b",
     "set_num_threads",
     "threads",
+    "use_openmp_threads",
 ]
 
 
@@ -85,6 +87,7 @@ def info() -> dict:
         "version": __version__,
         "isa": _invar.isa(),
         "num_threads": get_num_threads(),
+        "threads_on": _invar.team_runner() or "invar",
         "caches": caches,
         "config": config,
     }

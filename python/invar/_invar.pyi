@@ -79,6 +79,16 @@ def set_num_threads(n: int) -> int:
 def get_num_threads() -> int:
     """The thread count of invar's default context."""
 
+def use_openmp_threads(on: bool = True) -> str:
+    """
+    Runs invar's parallel products on the threads of the OpenMP runtime already loaded in the process (PyTorch's, for one) instead of invar's own, or (on=False) back on invar's own. Returns the runtime's library name ('' with on=False); RuntimeError when none is loaded. The bits are the same either way.
+    """
+
+def team_runner() -> str:
+    """
+    Whose threads the default context's products run on: '' for invar's own, else e.g. 'OpenMP (libgomp.so.1)'.
+    """
+
 def version() -> str:
     """The library version."""
 

@@ -35,6 +35,7 @@ __all__ = ["batch_invariant", "enable", "disable", "is_enabled"]
 _ROUTED = {torch.float32, torch.float64, torch.bfloat16, torch.float16}
 _lock = threading.Lock()
 _library = None
+_own_threads = False  # enable() moved invar from its own threads to PyTorch's OpenMP threads
 
 
 def _plain(t: torch.Tensor) -> torch.Tensor:
@@ -133,8 +134,13 @@ _KERNELS = {
 
 
 def enable() -> None:
-    """Routes CPU matrix products through invar until disable()."""
-    global _library
+    """Routes CPU matrix products through invar until disable().
+
+    While enabled, invar's parallel products run on the threads of the OpenMP runtime PyTorch
+    computes on (where PyTorch uses one, as its Linux builds do): after each of PyTorch's parallel
+    operators those threads spin for a while, and invar's own threads would wait for the cores
+    they hold. The bits are the same on either set of threads."""
+    global _library, _own_threads
     with _lock:
         if _library is not None:
             return
@@ -145,13 +151,22 @@ def enable() -> None:
             for name, fn in _KERNELS.items():
                 library.impl(name, fn, "CPU")
         _library = library
+        _own_threads = invar._invar.team_runner() == ""
+        if _own_threads:
+            try:
+                invar.use_openmp_threads(True)
+            except RuntimeError:  # no OpenMP runtime in this process: invar's own threads
+                _own_threads = False
 
 
 def disable() -> None:
-    """Restores PyTorch's own CPU kernels."""
-    global _library
+    """Restores PyTorch's own CPU kernels (and invar's own threads)."""
+    global _library, _own_threads
     with _lock:
         library, _library = _library, None
+        if library is not None and _own_threads:
+            invar.use_openmp_threads(False)
+            _own_threads = False
     if library is None:
         return
     if hasattr(library, "_destroy"):  # PyTorch >= 2.1

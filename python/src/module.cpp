@@ -106,6 +106,39 @@ the unpacked product. int8 weights are packed for one type of x: a_dtype 'int8' 
       "The thread count of invar's default context.");
 
   m.def(
+      "use_openmp_threads",
+      [](bool on) -> std::string {
+        try {
+          invar::Context& context = invar::Context::default_context();
+          if (!on) {
+            context.use_own_threads();
+            return "";
+          }
+          return context.use_openmp_threads();
+        } catch (const invar::Unsupported& e) {
+          throw std::runtime_error(e.what());
+        } catch (const invar::Error& e) {
+          throw nb::value_error(e.what());
+        }
+      },
+      "on"_a = true,
+      "Runs invar's parallel products on the threads of the OpenMP runtime already loaded in the "
+      "process (PyTorch's, for one) instead of invar's own, or (on=False) back on invar's own. "
+      "Returns the runtime's library name ('' with on=False); RuntimeError when none is loaded. "
+      "The bits are the same either way.");
+  m.def(
+      "team_runner",
+      [] {
+        try {
+          return invar::Context::default_context().team_runner();
+        } catch (const invar::Error& e) {
+          throw nb::value_error(e.what());
+        }
+      },
+      "Whose threads the default context's products run on: '' for invar's own, else e.g. "
+      "'OpenMP (libgomp.so.1)'.");
+
+  m.def(
       "version", [] { return std::string(invar_version()); }, "The library version.");
   m.def(
       "isa",

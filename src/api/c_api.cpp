@@ -13,6 +13,7 @@
 #include "api/tiny_lane.h"
 #include "invar/invar.h"
 #include "runtime/fp_mode.h"
+#include "runtime/openmp_runner.h"
 
 namespace {
 
@@ -739,6 +740,29 @@ int invar_set_num_threads(int n) {
   });
   if (s == INVAR_OK && n < 0) invar::api::set_last_error("invar_set_num_threads: n is negative");
   return now;
+}
+
+invar_status invar_set_team_runner(invar_team_runner run, void* user) {
+  invar::api::clear_last_error();
+  return guarded("invar_set_team_runner", [&] {
+    invar::Context::default_context().set_team_runner(run, user);
+    return INVAR_OK;
+  });
+}
+
+invar_status invar_use_openmp_threads(int on) {
+  invar::api::clear_last_error();
+  return guarded("invar_use_openmp_threads", [&] {
+    invar::Context& context = invar::Context::default_context();
+    if (on == 0) {
+      context.use_own_threads();
+    } else {
+      const invar::runtime::TeamRunner runner = invar::runtime::openmp_team_runner(nullptr);
+      if (runner.run == nullptr) throw invar::Unsupported(invar::runtime::kNoOpenMpRuntime);
+      context.impl().pool.set_team_runner(runner);
+    }
+    return INVAR_OK;
+  });
 }
 
 const char* invar_last_error(void) { return invar::api::last_error(); }

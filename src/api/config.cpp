@@ -29,6 +29,8 @@ std::string describe_default_context() {
     line += std::string("; isa ") + invar::isa_name(impl.isa) + " (" + impl.isa_reason + ")";
     line += std::string("; kernels ") + impl.kernels->sgemm.name + " " + impl.kernels->dgemm.name;
     line += "; threads " + std::to_string(context.num_threads());
+    const std::string runner = context.team_runner();
+    if (!runner.empty()) line += " on " + runner;
     const invar::arch::EffectiveCacheTopology& caches = invar::arch::cache_topology();
     if (!caches.error.empty()) throw invar::InvalidArgument(caches.error);
     const invar::arch::CacheTopology& topo = caches.topology;

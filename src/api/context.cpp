@@ -3,6 +3,7 @@
 #include "kernels/bf16_dot.h"
 #include "runtime/env.h"
 #include "runtime/fp_mode.h"
+#include "runtime/openmp_runner.h"
 
 namespace invar {
 namespace api {
@@ -144,6 +145,23 @@ void Context::set_num_threads(int n) {
                           std::to_string(Impl::kMaxThreads) + " threads");
   impl_->num_threads = n == 0 ? impl_->default_threads : n;
 }
+
+void Context::set_team_runner(invar_team_runner run, void* user) {
+  impl_->pool.set_team_runner(run != nullptr ? runtime::TeamRunner{run, user, "a team runner"}
+                                             : runtime::TeamRunner{});
+}
+
+std::string Context::use_openmp_threads() {
+  const char* library = "";
+  const runtime::TeamRunner runner = runtime::openmp_team_runner(&library);
+  if (runner.run == nullptr)
+    throw Unsupported(std::string("invar::Context::use_openmp_threads: ") +
+                      runtime::kNoOpenMpRuntime);
+  impl_->pool.set_team_runner(runner);
+  return library;
+}
+
+std::string Context::team_runner() const { return impl_->pool.team_runner().name; }
 
 Context& Context::default_context() {
   // Constructed on first use. If the environment is invalid the constructor throws and the next

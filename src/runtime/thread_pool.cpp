@@ -125,6 +125,7 @@ struct PoolState {
   int ensure_workers(int wanted);
   void worker_main(Worker* self, int tid, uint64_t seen_epoch);
   void run_member(int tid, int size);
+  static void runner_member(void* team, int id);
   void cancel(std::exception_ptr e);
   void barrier_wait();
   void leave_barrier();
@@ -144,6 +145,7 @@ struct PoolState {
   void (*invoke)(void*, Team&) = nullptr;
   void* task = nullptr;
   std::exception_ptr error;
+  int runner_team_size = 0;  // the size of a team given to a TeamRunner
 
   // epoch << kSizeBits | team size. A worker with tid < size runs the job whose epoch differs
   // from the last one it ran. A new job is published only once the previous one is complete.
@@ -224,6 +226,14 @@ void PoolState::run_member(int tid, int size) {
     }
   }
   leave_barrier();
+}
+
+// A member on a TeamRunner's thread, which may be in any floating-point mode (the pool's own
+// threads enter the contract's once for their life).
+void PoolState::runner_member(void* team, int id) {
+  auto* state = static_cast<PoolState*>(team);
+  const FpModeGuard fp_mode;
+  state->run_member(id, state->runner_team_size);
 }
 
 // Runs the task as a team of one on the calling thread; exceptions propagate unchanged.
@@ -360,6 +370,38 @@ int ThreadPool::started_threads() {
   return static_cast<int>(state->workers.size());
 }
 
+void ThreadPool::set_team_runner(const TeamRunner& runner) {
+  detail::PoolState* state = live_state();
+  std::lock_guard<std::mutex> lock(state->run_mu);
+  runner_ = runner;
+}
+
+TeamRunner ThreadPool::team_runner() {
+  detail::PoolState* state = live_state();
+  std::lock_guard<std::mutex> lock(state->run_mu);
+  return runner_;
+}
+
+// Called with the state's run_mu held by `run_lock`.
+int ThreadPool::run_on_runner(detail::PoolState* state, int n, void (*invoke)(void*, Team&),
+                              void* task) {
+  state->invoke = invoke;
+  state->task = task;
+  state->error = nullptr;
+  state->cancelled.store(false, std::memory_order_relaxed);
+  state->barrier.store(uint64_t(n) << 32, std::memory_order_relaxed);
+  state->runner_team_size = n;
+  // The runner returns after every member has: its own synchronisation orders their writes
+  // before what follows.
+  const int ran = runner_.run(runner_.user, n, &detail::PoolState::runner_member, state);
+  std::exception_ptr error = std::move(state->error);
+  state->error = nullptr;
+  state->invoke = nullptr;
+  state->task = nullptr;
+  if (error) std::rethrow_exception(error);
+  return ran == n ? n : 0;
+}
+
 int ThreadPool::run_erased(int n, void (*invoke)(void*, Team&), void* task) {
   if (n > max_threads_) n = max_threads_;
   if (n <= 1 || t_in_task || in_openmp_parallel())
@@ -369,6 +411,11 @@ int ThreadPool::run_erased(int n, void (*invoke)(void*, Team&), void* task) {
   // Busy with another caller's team: run alone rather than wait (see the header).
   std::unique_lock<std::mutex> run_lock(state->run_mu, std::try_to_lock);
   if (!run_lock.owns_lock()) return detail::PoolState::run_serial(invoke, task);
+  if (runner_.run != nullptr) {
+    const int size = run_on_runner(state, n, invoke, task);
+    run_lock.unlock();
+    return size == n ? size : detail::PoolState::run_serial(invoke, task);
+  }
   const int available = state->ensure_workers(n - 1) + 1;
   const int size = available < n ? available : n;
   if (size <= 1) {

@@ -76,6 +76,18 @@
 // Destroying the pool in the child neither joins nor frees the parent's threads' state. Forking
 // from inside a task is not supported.
 //
+// Team runners. A pool can have its teams run on threads another runtime owns instead of its
+// own: an OpenMP runtime's (openmp_runner.h), so that a program alternating its own parallel
+// regions with invar's products keeps one set of threads busy rather than two sets fighting over
+// the cores (an OpenMP thread spins for a while after each region, just when the pool's workers
+// want the core). runner.run(user, n, member, team) must call member(team, id) once for each id
+// in [0, n), all n at once on different threads (members wait for each other at barriers), and
+// return n once every call has returned; or call nothing and return 0 when it cannot give n
+// threads now, and the task then runs on the calling thread alone. member neither throws nor
+// needs anything of the thread it runs on: it sets the floating-point mode it computes in and
+// restores the thread's own. Everything else above holds as for the pool's own threads: the
+// mutex (a caller finding the pool busy runs alone), nested calls, cancellation.
+//
 // The destructor stops and joins the workers. It must not run concurrently with run() or from
 // inside one of the pool's tasks. A pool with static storage duration is destroyed at exit like
 // any other; if other threads may still be calling run() then, leak the pool instead.
@@ -127,6 +139,12 @@ class Team {
   int size_;
 };
 
+struct TeamRunner {
+  int (*run)(void* user, int n, void (*member)(void* team, int id), void* team) = nullptr;
+  void* user = nullptr;
+  const char* name = "";  // for `invar info`, e.g. "OpenMP (libgomp.so.1)"
+};
+
 class ThreadPool {
  public:
   // A pool of at most max_threads threads counting the caller (values below 1 mean 1). No
@@ -147,6 +165,11 @@ class ThreadPool {
         const_cast<void*>(static_cast<const void*>(std::addressof(task))));
   }
 
+  // Runs later teams on runner's threads (run == nullptr: on the pool's own). Waits for a team
+  // in progress to finish. Not from inside a task.
+  void set_team_runner(const TeamRunner& runner);
+  TeamRunner team_runner();
+
   // The number of worker threads running now (not counting callers). Not from inside a task.
   int started_threads();
 
@@ -161,8 +184,11 @@ class ThreadPool {
   int run_erased(int n, void (*invoke)(void*, Team&), void* task);
   detail::PoolState* live_state();
 
+  int run_on_runner(detail::PoolState* state, int n, void (*invoke)(void*, Team&), void* task);
+
   int max_threads_;
   std::atomic<detail::PoolState*> state_;
+  TeamRunner runner_;  // guarded by the live state's run_mu
 };
 
 }  // namespace invar::runtime

@@ -263,3 +263,46 @@ def test_a_subnormal_alpha_survives_a_caller_in_flush_to_zero_mode():
         torch.set_flush_denormal(False)
     assert_same_bits(plain, expected)
     assert_same_bits(np.asarray(general), expected)
+
+
+def test_products_run_on_a_loaded_openmp_runtime_s_threads():
+    # A fresh process: invar's own threads have not started, and no OpenMP runtime is loaded
+    # until the test loads the system's libgomp.
+    code = r"""
+import ctypes, os
+import numpy as np
+import invar
+
+def invar_workers():
+    names = (open(f"/proc/self/task/{t}/comm").read().strip() for t in os.listdir("/proc/self/task"))
+    return sorted(n for n in names if n.startswith("invar-w"))
+
+try:
+    ctypes.CDLL("libgomp.so.1", mode=os.RTLD_NOLOAD)
+    raise SystemExit("libgomp.so.1 is loaded already")
+except OSError:
+    pass
+try:
+    invar.use_openmp_threads()
+    raise SystemExit("no error without an OpenMP runtime")
+except RuntimeError as e:
+    assert "no OpenMP runtime is loaded" in str(e), e
+assert invar.info()["threads_on"] == "invar"
+
+ctypes.CDLL("libgomp.so.1")
+assert invar.use_openmp_threads() == "libgomp.so.1"
+assert invar.info()["threads_on"] == "OpenMP (libgomp.so.1)", invar.info()["threads_on"]
+invar.set_num_threads(2)
+rng = np.random.default_rng(5)
+a = rng.standard_normal((400, 300), dtype=np.float32)
+b = rng.standard_normal((300, 500), dtype=np.float32)
+on_openmp = invar.matmul(a, b)
+assert invar_workers() == [], invar_workers()
+assert invar.use_openmp_threads(False) == ""
+on_own = invar.matmul(a, b)
+assert invar_workers() == ["invar-w1"], invar_workers()
+assert on_openmp.tobytes() == on_own.tobytes()
+print("ok")
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr

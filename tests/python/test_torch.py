@@ -4,6 +4,8 @@ forward and backward, at any thread count; outside the mode PyTorch's own kernel
 give the model other bits (which shows the mode is what the model ran on)."""
 
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -173,3 +175,33 @@ def test_threads_and_other_dtypes_in_the_mode():
     assert_same_bits(y1, y2)
     assert_same_bits(g1, g2)
     assert torch.equal(ints, torch.arange(12).reshape(3, 4) @ torch.arange(8).reshape(4, 2))
+
+
+@pytest.mark.skipif("OpenMP" not in torch.__config__.parallel_info(), reason="PyTorch without OpenMP")
+def test_the_mode_computes_on_pytorch_s_openmp_threads():
+    # A fresh process, so that invar's own threads have not started before the mode.
+    code = r"""
+import os
+import torch
+import invar, invar.torch
+
+def invar_workers():
+    names = (open(f"/proc/self/task/{t}/comm").read().strip() for t in os.listdir("/proc/self/task"))
+    return sorted(n for n in names if n.startswith("invar-w"))
+
+torch.set_num_threads(2)
+invar.set_num_threads(2)
+a = torch.randn(384, 320)
+b = torch.randn(320, 448)
+with invar.torch.batch_invariant():
+    assert invar.info()["threads_on"].startswith("OpenMP"), invar.info()["threads_on"]
+    in_mode = a @ b
+    assert invar_workers() == [], invar_workers()
+assert invar.info()["threads_on"] == "invar"
+alone = invar.matmul(a.numpy(), b.numpy())
+assert invar_workers() == ["invar-w1"], invar_workers()
+assert in_mode.numpy().tobytes() == alone.tobytes()
+print("ok")
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr

@@ -1,0 +1,98 @@
+#include "runtime/openmp_runner.h"
+
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <dlfcn.h>
+#define INVAR_HAVE_DLOPEN 1
+#endif
+
+namespace invar::runtime {
+namespace {
+
+struct OpenMp {
+  void (*parallel)(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags);
+  int (*num_threads)();
+  int (*thread_num)();
+  int (*in_parallel)();
+  const char* library;
+  char name[32];  // "OpenMP (<library>)"
+};
+
+struct Region {
+  const OpenMp* omp;
+  void (*member)(void* team, int id);
+  void* team;
+  int n;
+  std::atomic<int> ran{0};
+};
+
+// The body of the parallel region: every thread of the team reads the same team size, so either
+// all n members run or none does.
+void region_body(void* data) {
+  auto* region = static_cast<Region*>(data);
+  if (region->omp->num_threads() != region->n) return;
+  const int id = region->omp->thread_num();
+  if (id == 0) region->ran.store(region->n, std::memory_order_relaxed);
+  region->member(region->team, id);
+}
+
+int run_on_openmp(void* user, int n, void (*member)(void* team, int id), void* team) {
+  const auto* omp = static_cast<const OpenMp*>(user);
+  if (omp->in_parallel() != 0) return 0;
+  Region region{omp, member, team, n};
+  // The region ends with the runtime's barrier: every member has returned, and its writes are
+  // visible here.
+  omp->parallel(&region_body, &region, static_cast<unsigned>(n), 0);
+  return region.ran.load(std::memory_order_relaxed);
+}
+
+#if defined(INVAR_HAVE_DLOPEN)
+constexpr const char* kSonames[] = {"libgomp.so.1", "libomp.so", "libomp.so.5", "libiomp5.so"};
+constexpr int kRuntimes = sizeof kSonames / sizeof kSonames[0];
+
+// The first runtime of kSonames the process has loaded, or nullptr. Entries are filled once and
+// never change: the handle is never closed, so the runtime stays loaded for the process's life.
+const OpenMp* find_openmp() {
+  static std::mutex mu;
+  static OpenMp table[kRuntimes];
+  std::lock_guard<std::mutex> lock(mu);
+  for (int i = 0; i < kRuntimes; ++i) {
+    OpenMp& omp = table[i];
+    if (omp.parallel != nullptr) return &omp;
+    // RTLD_NOLOAD: only a runtime loaded already, found by its soname whatever its path.
+    void* handle = dlopen(kSonames[i], RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+    if (handle == nullptr) continue;
+    OpenMp found{};
+    found.parallel = reinterpret_cast<decltype(found.parallel)>(dlsym(handle, "GOMP_parallel"));
+    found.num_threads = reinterpret_cast<int (*)()>(dlsym(handle, "omp_get_num_threads"));
+    found.thread_num = reinterpret_cast<int (*)()>(dlsym(handle, "omp_get_thread_num"));
+    found.in_parallel = reinterpret_cast<int (*)()>(dlsym(handle, "omp_in_parallel"));
+    found.library = kSonames[i];
+    std::snprintf(found.name, sizeof found.name, "OpenMP (%s)", kSonames[i]);
+    if (found.parallel && found.num_threads && found.thread_num && found.in_parallel) {
+      omp = found;
+      return &omp;
+    }
+    dlclose(handle);
+  }
+  return nullptr;
+}
+#endif
+
+}  // namespace
+
+TeamRunner openmp_team_runner(const char** library) {
+  if (library != nullptr) *library = "";
+#if defined(INVAR_HAVE_DLOPEN)
+  if (const OpenMp* omp = find_openmp()) {
+    if (library != nullptr) *library = omp->library;
+    return TeamRunner{&run_on_openmp, const_cast<OpenMp*>(omp), omp->name};
+  }
+#endif
+  return TeamRunner{};
+}
+
+}  // namespace invar::runtime
