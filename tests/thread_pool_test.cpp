@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -402,7 +403,7 @@ struct ThreadRunner {
   std::atomic<int> teams{0};
   std::atomic<int> refuse{0};  // nonzero: run nothing and return 0
   std::mutex mu;
-  std::vector<std::thread::id> member_threads;
+  std::vector<std::pair<int, std::thread::id>> member_threads;  // (id, thread) as they ran
 
   static int run(void* user, int n, void (*member)(void*, int), void* team) {
     auto* self = static_cast<ThreadRunner*>(user);
@@ -411,7 +412,7 @@ struct ThreadRunner {
     const auto body = [self, member, team](int id) {
       {
         std::lock_guard<std::mutex> lock(self->mu);
-        self->member_threads.push_back(std::this_thread::get_id());
+        self->member_threads.emplace_back(id, std::this_thread::get_id());
       }
 #if defined(__x86_64__) || defined(__i386__)
       const unsigned saved = _mm_getcsr();
@@ -448,9 +449,12 @@ TEST(TeamRunner, RunsTheTeamOnTheRunnersThreads) {
   {
     std::lock_guard<std::mutex> lock(runner.mu);
     ASSERT_EQ(runner.member_threads.size(), 3u + 3u + 4u);
-    EXPECT_EQ(runner.member_threads[0], std::this_thread::get_id());
-    std::vector<std::thread::id> first(runner.member_threads.begin(),
-                                       runner.member_threads.begin() + 3);
+    std::vector<std::thread::id> first;  // the first team's threads
+    for (int i = 0; i < 3; ++i) {
+      const auto& [id, thread] = runner.member_threads[static_cast<std::size_t>(i)];
+      if (id == 0) EXPECT_EQ(thread, std::this_thread::get_id());
+      first.push_back(thread);
+    }
     std::sort(first.begin(), first.end());
     EXPECT_EQ(std::unique(first.begin(), first.end()), first.end()) << "members shared a thread";
   }
