@@ -2,7 +2,7 @@
 // through the C API (invar_sgemm / invar_dgemm), the C++ API (invar::gemm) or a strided batch,
 // inside run_calls(), so that `valgrind --tool=callgrind --toggle-collect=run_calls` counts
 // exactly those calls and nothing of the start-up (the first call, made before, creates the
-// context and chooses the kernels). scripts/percall.sh runs it and splits the count by function.
+// context and chooses the kernels). scripts/percall.py runs it and splits the count by function.
 // Instruction counts are the same from run to run on a machine, unlike times on a shared one.
 //
 //   invar_bench_percall f32|f64 c|cpp|batch M N K CALLS

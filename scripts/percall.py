@@ -67,6 +67,9 @@ def main():
                  "invar_bench_percall")
     print(f"{'type':4} {'shape':>10} {'Ir/call':>9} {'kernel':>8} {'fixed cost':>10}   ({args.api} API,"
           f" {args.calls} calls)")
+    # One thread: callgrind collects only in the thread that runs run_calls, so the entries of a
+    # batch dealt to the pool's threads would go uncounted.
+    env = dict(os.environ, INVAR_NUM_THREADS="1")
     with tempfile.TemporaryDirectory() as tmp:
         for t in args.types.split(","):
             for s in args.sizes.split(","):
@@ -74,7 +77,7 @@ def main():
                 subprocess.run(["valgrind", "--tool=callgrind", "--toggle-collect=*run_calls*",
                                 f"--callgrind-out-file={out}", exe, t, args.api, s, s, s,
                                 str(args.calls)], check=True, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+                               stderr=subprocess.DEVNULL, env=env)
                 fn = functions(out)
                 # The loop of run_calls itself is the driver's, not the library's.
                 total = sum(v for k, v in fn.items() if "run_calls" not in k) / args.calls

@@ -10,6 +10,7 @@
 
 #include "api/context_impl.h"
 #include "api/gemm_call.h"
+#include "api/tiny_lane.h"
 #include "invar/invar.hpp"
 #include "runtime/env.h"
 #include "testing/reference.h"
@@ -182,8 +183,9 @@ TEST(Env, StrictIntegerParsing) {
 }  // namespace
 }  // namespace invar::test
 
-// The entry points' quick check (plainly_valid) decides a call alone only when it accepts it; it
-// must then accept only what the full validation accepts. Calls near the common case, with up to
+// The entry points' quick check (plainly_valid) and the tiny lane's (tiny_arguments) decide a
+// call alone only when they accept it; they must then accept only what the full validation
+// accepts. Calls near the common case, with up to
 // three arguments moved to an edge either check draws (extents and leading dimensions around
 // 2^26, 0 and negative; addresses around 2^63 and the top; enums out of range; alpha 0).
 TEST(Validation, QuickCheckAcceptsOnlyValidCalls) {
@@ -198,7 +200,7 @@ TEST(Validation, QuickCheckAcceptsOnlyValidCalls) {
   auto pick = [&](const auto& values) {
     return values[rng() % (sizeof(values) / sizeof(values[0]))];
   };
-  int accepted = 0, refused_valid = 0;
+  int accepted = 0, refused_valid = 0, tiny_accepted = 0;
   for (int trial = 0; trial < 200000; ++trial) {
     invar::api::GemmCall<float, float> call;
     call.function = "test";
@@ -236,6 +238,17 @@ TEST(Validation, QuickCheckAcceptsOnlyValidCalls) {
           break;
       }
     }
+    // The tiny lane's one test accepts only valid tiny products (its epilogue is none).
+    if (invar::api::tiny_arguments(call.trans_a, call.trans_b, call.m, call.n, call.k, call.alpha,
+                                   call.a, call.lda, call.b, call.ldb, call.c, call.ldc)) {
+      ++tiny_accepted;
+      ASSERT_TRUE(invar::driver::tiny_shape(call.m, call.n, call.k));
+      invar::api::GemmCall<float, float> plain = call;
+      plain.bias = plain.activation = 0;
+      ASSERT_EQ(invar::api::validate(plain), "")
+          << "m " << call.m << " n " << call.n << " k " << call.k << " lda " << call.lda << " ldb "
+          << call.ldb << " ldc " << call.ldc << " ta " << call.trans_a << " tb " << call.trans_b;
+    }
     if (!invar::api::plainly_valid(call)) {
       refused_valid += invar::api::validate(call).empty();
       continue;
@@ -248,4 +261,5 @@ TEST(Validation, QuickCheckAcceptsOnlyValidCalls) {
   // Both outcomes occurred: the comparison ran, and the edges reached the full validation.
   EXPECT_GT(accepted, 10000);
   EXPECT_GT(refused_valid, 100);
+  EXPECT_GT(tiny_accepted, 1000);
 }

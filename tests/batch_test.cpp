@@ -83,6 +83,47 @@ TYPED_TEST(Batch, StridedEntriesEqualSingleCalls) {
   }
 }
 
+// A strided batch of tiny products over a transposed A, alpha not 1 and a beta of 1 or 0 (the
+// direct kernel's scaled form), long enough to be shared by two threads: each entry's bits are
+// its single call's, whatever the thread count.
+TYPED_TEST(Batch, TinyEntriesOverATransposedAEqualSingleCalls) {
+  using T = TypeParam;
+  for (const auto& [m, n, k] : {std::array<int64_t, 3>{2, 2, 2}, std::array<int64_t, 3>{3, 5, 7},
+                                std::array<int64_t, 3>{4, 17, 4}}) {
+    for (int threads : {1, 2}) {
+      for (const T beta : {T(1), T(0)}) {
+        ThreadCount count(threads);
+        const int64_t batch = 1001, lda = m + 1;
+        const int64_t sa = k * lda + 1, sb = k * n, sc = m * n + 1;
+        const auto a = random_values<T>(batch * sa, 4 + m);
+        const auto b = random_values<T>(batch * sb, 5 + n);
+        auto c = random_values<T>(batch * sc, 6 + k);
+        auto expected = c;
+        const T alpha = T(-0.75);
+        invar_status s;
+        if constexpr (sizeof(T) == 4)
+          s = invar_sgemm_batch_strided(INVAR_TRANS, INVAR_NO_TRANS, m, n, k, alpha, a.data(), lda,
+                                        sa, b.data(), n, sb, beta, c.data(), n, sc, batch);
+        else
+          s = invar_dgemm_batch_strided(INVAR_TRANS, INVAR_NO_TRANS, m, n, k, alpha, a.data(), lda,
+                                        sa, b.data(), n, sb, beta, c.data(), n, sc, batch);
+        ASSERT_EQ(s, INVAR_OK) << invar_last_error();
+        for (int64_t i = 0; i < batch; ++i) {
+          if constexpr (sizeof(T) == 4)
+            s = invar_sgemm(INVAR_TRANS, INVAR_NO_TRANS, m, n, k, alpha, a.data() + i * sa, lda,
+                            b.data() + i * sb, n, beta, expected.data() + i * sc, n);
+          else
+            s = invar_dgemm(INVAR_TRANS, INVAR_NO_TRANS, m, n, k, alpha, a.data() + i * sa, lda,
+                            b.data() + i * sb, n, beta, expected.data() + i * sc, n);
+          ASSERT_EQ(s, INVAR_OK);
+        }
+        ASSERT_TRUE(same_bits(c, expected))
+            << m << "x" << n << "x" << k << ", " << threads << " threads, beta " << beta;
+      }
+    }
+  }
+}
+
 // Tiny entries with a row-major B (the small and direct paths), planned once per batch: each
 // entry's bits are its single call's. In the C++ batch every other entry has other leading
 // dimensions, so those run alone between the entries that share the first's plan.

@@ -95,19 +95,18 @@ invar::api::GemmCall<In, Out> make_call(const char* function, int trans_a, int t
   return call;
 }
 
-// Every element type: one validation, one engine.
+// Every element type: one validation, one engine. trans_a and trans_b are the caller's raw
+// enum values (raw_enum).
 template <class In, class InB, class Out, class Acc>
-invar_status gemm_entry(const char* function, const invar_trans& ta, const invar_trans& tb,
-                        int64_t m, int64_t n, int64_t k, Acc alpha, const In* a, int64_t lda,
-                        const InB* b, int64_t ldb, Acc beta, Out* c, int64_t ldc,
-                        const invar_packed* packed = nullptr, int bias = 0,
-                        const Acc* bias_values = nullptr, int activation = 0,
+invar_status gemm_entry(const char* function, int trans_a, int trans_b, int64_t m, int64_t n,
+                        int64_t k, Acc alpha, const In* a, int64_t lda, const InB* b, int64_t ldb,
+                        Acc beta, Out* c, int64_t ldc, const invar_packed* packed = nullptr,
+                        int bias = 0, const Acc* bias_values = nullptr, int activation = 0,
                         const invar_packed* packed_a = nullptr) {
   invar::api::clear_last_error();
   // Copies only (no comparison of a scalar), so outside the library's FP mode; the lambda takes
   // the call whole, not each argument (a capture per argument costs a store per argument).
-  auto call =
-      make_call(function, raw_enum(ta), raw_enum(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  auto call = make_call(function, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   call.bias = bias;
   call.bias_values = bias_values;
   call.activation = activation;
@@ -126,32 +125,54 @@ invar_status gemm_entry(const char* function, const invar_trans& ta, const invar
   });
 }
 
-// gemm_entry out of line: kept out of plain_entry's frame, whose tiny lane would otherwise save
-// and restore what the general way needs.
+// gemm_entry out of line, with invar_sgemm's and invar_dgemm's own parameters: the tiny lane
+// declines a call by a jump here with the arguments where the caller put them, and its frame
+// saves and restores nothing for the general way.
 template <class T>
-__attribute__((noinline)) invar_status general_entry(const char* function, const invar_trans& ta,
-                                                     const invar_trans& tb, int64_t m, int64_t n,
+__attribute__((noinline)) invar_status general_entry(int trans_a, int trans_b, int64_t m, int64_t n,
                                                      int64_t k, T alpha, const T* a, int64_t lda,
                                                      const T* b, int64_t ldb, T beta, T* c,
                                                      int64_t ldc) {
-  return gemm_entry(function, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  const char* function = std::is_same_v<T, float> ? "invar_sgemm" : "invar_dgemm";
+  const invar_status status =
+      gemm_entry(function, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  if (status == INVAR_OK) invar::api::open_tiny_lane();
+  return status;
 }
 
-// invar_sgemm and invar_dgemm: a tiny product through the tiny lane (api/tiny_lane.h), in the
-// library's FP mode; anything else through gemm_entry, which validates and reports.
+// A tiny product the direct kernel does not take at once (more than kDirectMaxRows rows, a
+// transposed B), with invar_sgemm's parameters too: reached by a jump.
 template <class T>
-invar_status plain_entry(const char* function, const invar_trans& ta, const invar_trans& tb,
-                         int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
-                         const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
-  {
-    invar::runtime::FpModeGuard fp_mode;
-    if (invar::api::run_tiny_lane(raw_enum(ta), raw_enum(tb), m, n, k, alpha, a, lda, b, ldb, beta,
-                                  c, ldc)) {
-      invar::api::clear_last_error();
-      return INVAR_OK;
-    }
+__attribute__((noinline)) invar_status tiny_problem_entry(int trans_a, int trans_b, int64_t m,
+                                                          int64_t n, int64_t k, T alpha, const T* a,
+                                                          int64_t lda, const T* b, int64_t ldb,
+                                                          T beta, T* c, int64_t ldc) {
+  if (invar::api::run_tiny_problem(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                                   ldc)) {
+    invar::api::clear_last_error();
+    return INVAR_OK;
   }
-  return general_entry(function, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return general_entry(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+// invar_sgemm and invar_dgemm: a tiny product through the tiny lane (api/tiny_lane.h), which
+// holds the library's FP mode around the kernel; anything else through gemm_entry, which
+// validates and reports. The calls the direct kernel does not take leave by a jump, so this
+// frame keeps nothing for them.
+template <class T>
+inline __attribute__((always_inline)) invar_status plain_entry(int trans_a, int trans_b, int64_t m,
+                                                               int64_t n, int64_t k, T alpha,
+                                                               const T* a, int64_t lda, const T* b,
+                                                               int64_t ldb, T beta, T* c,
+                                                               int64_t ldc) {
+  switch (
+      invar::api::run_tiny_direct(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)) {
+    case invar::api::TinyLane::kRan: invar::api::clear_last_error(); return INVAR_OK;
+    case invar::api::TinyLane::kNotDirect:
+      return tiny_problem_entry(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    case invar::api::TinyLane::kDeclined: break;
+  }
+  return general_entry(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 // AIn: the A element type whose kernel the panels are for (T itself but for the int8 B).
@@ -205,7 +226,7 @@ invar_status packed_a_entry(const char* function, const invar_packed* a, const i
   if (s != INVAR_OK) return s;
   // The alpha the panels were packed with (exact: it was a T); validation refuses another type.
   const T alpha = pa->elem_bytes == static_cast<int>(sizeof(T)) ? static_cast<T>(pa->alpha) : T(1);
-  return gemm_entry(function, INVAR_NO_TRANS, tb, pa->m, n, pa->k, alpha,
+  return gemm_entry(function, INVAR_NO_TRANS, raw_enum(tb), pa->m, n, pa->k, alpha,
                     static_cast<const T*>(nullptr), 0, b, ldb, beta, c, ldc, b_packed, 0,
                     static_cast<const T*>(nullptr), 0, a);
 }
@@ -226,7 +247,7 @@ invar_status packed_entry(const char* function, const invar_trans& ta, int64_t m
     return INVAR_OK;
   });
   if (s != INVAR_OK) return s;
-  return gemm_entry(function, ta, INVAR_NO_TRANS, m, pb->n, pb->k, alpha, a, lda,
+  return gemm_entry(function, raw_enum(ta), INVAR_NO_TRANS, m, pb->n, pb->k, alpha, a, lda,
                     static_cast<const InB*>(nullptr), 0, beta, c, ldc, b, bias, bias_values,
                     activation);
 }
@@ -368,31 +389,31 @@ extern "C" {
 invar_status invar_sgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
                          float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
                          float beta, float* c, int64_t ldc) {
-  return plain_entry("invar_sgemm", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return plain_entry(raw_enum(ta), raw_enum(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 invar_status invar_dgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
                          double alpha, const double* a, int64_t lda, const double* b, int64_t ldb,
                          double beta, double* c, int64_t ldc) {
-  return plain_entry("invar_dgemm", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return plain_entry(raw_enum(ta), raw_enum(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 invar_status invar_sgemm_epilogue(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
                                   float alpha, const float* a, int64_t lda, const float* b,
                                   int64_t ldb, float beta, float* c, int64_t ldc, invar_bias bias,
                                   const float* bias_values, invar_activation activation) {
-  return gemm_entry("invar_sgemm_epilogue", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
-                    static_cast<const invar_packed*>(nullptr), raw_enum(bias), bias_values,
-                    raw_enum(activation));
+  return gemm_entry("invar_sgemm_epilogue", raw_enum(ta), raw_enum(tb), m, n, k, alpha, a, lda, b,
+                    ldb, beta, c, ldc, static_cast<const invar_packed*>(nullptr), raw_enum(bias),
+                    bias_values, raw_enum(activation));
 }
 
 invar_status invar_dgemm_epilogue(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
                                   double alpha, const double* a, int64_t lda, const double* b,
                                   int64_t ldb, double beta, double* c, int64_t ldc, invar_bias bias,
                                   const double* bias_values, invar_activation activation) {
-  return gemm_entry("invar_dgemm_epilogue", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
-                    static_cast<const invar_packed*>(nullptr), raw_enum(bias), bias_values,
-                    raw_enum(activation));
+  return gemm_entry("invar_dgemm_epilogue", raw_enum(ta), raw_enum(tb), m, n, k, alpha, a, lda, b,
+                    ldb, beta, c, ldc, static_cast<const invar_packed*>(nullptr), raw_enum(bias),
+                    bias_values, raw_enum(activation));
 }
 
 invar_status invar_sgemm_batch_strided(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
@@ -433,39 +454,44 @@ invar_status invar_gemm_bf16bf16f32(invar_trans ta, invar_trans tb, int64_t m, i
                                     float alpha, const invar_bf16* a, int64_t lda,
                                     const invar_bf16* b, int64_t ldb, float beta, float* c,
                                     int64_t ldc) {
-  return gemm_entry("invar_gemm_bf16bf16f32", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return gemm_entry("invar_gemm_bf16bf16f32", raw_enum(ta), raw_enum(tb), m, n, k, alpha, a, lda, b,
+                    ldb, beta, c, ldc);
 }
 
 invar_status invar_gemm_bf16bf16bf16(invar_trans ta, invar_trans tb, int64_t m, int64_t n,
                                      int64_t k, float alpha, const invar_bf16* a, int64_t lda,
                                      const invar_bf16* b, int64_t ldb, float beta, invar_bf16* c,
                                      int64_t ldc) {
-  return gemm_entry("invar_gemm_bf16bf16bf16", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c,
-                    ldc);
+  return gemm_entry("invar_gemm_bf16bf16bf16", raw_enum(ta), raw_enum(tb), m, n, k, alpha, a, lda,
+                    b, ldb, beta, c, ldc);
 }
 
 invar_status invar_gemm_f16f16f32(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
                                   float alpha, const invar_f16* a, int64_t lda, const invar_f16* b,
                                   int64_t ldb, float beta, float* c, int64_t ldc) {
-  return gemm_entry("invar_gemm_f16f16f32", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return gemm_entry("invar_gemm_f16f16f32", raw_enum(ta), raw_enum(tb), m, n, k, alpha, a, lda, b,
+                    ldb, beta, c, ldc);
 }
 
 invar_status invar_gemm_f16f16f16(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
                                   float alpha, const invar_f16* a, int64_t lda, const invar_f16* b,
                                   int64_t ldb, float beta, invar_f16* c, int64_t ldc) {
-  return gemm_entry("invar_gemm_f16f16f16", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return gemm_entry("invar_gemm_f16f16f16", raw_enum(ta), raw_enum(tb), m, n, k, alpha, a, lda, b,
+                    ldb, beta, c, ldc);
 }
 
 invar_status invar_gemm_s8s8s32(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
                                 int32_t alpha, const int8_t* a, int64_t lda, const int8_t* b,
                                 int64_t ldb, int32_t beta, int32_t* c, int64_t ldc) {
-  return gemm_entry("invar_gemm_s8s8s32", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return gemm_entry("invar_gemm_s8s8s32", raw_enum(ta), raw_enum(tb), m, n, k, alpha, a, lda, b,
+                    ldb, beta, c, ldc);
 }
 
 invar_status invar_gemm_u8s8s32(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,
                                 int32_t alpha, const uint8_t* a, int64_t lda, const int8_t* b,
                                 int64_t ldb, int32_t beta, int32_t* c, int64_t ldc) {
-  return gemm_entry("invar_gemm_u8s8s32", ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  return gemm_entry("invar_gemm_u8s8s32", raw_enum(ta), raw_enum(tb), m, n, k, alpha, a, lda, b,
+                    ldb, beta, c, ldc);
 }
 
 invar_status invar_gemm_bf16bf16f32_batch_strided(

@@ -327,44 +327,104 @@ bool same_but_addresses(const GemmCall<In, Out>& e, const GemmCall<In, Out>& fir
          e.packed_a == nullptr && e.packed_b == nullptr;
 }
 
-// Entries begin, begin + step, ... < count of a batch, on this thread. When the first of them
-// is a tiny product (driver::plan_tiny) it is planned once, and every entry that differs from it
-// only in its operands' addresses runs that plan over its own A, B and C: the plan depends on
-// nothing else, and the checks execute_on makes (the caches, the kernel, the special cases)
-// hold for all of them. Any other entry, and every entry of another batch, runs alone.
+// Entry i of a strided batch whose entry 0 is p: its operands `i` strides further.
+template <class In, class InB, class Out>
+struct StridedOperands {
+  const In* a;
+  const InB* b;
+  Out* c;
+  int64_t sa, sb, sc;
+  const In* a_at(int64_t i) const { return a + i * sa; }
+  const InB* b_at(int64_t i) const { return b + i * sb; }
+  Out* c_at(int64_t i) const { return c + i * sc; }
+};
+
+// Entries begin .. end - 1 of a strided batch whose first entry is the tiny product p with its
+// plan: the kernel call the plan makes, over each entry's operands, with nothing else per entry.
+// A product of a few rows over a row-major B (driver::direct_at_once) is one record of the
+// direct kernel's arguments (kernels::DirectArgs) whose three addresses move on; one on the small
+// path, the kernel's tiles over A and B in place; any other runs its plan (run_tiny_plan).
+template <class In, class InB, class Out>
+void run_strided(const kernels::GemmKernel& kernel, driver::GemmProblem p, const driver::Plan& plan,
+                 const StridedOperands<In, InB, Out>& at, int64_t begin, int64_t end) {
+  if (!p.epilogue.empty()) {
+    for (int64_t i = begin; i < end; ++i) {
+      p.a = at.a_at(i);
+      p.b = at.b_at(i);
+      p.c = at.c_at(i);
+      driver::run_tiny_plan(kernel, p, plan);
+    }
+    return;
+  }
+  if (kernel.direct_args != nullptr && driver::direct_at_once(kernel, p.m, p.n, p.k, p.b_cs)) {
+    kernels::DirectArgs r{p.m,
+                          p.n,
+                          p.k,
+                          p.alpha,
+                          at.a_at(begin),
+                          p.a_rs,
+                          p.a_cs,
+                          at.b_at(begin),
+                          p.b_rs,
+                          at.c_at(begin),
+                          p.ldc,
+                          p.first_init,
+                          p.beta};
+    for (int64_t i = begin; i < end; ++i) {
+      r.a = at.a_at(i);
+      r.b = at.b_at(i);
+      r.c = at.c_at(i);
+      kernel.direct_args(r);
+    }
+    return;
+  }
+  if (plan.path == driver::Path::kSmall) {
+    for (int64_t i = begin; i < end; ++i)
+      kernel.ukernel_a_in_place(p.m, p.n, p.k, at.a_at(i), p.a_rs, at.b_at(i), p.b_rs, kernel.nr,
+                                at.c_at(i), p.ldc, p.first_init, p.beta);
+    return;
+  }
+  for (int64_t i = begin; i < end; ++i) {
+    p.a = at.a_at(i);
+    p.b = at.b_at(i);
+    p.c = at.c_at(i);
+    driver::run_tiny_plan(kernel, p, plan);
+  }
+}
+
+// Entries begin .. end - 1 of a batch, on this thread. When the first of them is a tiny product
+// (driver::plan_tiny) it is planned once, and every entry that differs from it only in its
+// operands' addresses runs that plan over its own A, B and C: the plan depends on nothing else,
+// and the checks execute_on makes (the caches, the kernel, the special cases) hold for all of
+// them. Any other entry, and every entry of another batch, runs alone.
 template <class In, class Out>
 void run_entries(Context::Impl& context, const BatchEntries<In, Out>& entries, int64_t begin,
-                 int64_t step, int64_t count, typename GemmCall<In, Out>::Acc* wide) {
+                 int64_t end, typename GemmCall<In, Out>::Acc* wide) {
   using Acc = typename GemmCall<In, Out>::Acc;
-  if (begin >= count) return;
+  if (begin >= end) return;
   const GemmCall<In, Out> first = entries.at(entries.self, begin);
   const arch::EffectiveCacheTopology& caches = arch::cache_topology();
   driver::Plan plan;
   const bool computes = first.m > 0 && first.n > 0 && first.k > 0 && !(first.alpha == Acc(0)) &&
                         first.packed_a == nullptr && first.packed_b == nullptr;
   if (kNarrowC<In, Out> || !computes || !caches.error.empty()) {
-    for (int64_t i = begin; i < count; i += step)
-      execute_on(context, entries.at(entries.self, i), wide);
+    for (int64_t i = begin; i < end; ++i) execute_on(context, entries.at(entries.self, i), wide);
     return;
   }
   const kernels::GemmKernel& kernel = kernels::kernel_for<In>(*context.kernels);
   driver::GemmProblem p = problem_of(first, context);
   if (!driver::plan_tiny(kernel, driver::request_of(p, 1, 1), caches.topology, &plan)) {
-    for (int64_t i = begin; i < count; i += step)
-      execute_on(context, entries.at(entries.self, i), wide);
+    for (int64_t i = begin; i < end; ++i) execute_on(context, entries.at(entries.self, i), wide);
     return;
   }
   if (const int64_t* strides = entries.strides) {
     // A strided batch: each entry's operands found from the first's, with nothing to compare.
-    for (int64_t i = begin; i < count; i += step) {
-      p.a = first.a + (i - begin) * strides[0];
-      p.b = first.b + (i - begin) * strides[1];
-      p.c = first.c + (i - begin) * strides[2];
-      driver::run_tiny_plan(kernel, p, plan);
-    }
+    const StridedOperands<In, typename GemmCall<In, Out>::InB, Out> at{
+        first.a, first.b, first.c, strides[0], strides[1], strides[2]};
+    run_strided(kernel, p, plan, at, 0, end - begin);
     return;
   }
-  for (int64_t i = begin; i < count; i += step) {
+  for (int64_t i = begin; i < end; ++i) {
     const GemmCall<In, Out> e = entries.at(entries.self, i);
     if (!same_but_addresses(e, first)) {
       execute_on(context, e, wide);
@@ -390,15 +450,19 @@ void execute_batch(Context::Impl& context, const BatchEntries<In, Out>& entries,
   const std::size_t elements = wide_elements(first);
   const std::unique_ptr<Acc[]> wide = wide_copies<Acc>(elements, members);
   if (members == 1) {
-    run_entries(context, entries, 0, 1, count, wide.get());
+    run_entries(context, entries, 0, count, wide.get());
     return;
   }
   // A call from inside a pool task runs on its caller alone, so each member's products are
-  // single-threaded here. The team may be smaller than asked, never larger.
+  // single-threaded here. The team may be smaller than asked, never larger. Each member runs
+  // consecutive entries (no two members write the cache lines of neighbouring small Cs).
   context.pool.run(members, [&](runtime::Team& team) {
     runtime::FpModeGuard fp_mode;  // a pool worker's mode (the caller's thread has it already)
     Acc* own = wide ? wide.get() + elements * static_cast<std::size_t>(team.tid()) : nullptr;
-    run_entries(context, entries, team.tid(), team.size(), count, own);
+    const int64_t share = count / team.size(), extra = count % team.size(), t = team.tid();
+    const int64_t begin = t * share + std::min<int64_t>(t, extra);
+    const int64_t end = begin + share + (t < extra ? 1 : 0);
+    run_entries(context, entries, begin, end, own);
   });
 }
 

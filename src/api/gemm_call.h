@@ -156,7 +156,9 @@ void execute(Context::Impl& context, const GemmCall<In, Out>& call);
 
 // Runs `count` validated calls, likewise in the library's FP mode: one after another, each on all
 // of the context's threads, when one product is enough to occupy them; otherwise the products are
-// dealt round-robin to the threads, each running its products alone. Either way every product has
+// dealt to the threads in consecutive runs, each running its products alone (a strided batch of
+// tiny products validated and planned once, then one kernel call per product: run_strided in
+// gemm_call.cpp). Either way every product has
 // its single-call bits. A bf16 or f16 C is computed, as in execute(), on an f32 copy: one per
 // member of the batch, allocated once before any product runs.
 template <class In, class Out>

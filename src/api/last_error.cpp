@@ -1,17 +1,23 @@
 #include "api/last_error.h"
 
 namespace invar::api {
+
+namespace last_error_detail {
+constinit thread_local const char* t_message = nullptr;
+}  // namespace last_error_detail
+
 namespace {
-// Every call clears the message, so that state is a plain pointer: a thread_local with a
-// constructor or destructor (a std::string) is reached through a guard that initializes it on the
-// thread's first use, on every access. The text lives in t_store, touched only when a message is
-// set.
+// Every call clears the message, so that state is a plain pointer (last_error.h): a thread_local
+// with a constructor or destructor (a std::string) is reached through a guard that initializes it
+// on the thread's first use, on every access. The text lives in t_store, touched only when a
+// message is set.
 struct Store {
   std::string message;
 };
 thread_local Store t_store;
-thread_local const char* t_message = nullptr;  // nullptr: no failure since the last clear
 }  // namespace
+
+using last_error_detail::t_message;
 
 void set_last_error(std::string message) noexcept {
   Store& store = t_store;
@@ -29,8 +35,6 @@ void set_last_error(const char* function, const char* what) noexcept {
     t_message = "invar: out of memory while reporting an error";
   }
 }
-
-void clear_last_error() noexcept { t_message = nullptr; }
 
 const char* last_error() noexcept {
   const char* message = t_message;

@@ -5,103 +5,194 @@
 // (c_api.cpp: gemm_entry) spent ~500 instructions around them, most of it copying the same
 // arguments from record to record (the GemmCall, the driver's GemmProblem, the planner's
 // request, the plan) and the type-erasing wrappers between. Here the arguments go once into the
-// driver's GemmProblem, built where the caller's registers are, after the checks of
-// plain_arguments (gemm_call.h), or, for a few rows over a row-major B (driver::direct_at_once),
-// into the direct kernel's record (kernels::DirectArgs, where the kernel takes one) or call. The
-// call is then valid, and every other case (an invalid argument and its message, a degenerate
-// product, a larger one, a context or topology that cannot be made) falls through to the general
-// entry untouched, which decides it as before.
+// driver's GemmProblem, built where the caller's registers are, after the one test of
+// tiny_arguments, or, for a few rows over a row-major B (driver::direct_at_once), into the
+// direct kernel's record (kernels::DirectArgs) at once. The call is then valid, and every other
+// case (an invalid argument and its message, a degenerate product, a larger one, a context or
+// topology that cannot be made) falls through to the general entry untouched, which decides it
+// as before.
 //
-// Nothing here locks or touches an atomic read-modify-write: the default context and the cache
-// topology are found once (lane_state), and the kernel set is a pointer in the context.
+// Nothing here locks or touches an atomic read-modify-write: the default context, its f32 and
+// f64 kernels and the cache topology are found once (lane_state) and read through one pointer
+// (tiny_lane). The checks read alpha and beta by their bits, so the FP mode is entered only
+// around the kernel, and a call the lane declines reaches the general entry with its arguments
+// where the caller put them.
 //
 // Not for the ISA folders' translation units (it is inline; tests/isa_objects_odr.sh).
 #ifndef INVAR_API_TINY_LANE_H_
 #define INVAR_API_TINY_LANE_H_
 
+#include <atomic>
+#include <bit>
 #include <cstdint>
+#include <type_traits>
 
 #include "api/context_impl.h"
 #include "api/gemm_call.h"
 #include "arch/cache_topology.h"
 #include "driver/gemm_driver.h"
 #include "kernels/kernel_set.h"
+#include "runtime/fp_mode.h"
 
 namespace invar::api {
 
-// What the lane reads of the process: the default context and the cache topology, found once
-// (a function-local static: one test of its guard per call). Making it throws, and is tried
-// again on the next call, when either cannot be made or the topology is unusable (a bad
-// INVAR_L1D, INVAR_L2 or INVAR_L3): the general entry then reports it.
+// What the lane reads of the process, found once (a function-local static: one test of its
+// guard per call): the default context's f32 and f64 kernels (nullptr, and the lane closed to
+// that type, where the context runs no direct path or the kernel asks per product whether it
+// may run: GemmKernel::permitted) and the cache topology. Making it throws, and is tried again on
+// the next call, when the context or the topology cannot be made or the topology is unusable (a
+// bad INVAR_L1D, INVAR_L2 or INVAR_L3): the general entry then reports it.
 struct LaneState {
-  const Context::Impl* context;
+  const kernels::GemmKernel* sgemm;
+  const kernels::GemmKernel* dgemm;
   const arch::CacheTopology* topology;
+
+  template <class T>
+  const kernels::GemmKernel* kernel() const {
+    if constexpr (std::is_same_v<T, float>)
+      return sgemm;
+    else
+      return dgemm;
+  }
 };
 inline LaneState make_lane_state() {
   const Context::Impl& context = Context::default_context().impl();
   const arch::EffectiveCacheTopology& caches = arch::cache_topology();
   if (!caches.error.empty()) throw InvalidArgument(caches.error);
-  return {&context, &caches.topology};
+  const auto lane = [&](const kernels::GemmKernel& kernel) {
+    return context.allow_direct && kernel.permitted == nullptr ? &kernel : nullptr;
+  };
+  return {lane(context.kernels->sgemm), lane(context.kernels->dgemm), &caches.topology};
 }
 inline const LaneState& lane_state() {
   static const LaneState state = make_lane_state();
   return state;
 }
 
-// Runs C <- alpha * op(A) * op(B) + beta * C of f32 or f64 operands on the default context when
-// the arguments are plainly valid and the product tiny: true when it ran, false (nothing read
-// or written, no message set) otherwise. The caller holds the library's FP mode
-// (runtime::FpModeGuard): alpha and beta are compared here.
-template <class T>
-inline bool run_tiny_lane(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha,
-                          const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
-                          int64_t ldc) noexcept {
-  if (!plain_arguments(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, c, ldc) ||
-      !driver::tiny_shape(m, n, k))
-    return false;
+// The lane as the entry points find it: nullptr until a product has run through the general
+// entry (which made the default context), then lane_state(). One load, without a guard or a call
+// to keep the caller's arguments in registers around.
+inline constinit std::atomic<const LaneState*> g_tiny_lane{nullptr};
+inline const LaneState* tiny_lane() noexcept { return g_tiny_lane.load(std::memory_order_acquire); }
+// Opens the lane after a call through the general entry (c_api.cpp); a no-op once open or while
+// the context or the topology cannot be made.
+inline void open_tiny_lane() noexcept {
+  if (tiny_lane() != nullptr) return;
   try {
-    const LaneState& state = lane_state();
-    const Context::Impl& context = *state.context;
-    if (!context.allow_direct) return false;
-    const kernels::GemmKernel& kernel = kernels::kernel_for<T>(*context.kernels);
-    const kernels::AccInit init = beta == T(0)   ? kernels::AccInit::kZero
-                                  : beta == T(1) ? kernels::AccInit::kLoad
-                                                 : kernels::AccInit::kScale;
-    const int64_t a_rs = trans_a ? 1 : lda, a_cs = trans_a ? lda : 1;
-    const int64_t b_rs = trans_b ? 1 : ldb, b_cs = trans_b ? ldb : 1;
-    if (driver::direct_at_once(kernel, m, n, k, b_cs)) {
-      if (kernel.direct_args != nullptr)
-        kernel.direct_args({m, n, k, &alpha, a, a_rs, a_cs, b, b_rs, c, ldc, init, &beta});
-      else
-        kernel.direct(m, n, k, &alpha, a, a_rs, a_cs, b, b_rs, c, ldc, init, &beta);
-      return true;
-    }
-    const driver::GemmProblem p{
-        .m = m,
-        .n = n,
-        .k = k,
-        .a = a,
-        .a_rs = a_rs,
-        .a_cs = a_cs,
-        .b = b,
-        .b_rs = b_rs,
-        .b_cs = b_cs,
-        .c = c,
-        .ldc = ldc,
-        .alpha = &alpha,
-        .beta = &beta,
-        .first_init = init,
-        .unit_alpha = alpha == T(1),
-        .small_fits = false,
-        .allow_direct = true,
-        .b_panels = nullptr,
-        .a_panels = nullptr,
-        .epilogue = {},
-    };
-    return driver::run_tiny(kernel, p, *state.topology);
-  } catch (...) {  // the first use could not build the context or the topology: said below
-    return false;
+    g_tiny_lane.store(&lane_state(), std::memory_order_release);
+  } catch (...) {  // the general entry says why on the calls that need it
   }
+}
+
+// A scalar's bits: its comparisons with 0 and 1 without the FP unit, so outside the library's FP
+// mode with the answers it gives there (no DAZ: a subnormal is not 0; -0 is 0; NaN neither).
+template <class T>
+inline auto scalar_bits(T v) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8);
+  return std::bit_cast<std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>(v);
+}
+template <class T>
+inline bool is_zero(T v) {
+  return (scalar_bits(v) << 1) == 0;
+}
+template <class T>
+inline bool is_one(T v) {
+  return scalar_bits(v) == scalar_bits(T(1));
+}
+
+// Whether a call is plainly valid (plain_arguments, gemm_call.h) and tiny (driver::tiny_shape),
+// by one test of the common case: true only for calls both accept (tests/api_test.cpp checks it
+// against validate()), false for every other, which the general entry then decides. m, n and k
+// are each 1 .. 2^20 (one less is below 2^20: 0 and negatives wrap to the top), so their product
+// cannot overflow, and below kMinFlopsPerThread it bounds all three below 2^20; the leading
+// dimensions are below 2^26, as in plain_arguments, and the addresses 1 .. 2^63.
+// alpha is tested by its bits: any FP mode.
+template <class T>
+inline bool tiny_arguments(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha,
+                           const T* a, int64_t lda, const T* b, int64_t ldb, const T* c,
+                           int64_t ldc) {
+  constexpr int64_t kTinyFmas = static_cast<int64_t>(driver::kMinFlopsPerThread);
+  static_assert(kTinyFmas < (int64_t{1} << 20), "the product bounds each extent");
+  const auto u = [](int64_t v) { return static_cast<uint64_t>(v); };
+  const auto address = [](const void* p) { return reinterpret_cast<uintptr_t>(p); };
+  // address - 1 below 2^63: 1 .. 2^63 (null wraps to the top), where a tiny span cannot reach
+  // the end of the address space (validate's addressable).
+  const uint64_t addresses = (address(a) - 1) | (address(b) - 1) | (address(c) - 1);
+  const uint64_t out = ((u(m) - 1) | (u(n) - 1) | (u(k) - 1)) >> 20 |
+                       (u(lda) | u(ldb) | u(ldc)) >> 26 | addresses >> 63 |
+                       static_cast<unsigned>(trans_a | trans_b) >> 1;
+  return (out == 0) & (m * n * k < kTinyFmas) & !is_zero(alpha) & (ldc >= n) &
+         (lda >= (trans_a ? m : k)) & (ldb >= (trans_b ? k : n));
+}
+
+// What run_tiny_direct did.
+enum class TinyLane {
+  kDeclined,   // nothing: the general entry decides the call
+  kRan,        // the product, on the direct kernel
+  kNotDirect,  // nothing, but the call is plainly valid and tiny: run_tiny_problem's
+};
+
+// Runs C <- alpha * op(A) * op(B) + beta * C of f32 or f64 operands on the default context's
+// direct kernel when the lane is open, the arguments plainly valid, the product tiny and of at
+// most kDirectMaxRows rows over a row-major B (driver::direct_at_once): the kernel's record
+// (kernels::DirectArgs) is filled at once. Nothing is read or written, and no message set, unless
+// it ran. The kernel runs in the library's FP mode (runtime::FpModeGuard); the tests before it
+// read alpha and beta by their bits.
+template <class T>
+inline TinyLane run_tiny_direct(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha,
+                                const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
+                                int64_t ldc) noexcept {
+  const LaneState* state = tiny_lane();
+  if (state == nullptr || !tiny_arguments(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, c, ldc))
+    return TinyLane::kDeclined;
+  const kernels::GemmKernel* kernel = state->kernel<T>();
+  if (kernel == nullptr) return TinyLane::kDeclined;
+  if (m > kernels::kDirectMaxRows || trans_b != 0 || kernel->direct_args == nullptr)
+    return TinyLane::kNotDirect;
+  const kernels::AccInit init = is_zero(beta)  ? kernels::AccInit::kZero
+                                : is_one(beta) ? kernels::AccInit::kLoad
+                                               : kernels::AccInit::kScale;
+  const kernels::DirectArgs r{m,   n, k,   &alpha, a,    trans_a ? 1 : lda, trans_a ? lda : 1, b,
+                              ldb, c, ldc, init,   &beta};
+  runtime::FpModeGuard fp_mode;
+  kernel->direct_args(r);
+  return TinyLane::kRan;
+}
+
+// The product run_tiny_direct found plainly valid and tiny but not for the direct kernel at once
+// (kNotDirect), through driver::run_tiny in the library's FP mode: true when it ran, false
+// (nothing read or written) when run_tiny declines it.
+template <class T>
+inline bool run_tiny_problem(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha,
+                             const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
+                             int64_t ldc) noexcept {
+  const LaneState& state = *tiny_lane();
+  const driver::GemmProblem p{
+      .m = m,
+      .n = n,
+      .k = k,
+      .a = a,
+      .a_rs = trans_a ? 1 : lda,
+      .a_cs = trans_a ? lda : 1,
+      .b = b,
+      .b_rs = trans_b ? 1 : ldb,
+      .b_cs = trans_b ? ldb : 1,
+      .c = c,
+      .ldc = ldc,
+      .alpha = &alpha,
+      .beta = &beta,
+      .first_init = is_zero(beta)  ? kernels::AccInit::kZero
+                    : is_one(beta) ? kernels::AccInit::kLoad
+                                   : kernels::AccInit::kScale,
+      .unit_alpha = is_one(alpha),
+      .small_fits = false,
+      .allow_direct = true,
+      .b_panels = nullptr,
+      .a_panels = nullptr,
+      .epilogue = {},
+  };
+  runtime::FpModeGuard fp_mode;
+  return driver::run_tiny(*state.kernel<T>(), p, *state.topology);
 }
 
 }  // namespace invar::api
