@@ -1,19 +1,13 @@
-// The decode step over bf16 and f16 operands (ukernel.h, WidenedDirectFn): m <= kDirectMaxRows
-// rows x any n columns of C from A and B in place, B row-major, stored transposed (x * W^T) or in
-// 16-bit panels, each 16-bit value widened exactly to f32 in registers and fed to the chains of
-// the f32 direct kernels: acc = fma(alpha * op(A)[i][k], B[k][j], acc) in increasing k, one lane
-// per element. The bits are those of the f32 kernels on the widened operands, and B is read at
-// two bytes an element, half the traffic of an f32 weight.
+// The decode step over bf16 and f16 operands (ukernel.h, WidenedDirectFn) on AVX2: the body is
+// kernels/widened_direct_body.h's over ymm vectors of eight f32 (vec.h), B in groups of 16
+// columns (row-major, or 16-bit panels of 16 or 32 columns) or stored transposed.
 //
 // Widening: bf16 is the 16 bits at the top of the f32 (vpmovzxwd and a shift, or a shift or mask
 // of two values that a 32-bit transpose moved together); f16 goes through VCVTPH2PS (F16C),
 // exact for every value. A bf16 NaN in B is not given its quiet bit: x86's fused multiply-add
 // returns the first NaN operand by position, quieted, whether it was signaling or not, so a
 // signaling B value yields the bits of its quieted widening (the tests hold signaling NaNs to
-// that). A is widened into a buffer on the stack (kBufferFloats below), quieted as numeric/half.h
-// does and multiplied by alpha (one rounding, as every f32 kernel does it); past the buffer K is
-// taken in chunks, the accumulators stored to C after one and loaded back for the next, which is
-// exact: the same chain.
+// that). A is quieted as numeric/half.h does.
 //
 // The AVX-512 path runs these kernels too. A zmm kernel for bf16 x * W^T (sixteen rows of W per
 // vector, a row's 64 bytes as sixteen pairs through a 16 x 16 transpose, two blocks of sixteen
@@ -29,20 +23,11 @@
 
 #include "kernels/avx2/avx2.h"
 #include "kernels/avx2/transpose8.h"
+#include "kernels/avx2/vec.h"
+#include "kernels/widened_direct_body.h"
 
 namespace invar::kernels::avx2 {
 namespace {
-
-// A is widened into a stack buffer of this many floats, step p of row i at p * m + i: all of K
-// in one pass up to 4096 / m steps (4096 for one row), chunks of that many (rounded down to 32)
-// beyond. No allocation per call. A pass over a transposed W in short chunks reads each row a
-// piece at a time and the prefetchers lose the streams: W 16384 x 8192, M = 1, one thread, bf16
-// x * W^T ran at 1.3-1.4x the f32 decode in chunks of 2048 steps and 1.9x in one pass (Intel
-// Xeon of block_sizes.h).
-constexpr int64_t kBufferFloats = 4096;
-
-// Prefetch distance along each row of a transposed W, in bytes (the f32 kernel's 128 floats).
-constexpr int64_t kAheadBytes = 512;
 
 // Up to this many rows, the transposed kernels run two blocks of eight rows of W side by side:
 // one block gives each row of C a single chain per eight columns, bound by the fma's latency,
@@ -67,13 +52,12 @@ template <int M, int G>
 using Acc = __m256[M][G];
 
 struct Bf16 {
-  static constexpr bool kBf16 = true;
   static constexpr int kSteps = 16;
-  static __m256 load8(const uint16_t* p) {
+  static __m256 widen(const uint16_t* p) {
     const __m128i bits = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(bits), 16));
   }
-  static float load1(const uint16_t* p) { return bf16_value(p); }
+  static float widen1(const uint16_t* p) { return bf16_value(p); }
   // One A value, widened as numeric/half.h widens it (a NaN gets its quiet bit).
   static float widen_a(const uint16_t* p) {
     uint32_t u = static_cast<uint32_t>(*p) << 16;
@@ -110,12 +94,11 @@ struct Bf16 {
 };
 
 struct F16 {
-  static constexpr bool kBf16 = false;
   static constexpr int kSteps = 8;
-  static __m256 load8(const uint16_t* p) {
+  static __m256 widen(const uint16_t* p) {
     return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
   }
-  static float load1(const uint16_t* p) { return f16_value(p); }
+  static float widen1(const uint16_t* p) { return f16_value(p); }
   static float widen_a(const uint16_t* p) { return f16_value(p); }
   // Eight rows of W, eight steps from p: each row's eight values widened (VCVTPH2PS), then the
   // f32 transpose.
@@ -123,7 +106,7 @@ struct F16 {
   static void steps(Acc<M, G>& acc, int h, const float* abuf, const uint16_t* bh, int64_t ldb,
                     int64_t p) {
     __m256 r[8];
-    for (int l = 0; l < 8; ++l) r[l] = load8(bh + l * ldb + p);
+    for (int l = 0; l < 8; ++l) r[l] = widen(bh + l * ldb + p);
     transpose8(r);  // r[q] = B[p + q][8h .. 8h + 7]
 #pragma GCC unroll 8
     for (int q = 0; q < 8; ++q) {
@@ -133,93 +116,26 @@ struct F16 {
   }
 };
 
-// Rows [0, m) of op(A) over steps [p0, p0 + kc), widened, times alpha when alpha != 1, at
-// abuf[p * m + i].
-template <class S>
-void widen_a(int64_t m, int64_t p0, int64_t kc, float alpha, const uint16_t* a, int64_t a_rs,
-             int64_t a_cs, float* abuf) {
-  const bool scale = alpha != 1.0f;
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t p = 0; p < kc; ++p) {
-      const float x = S::widen_a(a + i * a_rs + (p0 + p) * a_cs);
-      abuf[p * m + i] = scale ? alpha * x : x;
-    }
+// The operations of the body over ymm vectors (widened_direct_body.h) for the widening H, Bf16 or
+// F16: A's value broadcast once per step, then vfmadd231ps with it first, as in the f32 kernels.
+template <class H>
+struct Avx2 : F32Vec, H {
+  using A = __m256;
+  static constexpr int kChunkSteps = 32;  // a multiple of kSteps
+  // Prefetch distance along each row of a transposed W (the f32 kernel's 128 floats).
+  static constexpr int64_t kAheadBytes = 512;
+  static A a(const float* p) { return _mm256_broadcast_ss(p); }
+  static __m256 fma_a(A a, __m256 b, __m256 acc) { return _mm256_fmadd_ps(a, b, acc); }
+  static __m256 gather(const uint16_t* p, int64_t ld) {
+    return _mm256_setr_ps(H::widen1(p), H::widen1(p + ld), H::widen1(p + 2 * ld),
+                          H::widen1(p + 3 * ld), H::widen1(p + 4 * ld), H::widen1(p + 5 * ld),
+                          H::widen1(p + 6 * ld), H::widen1(p + 7 * ld));
   }
-}
-
-template <int M>
-struct Rows {
-  static constexpr int kM = M;
+  // M * rows_wide(M) + M + 1 registers of 16.
+  static constexpr int rows_wide(int m) { return m == 1 ? 8 : m == 2 ? 4 : 2; }
+  static constexpr int t_blocks(int m) { return m <= kTwinRows ? 2 : 1; }
 };
 
-// The whole product: A widened a chunk of steps at a time into the stack buffer, and
-// pass(rows, p0, kc, abuf, init) over those steps for every column, rows a Rows<m>; the first
-// chunk starts the accumulators as `init` says, the next ones from C.
-template <class S, class Pass>
-void in_chunks(int64_t m, int64_t k, float alpha, const uint16_t* a, int64_t a_rs, int64_t a_cs,
-               AccInit init, Pass pass) {
-  alignas(64) float abuf[kBufferFloats];
-  const int64_t chunk = kBufferFloats / m / 32 * 32;
-  for (int64_t p0 = 0; p0 < k; p0 += chunk) {
-    const int64_t kc = k - p0 < chunk ? k - p0 : chunk;
-    widen_a<S>(m, p0, kc, alpha, a, a_rs, a_cs, abuf);
-    const AccInit first = p0 == 0 ? init : AccInit::kLoad;
-    switch (m) {
-      case 1: pass(Rows<1>{}, p0, kc, abuf, first); break;
-      case 2: pass(Rows<2>{}, p0, kc, abuf, first); break;
-      case 3: pass(Rows<3>{}, p0, kc, abuf, first); break;
-      default: pass(Rows<4>{}, p0, kc, abuf, first); break;
-    }
-  }
-}
-
-template <int M, int W>
-void init_acc(Acc<M, W>& acc, const float* c, int64_t ldc, AccInit init, float beta) {
-  const __m256 vbeta = _mm256_set1_ps(beta);
-  for (int i = 0; i < M; ++i) {
-    for (int v = 0; v < W; ++v) {
-      if (init == AccInit::kZero) {
-        acc[i][v] = _mm256_setzero_ps();
-      } else if (init == AccInit::kLoad) {
-        acc[i][v] = _mm256_loadu_ps(c + i * ldc + 8 * v);
-      } else {
-        acc[i][v] = _mm256_mul_ps(vbeta, _mm256_loadu_ps(c + i * ldc + 8 * v));
-      }
-    }
-  }
-}
-
-template <int M, int W>
-void store_acc(const Acc<M, W>& acc, float* c, int64_t ldc) {
-  for (int i = 0; i < M; ++i)
-    for (int v = 0; v < W; ++v) _mm256_storeu_ps(c + i * ldc + 8 * v, acc[i][v]);
-}
-
-// Fewer than eight columns, one scalar chain each (vfmadd231ss, the same rounding); column j's
-// values are at col[j][p * step].
-template <class S, int M>
-void scalar_cols(int64_t cols, int64_t kc, const float* abuf, const uint16_t* const* col,
-                 int64_t step, float* c, int64_t ldc, AccInit init, float beta) {
-  float acc[M][8];
-  for (int i = 0; i < M; ++i) {
-    for (int64_t j = 0; j < cols; ++j) {
-      const float cij = init == AccInit::kZero ? 0.0f : c[i * ldc + j];
-      acc[i][j] = init == AccInit::kScale ? beta * cij : cij;
-    }
-  }
-  for (int64_t p = 0; p < kc; ++p) {
-    for (int64_t j = 0; j < cols; ++j) {
-      const float bj = S::load1(col[j] + p * step);
-      for (int i = 0; i < M; ++i) acc[i][j] = __builtin_fmaf(abuf[p * M + i], bj, acc[i][j]);
-    }
-  }
-  for (int i = 0; i < M; ++i) {
-    for (int64_t j = 0; j < cols; ++j) c[i * ldc + j] = acc[i][j];
-  }
-}
-
-// ---- B row-major, or 16-bit panels -----------------------------------------------------------
-//
 // B is read in groups of 16 columns, gpp groups side by side in each panel, panels gs elements
 // apart, rows ldb apart: group g starts at b[(g / gpp) * gs + (g % gpp) * 16]. A row-major B is
 // gpp = 1, gs = 16; panels of NR columns are ldb = NR, gpp = NR / 16, gs = the panel's size.
@@ -233,139 +149,33 @@ struct Groups {
   }
 };
 
-// M rows x W vectors of eight columns from column j (a multiple of 8).
-template <class S, int M, int W>
-void rows_block(int64_t kc, const float* abuf, const Groups& g, int64_t j, float* c, int64_t ldc,
-                AccInit init, float beta) {
-  const uint16_t* bp[W];
-  for (int v = 0; v < W; ++v) bp[v] = g.column(j + 8 * v);
-  Acc<M, W> acc;
-  init_acc<M, W>(acc, c, ldc, init, beta);
-  const int64_t ldb = g.ldb;
-  for (int64_t p = 0; p < kc; ++p) {
-    __m256 va[M];
-#pragma GCC unroll 4
-    for (int i = 0; i < M; ++i) va[i] = _mm256_broadcast_ss(abuf + p * M + i);
-#pragma GCC unroll 8
-    for (int v = 0; v < W; ++v) {
-      const __m256 bv = S::load8(bp[v] + p * ldb);
-#pragma GCC unroll 4
-      for (int i = 0; i < M; ++i) acc[i][v] = _mm256_fmadd_ps(va[i], bv, acc[i][v]);
-    }
-  }
-  store_acc<M, W>(acc, c, ldc);
-}
-
-template <class S, int M>
-void rows_all(int64_t n, int64_t kc, const float* abuf, const Groups& g, float* c, int64_t ldc,
-              AccInit init, float beta) {
-  constexpr int kWide = M == 1 ? 8 : M == 2 ? 4 : 2;  // M * kWide + M + 1 registers of 16
-  int64_t j = 0;
-  for (; j + 8 * kWide <= n; j += 8 * kWide)
-    rows_block<S, M, kWide>(kc, abuf, g, j, c + j, ldc, init, beta);
-  for (; j + 8 <= n; j += 8) rows_block<S, M, 1>(kc, abuf, g, j, c + j, ldc, init, beta);
-  if (j < n) {
-    const uint16_t* col[8];
-    for (int64_t t = 0; j + t < n; ++t) col[t] = g.column(j + t);
-    scalar_cols<S, M>(n - j, kc, abuf, col, g.ldb, c + j, ldc, init, beta);
-  }
-}
-
-template <class S>
-void direct_groups(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a, int64_t a_rs,
-                   int64_t a_cs, Groups g, float* c, int64_t ldc, AccInit init, float beta) {
-  in_chunks<S>(m, k, alpha, a, a_rs, a_cs, init,
-               [&](auto rows, int64_t p0, int64_t kc, const float* abuf, AccInit first) {
-                 Groups at = g;
-                 at.b = g.b + p0 * g.ldb;
-                 rows_all<S, decltype(rows)::kM>(n, kc, abuf, at, c, ldc, first, beta);
-               });
-}
-
-// ---- B stored transposed ---------------------------------------------------------------------
-
-// G blocks of eight rows of W (C's columns), side by side; S::steps takes S::kSteps steps of a
-// block at once, the last kc % S::kSteps steps go one by one.
-template <class S, int M, int G>
-void t_block(int64_t kc, const float* abuf, const uint16_t* b, int64_t ldb, float* c, int64_t ldc,
-             AccInit init, float beta) {
-  Acc<M, G> acc;
-  init_acc<M, G>(acc, c, ldc, init, beta);
-  int64_t p = 0;
-  for (; p + S::kSteps <= kc; p += S::kSteps) {
-    if (p % 32 == 0) {
-      for (int l = 0; l < 8 * G; ++l) {
-        const auto at = reinterpret_cast<std::uintptr_t>(b + l * ldb + p) + kAheadBytes;
-        _mm_prefetch(reinterpret_cast<const char*>(at), _MM_HINT_T0);
-      }
-    }
-    for (int h = 0; h < G; ++h) S::template steps<M, G>(acc, h, abuf, b + 8 * h * ldb, ldb, p);
-  }
-  for (; p < kc; ++p) {
-    for (int h = 0; h < G; ++h) {
-      const uint16_t* col = b + 8 * h * ldb + p;
-      const __m256 t =
-          _mm256_setr_ps(S::load1(col), S::load1(col + ldb), S::load1(col + 2 * ldb),
-                         S::load1(col + 3 * ldb), S::load1(col + 4 * ldb), S::load1(col + 5 * ldb),
-                         S::load1(col + 6 * ldb), S::load1(col + 7 * ldb));
-      for (int i = 0; i < M; ++i)
-        acc[i][h] = _mm256_fmadd_ps(_mm256_broadcast_ss(abuf + p * M + i), t, acc[i][h]);
-    }
-  }
-  store_acc<M, G>(acc, c, ldc);
-}
-
-template <class S, int M>
-void t_all(int64_t n, int64_t kc, const float* abuf, const uint16_t* b, int64_t ldb, float* c,
-           int64_t ldc, AccInit init, float beta) {
-  constexpr int G = M <= kTwinRows ? 2 : 1;  // blocks of eight rows of W side by side
-  int64_t j = 0;
-  for (; j + 8 * G <= n; j += 8 * G)
-    t_block<S, M, G>(kc, abuf, b + j * ldb, ldb, c + j, ldc, init, beta);
-  for (; j + 8 <= n; j += 8) t_block<S, M, 1>(kc, abuf, b + j * ldb, ldb, c + j, ldc, init, beta);
-  if (j < n) {
-    const uint16_t* col[8];
-    for (int64_t t = 0; j + t < n; ++t) col[t] = b + (j + t) * ldb;
-    scalar_cols<S, M>(n - j, kc, abuf, col, 1, c + j, ldc, init, beta);
-  }
-}
-
-template <class S>
-void direct_t_any(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a, int64_t a_rs,
-                  int64_t a_cs, const uint16_t* b, int64_t ldb, float* c, int64_t ldc, AccInit init,
-                  float beta) {
-  in_chunks<S>(m, k, alpha, a, a_rs, a_cs, init,
-               [&](auto rows, int64_t p0, int64_t kc, const float* abuf, AccInit first) {
-                 t_all<S, decltype(rows)::kM>(n, kc, abuf, b + p0, ldb, c, ldc, first, beta);
-               });
-}
-
 }  // namespace
 
-#define INVAR_WIDENED_DIRECT(name, S)                                                            \
-  void name##_direct(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,            \
-                     int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,       \
-                     int64_t ldc, AccInit init, float beta) {                                    \
-    direct_groups<S>(m, n, k, alpha, a, a_rs, a_cs, Groups{b, ldb, 16, 1}, c, ldc, init, beta);  \
-  }                                                                                              \
-  void name##_direct_t(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,          \
-                       int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,     \
-                       int64_t ldc, AccInit init, float beta) {                                  \
-    direct_t_any<S>(m, n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta);                  \
-  }                                                                                              \
-  void name##_direct_panels16(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,   \
-                              int64_t a_rs, int64_t a_cs, const uint16_t* panels,                \
-                              int64_t panel_stride, float* c, int64_t ldc, AccInit init,         \
-                              float beta) {                                                      \
-    direct_groups<S>(m, n, k, alpha, a, a_rs, a_cs, Groups{panels, 16, panel_stride, 1}, c, ldc, \
-                     init, beta);                                                                \
-  }                                                                                              \
-  void name##_direct_panels32(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,   \
-                              int64_t a_rs, int64_t a_cs, const uint16_t* panels,                \
-                              int64_t panel_stride, float* c, int64_t ldc, AccInit init,         \
-                              float beta) {                                                      \
-    direct_groups<S>(m, n, k, alpha, a, a_rs, a_cs, Groups{panels, 32, panel_stride, 2}, c, ldc, \
-                     init, beta);                                                                \
+#define INVAR_WIDENED_DIRECT(name, S)                                                           \
+  void name##_direct(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,           \
+                     int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,      \
+                     int64_t ldc, AccInit init, float beta) {                                   \
+    widened::direct_rows<Avx2<S>>(m, n, k, alpha, a, a_rs, a_cs, Groups{b, ldb, 16, 1}, c, ldc, \
+                                  init, beta);                                                  \
+  }                                                                                             \
+  void name##_direct_t(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,         \
+                       int64_t a_rs, int64_t a_cs, const uint16_t* b, int64_t ldb, float* c,    \
+                       int64_t ldc, AccInit init, float beta) {                                 \
+    widened::direct_t<Avx2<S>>(m, n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta);      \
+  }                                                                                             \
+  void name##_direct_panels16(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,  \
+                              int64_t a_rs, int64_t a_cs, const uint16_t* panels,               \
+                              int64_t panel_stride, float* c, int64_t ldc, AccInit init,        \
+                              float beta) {                                                     \
+    widened::direct_rows<Avx2<S>>(m, n, k, alpha, a, a_rs, a_cs,                                \
+                                  Groups{panels, 16, panel_stride, 1}, c, ldc, init, beta);     \
+  }                                                                                             \
+  void name##_direct_panels32(int64_t m, int64_t n, int64_t k, float alpha, const uint16_t* a,  \
+                              int64_t a_rs, int64_t a_cs, const uint16_t* panels,               \
+                              int64_t panel_stride, float* c, int64_t ldc, AccInit init,        \
+                              float beta) {                                                     \
+    widened::direct_rows<Avx2<S>>(m, n, k, alpha, a, a_rs, a_cs,                                \
+                                  Groups{panels, 32, panel_stride, 2}, c, ldc, init, beta);     \
   }
 INVAR_WIDENED_DIRECT(sbgemm_avx2, Bf16)
 INVAR_WIDENED_DIRECT(shgemm_avx2, F16)

@@ -17,6 +17,17 @@ using avx2::kIgemmNr;
 using avx2::kSgemmMr;
 using avx2::kSgemmNr;
 
+// What the bf16 and f16 kernels share: the f32 tile, and the column groups of the decode-step
+// kernels that widen in registers (ukernel.h, WidenedDirectFn).
+constexpr WidenedTile kWidenedTile = {
+    .mr = kSgemmMr,
+    .nr = kSgemmNr,
+    .ukernel = erase<&avx2::sgemm_avx2_6x16>,
+    .ukernel_edge = erase<&avx2::sgemm_avx2_6x16_edge>,
+    .direct_nr = 16,  // the widened direct kernels' column group
+    .direct_t_nr = avx2::kDirectTNr,
+};
+
 constexpr KernelSet kAvx2Set = {
     .isa = Isa::kAvx2,
     .sgemm =
@@ -71,54 +82,31 @@ constexpr KernelSet kAvx2Set = {
             .direct_t_nr = avx2::kDirectTNr,
             .direct_t = erase<&avx2::dgemm_avx2_direct_t8>,
         },
-    // bf16 and f16 operands widened exactly to f32 while packing, then the f32 tile (its masked
-    // edge tiles too); the decode step widens them in registers (ukernel.h, WidenedDirectFn).
+    // bf16 and f16 (sets.h, widened).
     .sbgemm =
-        {
-            .name = "sbgemm_avx2_6x16",
-            .mr = kSgemmMr,
-            .nr = kSgemmNr,
-            .a_in_bytes = sizeof(bf16),
-            .b_in_bytes = sizeof(bf16),
-            .a_packed_bytes = sizeof(float),
-            .b_packed_bytes = sizeof(float),
-            .c_bytes = sizeof(float),
-            .pack_a = erase<&pack_a_avx<bf16, kSgemmMr, &avx2::sbgemm_avx2_pack_a6,
-                                        &avx2::sbgemm_avx2_pack_a6_t>>,
-            .pack_b = erase<&pack_b_avx<bf16, kSgemmNr, &avx2::sbgemm_avx2_pack_b16_t,
-                                        &avx2::sbgemm_avx2_pack_b16>>,
-            .ukernel = erase<&avx2::sgemm_avx2_6x16>,
-            .ukernel_edge = erase<&avx2::sgemm_avx2_6x16_edge>,
-            .direct_mr = kDirectMaxRows,
-            .direct_nr = 16,  // the widened direct kernels' column group
-            .direct = erase<&avx2::sbgemm_avx2_direct>,
-            .direct_t_nr = avx2::kDirectTNr,
-            .direct_t = erase<&avx2::sbgemm_avx2_direct_t>,
-            .direct_panels_16bit = erase<&avx2::sbgemm_avx2_direct_panels16>,
-        },
+        widened<bf16>(kWidenedTile,
+                      {
+                          .name = "sbgemm_avx2_6x16",
+                          .pack_a = erase<&pack_a_avx<bf16, kSgemmMr, &avx2::sbgemm_avx2_pack_a6,
+                                                      &avx2::sbgemm_avx2_pack_a6_t>>,
+                          .pack_b = erase<&pack_b_avx<bf16, kSgemmNr, &avx2::sbgemm_avx2_pack_b16_t,
+                                                      &avx2::sbgemm_avx2_pack_b16>>,
+                          .direct = erase<&avx2::sbgemm_avx2_direct>,
+                          .direct_t = erase<&avx2::sbgemm_avx2_direct_t>,
+                          .direct_panels_16bit = erase<&avx2::sbgemm_avx2_direct_panels16>,
+                      }),
     .shgemm =
-        {
-            .name = "shgemm_avx2_6x16",
-            .mr = kSgemmMr,
-            .nr = kSgemmNr,
-            .a_in_bytes = sizeof(f16),
-            .b_in_bytes = sizeof(f16),
-            .a_packed_bytes = sizeof(float),
-            .b_packed_bytes = sizeof(float),
-            .c_bytes = sizeof(float),
-            .pack_a = erase<&pack_a_avx<f16, kSgemmMr, &avx2::shgemm_avx2_pack_a6,
-                                        &avx2::shgemm_avx2_pack_a6_t>>,
-            .pack_b = erase<&pack_b_avx<f16, kSgemmNr, &avx2::shgemm_avx2_pack_b16_t,
-                                        &avx2::shgemm_avx2_pack_b16>>,
-            .ukernel = erase<&avx2::sgemm_avx2_6x16>,
-            .ukernel_edge = erase<&avx2::sgemm_avx2_6x16_edge>,
-            .direct_mr = kDirectMaxRows,
-            .direct_nr = 16,  // the widened direct kernels' column group
-            .direct = erase<&avx2::shgemm_avx2_direct>,
-            .direct_t_nr = avx2::kDirectTNr,
-            .direct_t = erase<&avx2::shgemm_avx2_direct_t>,
-            .direct_panels_16bit = erase<&avx2::shgemm_avx2_direct_panels16>,
-        },
+        widened<f16>(kWidenedTile,
+                     {
+                         .name = "shgemm_avx2_6x16",
+                         .pack_a = erase<&pack_a_avx<f16, kSgemmMr, &avx2::shgemm_avx2_pack_a6,
+                                                     &avx2::shgemm_avx2_pack_a6_t>>,
+                         .pack_b = erase<&pack_b_avx<f16, kSgemmNr, &avx2::shgemm_avx2_pack_b16_t,
+                                                     &avx2::shgemm_avx2_pack_b16>>,
+                         .direct = erase<&avx2::shgemm_avx2_direct>,
+                         .direct_t = erase<&avx2::shgemm_avx2_direct_t>,
+                         .direct_panels_16bit = erase<&avx2::shgemm_avx2_direct_panels16>,
+                     }),
     // A (int8_t or uint8_t) packed unscaled and B (int8_t) into int16 pair panels (ukernel.h),
     // hence k_unit 2.
     .s8gemm =

@@ -62,6 +62,21 @@ constexpr const char* name(const char* registers, const char* folded) {
   return B == Broadcast::kFolded ? folded : registers;
 }
 
+// What the bf16 and f16 kernels share: the f32 tile, and the column groups of the AVX2 decode-step
+// kernels that widen in registers (ukernel.h, WidenedDirectFn).
+template <Broadcast B>
+constexpr WidenedTile widened_tile() {
+  return {
+      .mr = kSgemmMr,
+      .nr = kSgemmNr,
+      .b_streams = true,
+      .ukernel = erase<&avx512::sgemm_avx512_12x32<B>>,
+      .ukernel_edge = erase<&avx512::sgemm_avx512_12x32_edge<B>>,
+      .direct_nr = 16,  // the widened direct kernels' column group
+      .direct_t_nr = avx2::kDirectTNr,
+  };
+}
+
 template <Broadcast B>
 constexpr KernelSet tile_set() {
   return {
@@ -129,55 +144,30 @@ constexpr KernelSet tile_set() {
               .direct_t_nr = avx2::kDirectTNr,
               .direct_t = erase<&avx2::dgemm_avx2_direct_t8>,
           },
-      // bf16 and f16 operands widened exactly to f32 while packing, then the f32 tile (its masked
-      // edge tiles too). Their decode step runs the AVX2 kernels (reading B bounds it), over
-      // 16-bit panels of this tile's 32 columns.
-      .sbgemm =
+      // bf16 and f16 (sets.h, widened). Their decode step runs the AVX2 kernels (reading B bounds
+      // it), over 16-bit panels of this tile's 32 columns.
+      .sbgemm = widened<bf16>(
+          widened_tile<B>(),
           {
               .name = name<B>("sbgemm_avx512_12x32", "sbgemm_avx512_12x32_membcast"),
-              .mr = kSgemmMr,
-              .nr = kSgemmNr,
-              .a_in_bytes = sizeof(bf16),
-              .b_in_bytes = sizeof(bf16),
-              .a_packed_bytes = sizeof(float),
-              .b_packed_bytes = sizeof(float),
-              .c_bytes = sizeof(float),
-              .b_streams = true,
               .pack_a = erase<&pack_a_avx<bf16, kSgemmMr, &avx2::sbgemm_avx2_pack_a12>>,
               .pack_b = erase<&pack_b_avx<bf16, kSgemmNr, &avx2::sbgemm_avx2_pack_b32_t,
                                           &avx2::sbgemm_avx2_pack_b32>>,
-              .ukernel = erase<&avx512::sgemm_avx512_12x32<B>>,
-              .ukernel_edge = erase<&avx512::sgemm_avx512_12x32_edge<B>>,
-              .direct_mr = kDirectMaxRows,
-              .direct_nr = 16,  // the widened direct kernels' column group
               .direct = erase<&avx2::sbgemm_avx2_direct>,
-              .direct_t_nr = avx2::kDirectTNr,
               .direct_t = erase<&avx2::sbgemm_avx2_direct_t>,
               .direct_panels_16bit = erase<&avx2::sbgemm_avx2_direct_panels32>,
-          },
+          }),
       .shgemm =
-          {
-              .name = name<B>("shgemm_avx512_12x32", "shgemm_avx512_12x32_membcast"),
-              .mr = kSgemmMr,
-              .nr = kSgemmNr,
-              .a_in_bytes = sizeof(f16),
-              .b_in_bytes = sizeof(f16),
-              .a_packed_bytes = sizeof(float),
-              .b_packed_bytes = sizeof(float),
-              .c_bytes = sizeof(float),
-              .b_streams = true,
-              .pack_a = erase<&pack_a_avx<f16, kSgemmMr, &avx2::shgemm_avx2_pack_a12>>,
-              .pack_b = erase<&pack_b_avx<f16, kSgemmNr, &avx2::shgemm_avx2_pack_b32_t,
-                                          &avx2::shgemm_avx2_pack_b32>>,
-              .ukernel = erase<&avx512::sgemm_avx512_12x32<B>>,
-              .ukernel_edge = erase<&avx512::sgemm_avx512_12x32_edge<B>>,
-              .direct_mr = kDirectMaxRows,
-              .direct_nr = 16,  // the widened direct kernels' column group
-              .direct = erase<&avx2::shgemm_avx2_direct>,
-              .direct_t_nr = avx2::kDirectTNr,
-              .direct_t = erase<&avx2::shgemm_avx2_direct_t>,
-              .direct_panels_16bit = erase<&avx2::shgemm_avx2_direct_panels32>,
-          },
+          widened<f16>(widened_tile<B>(),
+                       {
+                           .name = name<B>("shgemm_avx512_12x32", "shgemm_avx512_12x32_membcast"),
+                           .pack_a = erase<&pack_a_avx<f16, kSgemmMr, &avx2::shgemm_avx2_pack_a12>>,
+                           .pack_b = erase<&pack_b_avx<f16, kSgemmNr, &avx2::shgemm_avx2_pack_b32_t,
+                                                       &avx2::shgemm_avx2_pack_b32>>,
+                           .direct = erase<&avx2::shgemm_avx2_direct>,
+                           .direct_t = erase<&avx2::shgemm_avx2_direct_t>,
+                           .direct_panels_16bit = erase<&avx2::shgemm_avx2_direct_panels32>,
+                       }),
       // Without VNNI the integer products run the AVX2 kernel on int16 pair panels, which every
       // AVX-512 CPU also runs (with_vnni below takes the byte quad kernels where the CPU has it).
       .s8gemm =

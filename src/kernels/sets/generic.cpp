@@ -16,6 +16,16 @@ using generic::kIgemmNr;
 using generic::kSgemmMr;
 using generic::kSgemmNr;
 
+// What the bf16 and f16 kernels share: the f32 tile, and the column groups of the decode-step
+// kernels that widen in registers (ukernel.h, WidenedDirectFn).
+constexpr WidenedTile kWidenedTile = {
+    .mr = kSgemmMr,
+    .nr = kSgemmNr,
+    .ukernel = erase<&generic::sgemm_generic_4x8>,
+    .direct_nr = kSgemmNr,
+    .direct_t_nr = kSgemmNr,
+};
+
 constexpr KernelSet kGenericSet = {
     .isa = Isa::kGeneric,
     .sgemm =
@@ -56,48 +66,26 @@ constexpr KernelSet kGenericSet = {
             .direct_t_nr = kDgemmNr,
             .direct_t = erase<&generic::dgemm_generic_direct_t_4>,
         },
-    // bf16 and f16 operands widened exactly to f32 while packing, then the f32 tile; the decode
-    // step widens them in registers instead (ukernel.h, WidenedDirectFn).
+    // bf16 and f16 (sets.h, widened).
     .sbgemm =
-        {
-            .name = "sbgemm_generic_4x8",
-            .mr = kSgemmMr,
-            .nr = kSgemmNr,
-            .a_in_bytes = sizeof(bf16),
-            .b_in_bytes = sizeof(bf16),
-            .a_packed_bytes = sizeof(float),
-            .b_packed_bytes = sizeof(float),
-            .c_bytes = sizeof(float),
-            .pack_a = erase<&pack::pack_a<bf16, kSgemmMr>>,
-            .pack_b = erase<&pack::pack_b<bf16, kSgemmNr>>,
-            .ukernel = erase<&generic::sgemm_generic_4x8>,
-            .direct_mr = kDirectMaxRows,
-            .direct_nr = kSgemmNr,
-            .direct = erase<&generic::sbgemm_generic_direct>,
-            .direct_t_nr = kSgemmNr,
-            .direct_t = erase<&generic::sbgemm_generic_direct_t>,
-            .direct_panels_16bit = erase<&generic::sbgemm_generic_direct_panels>,
-        },
-    .shgemm =
-        {
-            .name = "shgemm_generic_4x8",
-            .mr = kSgemmMr,
-            .nr = kSgemmNr,
-            .a_in_bytes = sizeof(f16),
-            .b_in_bytes = sizeof(f16),
-            .a_packed_bytes = sizeof(float),
-            .b_packed_bytes = sizeof(float),
-            .c_bytes = sizeof(float),
-            .pack_a = erase<&pack::pack_a<f16, kSgemmMr>>,
-            .pack_b = erase<&pack::pack_b<f16, kSgemmNr>>,
-            .ukernel = erase<&generic::sgemm_generic_4x8>,
-            .direct_mr = kDirectMaxRows,
-            .direct_nr = kSgemmNr,
-            .direct = erase<&generic::shgemm_generic_direct>,
-            .direct_t_nr = kSgemmNr,
-            .direct_t = erase<&generic::shgemm_generic_direct_t>,
-            .direct_panels_16bit = erase<&generic::shgemm_generic_direct_panels>,
-        },
+        widened<bf16>(kWidenedTile,
+                      {
+                          .name = "sbgemm_generic_4x8",
+                          .pack_a = erase<&pack::pack_a<bf16, kSgemmMr>>,
+                          .pack_b = erase<&pack::pack_b<bf16, kSgemmNr>>,
+                          .direct = erase<&generic::sbgemm_generic_direct>,
+                          .direct_t = erase<&generic::sbgemm_generic_direct_t>,
+                          .direct_panels_16bit = erase<&generic::sbgemm_generic_direct_panels>,
+                      }),
+    .shgemm = widened<f16>(kWidenedTile,
+                           {
+                               .name = "shgemm_generic_4x8",
+                               .pack_a = erase<&pack::pack_a<f16, kSgemmMr>>,
+                               .pack_b = erase<&pack::pack_b<f16, kSgemmNr>>,
+                               .direct = erase<&generic::shgemm_generic_direct>,
+                               .direct_t = erase<&generic::shgemm_generic_direct_t>,
+                               .direct_panels_16bit = erase<&generic::shgemm_generic_direct_panels>,
+                           }),
     // A (int8_t or uint8_t) packed unscaled and B (int8_t) into int16 pair panels (ukernel.h),
     // hence k_unit 2: rows pc.. of a prepacked B are a block's panel for even pc only.
     .s8gemm =

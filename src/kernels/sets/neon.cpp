@@ -16,6 +16,16 @@ using neon::kIgemmNr;
 using neon::kSgemmMr;
 using neon::kSgemmNr;
 
+// What the bf16 and f16 kernels share: the f32 tile, and the column groups of the decode-step
+// kernels that widen in registers (ukernel.h, WidenedDirectFn).
+constexpr WidenedTile kWidenedTile = {
+    .mr = kSgemmMr,
+    .nr = kSgemmNr,
+    .ukernel = erase<&neon::sgemm_neon_8x12>,
+    .direct_nr = neon::kWidenedNr,
+    .direct_t_nr = neon::kWidenedNr,
+};
+
 constexpr KernelSet kNeonSet = {
     .isa = Isa::kNeon,
     .sgemm =
@@ -52,48 +62,25 @@ constexpr KernelSet kNeonSet = {
             .pack_b = erase<&pack::pack_b<double, kDgemmNr>>,
             .ukernel = erase<&neon::dgemm_neon_8x6>,
         },
-    // bf16 and f16 operands widened exactly to f32 while packing, then the f32 tile; the decode
-    // step widens them in registers instead (ukernel.h, WidenedDirectFn).
-    .sbgemm =
-        {
-            .name = "sbgemm_neon_8x12",
-            .mr = kSgemmMr,
-            .nr = kSgemmNr,
-            .a_in_bytes = sizeof(bf16),
-            .b_in_bytes = sizeof(bf16),
-            .a_packed_bytes = sizeof(float),
-            .b_packed_bytes = sizeof(float),
-            .c_bytes = sizeof(float),
-            .pack_a = erase<&pack::pack_a<bf16, kSgemmMr>>,
-            .pack_b = erase<&pack::pack_b<bf16, kSgemmNr>>,
-            .ukernel = erase<&neon::sgemm_neon_8x12>,
-            .direct_mr = kDirectMaxRows,
-            .direct_nr = neon::kWidenedNr,
-            .direct = erase<&neon::sbgemm_neon_direct>,
-            .direct_t_nr = neon::kWidenedNr,
-            .direct_t = erase<&neon::sbgemm_neon_direct_t>,
-            .direct_panels_16bit = erase<&neon::sbgemm_neon_direct_panels12>,
-        },
-    .shgemm =
-        {
-            .name = "shgemm_neon_8x12",
-            .mr = kSgemmMr,
-            .nr = kSgemmNr,
-            .a_in_bytes = sizeof(f16),
-            .b_in_bytes = sizeof(f16),
-            .a_packed_bytes = sizeof(float),
-            .b_packed_bytes = sizeof(float),
-            .c_bytes = sizeof(float),
-            .pack_a = erase<&pack::pack_a<f16, kSgemmMr>>,
-            .pack_b = erase<&pack::pack_b<f16, kSgemmNr>>,
-            .ukernel = erase<&neon::sgemm_neon_8x12>,
-            .direct_mr = kDirectMaxRows,
-            .direct_nr = neon::kWidenedNr,
-            .direct = erase<&neon::shgemm_neon_direct>,
-            .direct_t_nr = neon::kWidenedNr,
-            .direct_t = erase<&neon::shgemm_neon_direct_t>,
-            .direct_panels_16bit = erase<&neon::shgemm_neon_direct_panels12>,
-        },
+    // bf16 and f16 (sets.h, widened).
+    .sbgemm = widened<bf16>(kWidenedTile,
+                            {
+                                .name = "sbgemm_neon_8x12",
+                                .pack_a = erase<&pack::pack_a<bf16, kSgemmMr>>,
+                                .pack_b = erase<&pack::pack_b<bf16, kSgemmNr>>,
+                                .direct = erase<&neon::sbgemm_neon_direct>,
+                                .direct_t = erase<&neon::sbgemm_neon_direct_t>,
+                                .direct_panels_16bit = erase<&neon::sbgemm_neon_direct_panels12>,
+                            }),
+    .shgemm = widened<f16>(kWidenedTile,
+                           {
+                               .name = "shgemm_neon_8x12",
+                               .pack_a = erase<&pack::pack_a<f16, kSgemmMr>>,
+                               .pack_b = erase<&pack::pack_b<f16, kSgemmNr>>,
+                               .direct = erase<&neon::shgemm_neon_direct>,
+                               .direct_t = erase<&neon::shgemm_neon_direct_t>,
+                               .direct_panels_16bit = erase<&neon::shgemm_neon_direct_panels12>,
+                           }),
     // A (int8_t or uint8_t) packed unscaled and B (int8_t) into int16 pair panels (ukernel.h),
     // hence k_unit 2.
     .s8gemm =

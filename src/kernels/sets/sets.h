@@ -7,6 +7,7 @@
 #ifndef INVAR_KERNELS_SETS_SETS_H_
 #define INVAR_KERNELS_SETS_SETS_H_
 
+#include <type_traits>
 #include <vector>
 
 #include "kernels/kernel_set.h"
@@ -32,6 +33,58 @@ constexpr bool well_formed(const GemmKernel& k) {
 constexpr bool well_formed(const KernelSet& s) {
   return well_formed(s.sgemm) && well_formed(s.dgemm) && well_formed(s.sbgemm) &&
          well_formed(s.shgemm) && well_formed(s.s8gemm) && well_formed(s.u8gemm);
+}
+
+// A set's bf16 and f16 kernels (KernelSet::sbgemm, shgemm): operands widened exactly to f32 while
+// packing, then the set's f32 tile (its masked edge tiles too); their decode step widens them in
+// registers instead (ukernel.h, WidenedDirectFn). A set states what its two share once, as a
+// WidenedTile, and what each has of its own as a Widening; widened<T> makes the GemmKernel:
+//
+//   .sbgemm = widened<bf16>(kWidenedTile, {.name = "sbgemm_avx2_6x16", .pack_a = ..., ...}),
+//
+// The fields keep GemmKernel's names and order (designated initializers), and erase<&f> converts
+// to them as it does to GemmKernel's.
+struct WidenedTile {
+  int mr = 0;
+  int nr = 0;
+  bool b_streams = false;
+  decltype(GemmKernel::ukernel) ukernel = nullptr;
+  decltype(GemmKernel::ukernel_edge) ukernel_edge = nullptr;
+  int direct_nr = 0;  // the column groups of the decode-step kernels
+  int direct_t_nr = 0;
+};
+struct Widening {
+  const char* name = nullptr;
+  decltype(GemmKernel::pack_a) pack_a = nullptr;  // widening to f32
+  decltype(GemmKernel::pack_b) pack_b = nullptr;
+  decltype(GemmKernel::direct) direct = nullptr;  // the decode step, widening in registers
+  decltype(GemmKernel::direct_t) direct_t = nullptr;
+  decltype(GemmKernel::direct_panels_16bit) direct_panels_16bit = nullptr;
+};
+template <class T>
+constexpr GemmKernel widened(const WidenedTile& tile, const Widening& own) {
+  static_assert(std::is_same_v<T, bf16> || std::is_same_v<T, f16>, "a 16-bit type widened to f32");
+  return {
+      .name = own.name,
+      .mr = tile.mr,
+      .nr = tile.nr,
+      .a_in_bytes = sizeof(T),
+      .b_in_bytes = sizeof(T),
+      .a_packed_bytes = sizeof(float),
+      .b_packed_bytes = sizeof(float),
+      .c_bytes = sizeof(float),
+      .b_streams = tile.b_streams,
+      .pack_a = own.pack_a,
+      .pack_b = own.pack_b,
+      .ukernel = tile.ukernel,
+      .ukernel_edge = tile.ukernel_edge,
+      .direct_mr = kDirectMaxRows,
+      .direct_nr = tile.direct_nr,
+      .direct = own.direct,
+      .direct_t_nr = tile.direct_t_nr,
+      .direct_t = own.direct_t,
+      .direct_panels_16bit = own.direct_panels_16bit,
+  };
 }
 
 // Portable C++, every target (generic.cpp).
