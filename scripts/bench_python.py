@@ -149,6 +149,16 @@ def bench_torch(quick):
     tokens = torch.randint(0, 1000, (24, 64))
     emb = model.emb(tokens).detach()
     cases.append(("transformer block d=512, 24 x 64 tokens", model, emb))
+    with it.batch_invariant():
+        runner = invar.info()["threads_on"]
+    print(f"  in the mode invar runs on: {runner}; 'own' below: on invar's own threads instead")
+
+    @contextlib.contextmanager
+    def mode_on_own_threads():
+        with it.batch_invariant():
+            invar.use_openmp_threads(False)
+            yield
+
     with torch.no_grad():
         for name, module, x in cases:
             def forward():
@@ -156,7 +166,9 @@ def bench_torch(quick):
 
             # Entering and leaving the mode (about 0.1 ms) is not timed: a model runs inside it.
             t_mode, t_torch = median_pair(forward, forward, reps, around_f=it.batch_invariant)
-            print(f"  {name}: {t_mode * 1e3:8.2f} ms vs {t_torch * 1e3:8.2f} ms, ratio {t_mode / t_torch:.2f}")
+            t_own, t_torch2 = median_pair(forward, forward, reps, around_f=mode_on_own_threads)
+            print(f"  {name}: {t_mode * 1e3:8.2f} ms vs {t_torch * 1e3:8.2f} ms, ratio {t_mode / t_torch:.2f}"
+                  f" (own: {t_own * 1e3:8.2f} ms vs {t_torch2 * 1e3:8.2f} ms, ratio {t_own / t_torch2:.2f})")
 
 
 def main():
