@@ -30,6 +30,8 @@
 //   kChunkSteps                  A's chunks are a multiple of this many steps;
 //   kAheadBytes                  how far ahead along each row of a transposed B to prefetch (to
 //                                all cache levels, for reading) every kChunkSteps steps; 0: none;
+//   kRowsAhead                   how many steps ahead along a row-major B or 16-bit panels to
+//                                prefetch each step's lines (to all cache levels); 0: none;
 //   rows_wide(m), t_blocks(m)    the vectors per row of a block over a row-major B, and the
 //                                blocks of a transposed B side by side, for m rows.
 // The columns of a row-major B or of panels are a Cols of the ISA file's: b, ldb (the distance
@@ -149,7 +151,14 @@ void rows_block(int64_t kc, const float* abuf, const Cols& g, int64_t j, float* 
   typename S::V acc[M][W];
   init_acc<S, M, W>(acc, c, ldc, init, beta);
   const int64_t ldb = g.ldb;
+  // One prefetch per 64-byte line of each step's columns, S::kRowsAhead steps ahead.
+  constexpr int kVectorsPerLine = 64 / (2 * S::kLanes) > 0 ? 64 / (2 * S::kLanes) : 1;
   for (int64_t p = 0; p < kc; ++p) {
+    if constexpr (S::kRowsAhead > 0) {
+#pragma GCC unroll 8
+      for (int v = 0; v < W; v += kVectorsPerLine)
+        __builtin_prefetch(bp[v] + (p + S::kRowsAhead) * ldb, 0, 3);
+    }
     typename S::A va[M];
 #pragma GCC unroll 4
     for (int i = 0; i < M; ++i) va[i] = S::a(abuf + p * M + i);

@@ -124,6 +124,7 @@ struct Avx2 : F32Vec, H {
   static constexpr int kChunkSteps = 32;  // a multiple of kSteps
   // Prefetch distance along each row of a transposed W (the f32 kernel's 128 floats).
   static constexpr int64_t kAheadBytes = 512;
+  static constexpr int64_t kRowsAhead = 16;
   static A a(const float* p) { return _mm256_broadcast_ss(p); }
   static __m256 fma_a(A a, __m256 b, __m256 acc) { return _mm256_fmadd_ps(a, b, acc); }
   static __m256 gather(const uint16_t* p, int64_t ld) {

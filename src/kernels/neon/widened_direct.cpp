@@ -79,6 +79,7 @@ struct Neon : F32Vec {
   static constexpr int kSteps = 4;
   static constexpr int kChunkSteps = 4;
   static constexpr int64_t kAheadBytes = 0;
+  static constexpr int64_t kRowsAhead = 0;
   static A a(const float* p) { return *p; }
   static float32x4_t fma_a(A a, float32x4_t b, float32x4_t acc) { return vfmaq_n_f32(acc, b, a); }
   static float widen_a(const uint16_t* p) { return H::widen_bits(*p); }
