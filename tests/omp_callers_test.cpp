@@ -87,16 +87,16 @@ struct Recorder {
 
   struct Call {
     Recorder* self;
-    void (*member)(void*, int);
+    void (*member)(void*, int, int);
     void* team;
   };
-  static void member(void* data, int id) {
+  static void member(void* data, int id, int size) {
     auto* call = static_cast<Call*>(data);
     if (omp_in_parallel() == 0) call->self->outside_region += 1;
     call->self->thread_ids.fetch_or(1u << omp_get_thread_num());
-    call->member(call->team, id);
+    call->member(call->team, id, size);
   }
-  static int run(void* user, int n, void (*m)(void*, int), void* team) {
+  static int run(void* user, int n, void (*m)(void*, int, int), void* team) {
     auto* self = static_cast<Recorder*>(user);
     Call call{self, m, team};
     const int ran = self->inner.run(self->inner.user, n, &Recorder::member, &call);
@@ -106,6 +106,7 @@ struct Recorder {
 };
 
 TEST(OpenMpThreads, ProductsRunOnTheOpenMpRuntimesThreads) {
+  omp_set_num_threads(2);
   ContextOptions options;
   options.num_threads = 2;
   Context context(options);
@@ -120,7 +121,8 @@ TEST(OpenMpThreads, ProductsRunOnTheOpenMpRuntimesThreads) {
   EXPECT_EQ(recorder.thread_ids.load(), 3u);  // OpenMP threads 0 and 1
   EXPECT_EQ(context.impl().pool.started_threads(), 0);
 
-  // Inside the program's own parallel region the runner gives no team: the call runs alone.
+  // Inside the program's own parallel region the runtime gives a team of one: the call runs
+  // alone, on the calling thread.
   const runtime::TeamRunner runner = recorder.inner;
   int ran = -1;
   int calls = 0;
@@ -128,10 +130,22 @@ TEST(OpenMpThreads, ProductsRunOnTheOpenMpRuntimesThreads) {
   {
 #pragma omp master
     ran = runner.run(
-        runner.user, 2, [](void* c, int) { *static_cast<int*>(c) += 1; }, &calls);
+        runner.user, 2, [](void* c, int id, int size) { *static_cast<int*>(c) += 1 + id + size; },
+        &calls);
   }
-  EXPECT_EQ(ran, 0);
-  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(ran, 1);
+  EXPECT_EQ(calls, 2);  // one call: id 0 of a team of 1
+
+  // The runtime's own thread count for the caller bounds the team (torch.set_num_threads sets
+  // it through omp_set_num_threads).
+  const int max_threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  std::atomic<int> members{0};
+  ran = runner.run(
+      runner.user, 2, [](void* c, int, int) { *static_cast<std::atomic<int>*>(c) += 1; }, &members);
+  omp_set_num_threads(max_threads);
+  EXPECT_EQ(ran, 1);
+  EXPECT_EQ(members.load(), 1);
 
   context.use_own_threads();
   EXPECT_EQ(check_product(&context, 800), "");

@@ -401,15 +401,17 @@ TEST(ThreadPool, UsableInForkedChild) {
 // x86). Counts the teams it ran and the threads members ran on.
 struct ThreadRunner {
   std::atomic<int> teams{0};
-  std::atomic<int> refuse{0};  // nonzero: run nothing and return 0
+  std::atomic<int> refuse{0};   // nonzero: run nothing and return 0
+  std::atomic<int> at_most{0};  // nonzero: teams of at most this many
   std::mutex mu;
   std::vector<std::pair<int, std::thread::id>> member_threads;  // (id, thread) as they ran
 
-  static int run(void* user, int n, void (*member)(void*, int), void* team) {
+  static int run(void* user, int n, void (*member)(void*, int, int), void* team) {
     auto* self = static_cast<ThreadRunner*>(user);
     if (self->refuse.load() != 0) return 0;
+    if (self->at_most.load() != 0 && self->at_most.load() < n) n = self->at_most.load();
     self->teams += 1;
-    const auto body = [self, member, team](int id) {
+    const auto body = [self, member, team, n](int id) {
       {
         std::lock_guard<std::mutex> lock(self->mu);
         self->member_threads.emplace_back(id, std::this_thread::get_id());
@@ -417,11 +419,11 @@ struct ThreadRunner {
 #if defined(__x86_64__) || defined(__i386__)
       const unsigned saved = _mm_getcsr();
       _mm_setcsr(saved | 0x8040u);  // FTZ | DAZ
-      member(team, id);
+      member(team, id, n);
       EXPECT_EQ(_mm_getcsr() & 0xFFC0u, (saved | 0x8040u) & 0xFFC0u) << "mode not restored";
       _mm_setcsr(saved);
 #else
-      member(team, id);
+      member(team, id, n);
 #endif
     };
     std::vector<std::thread> threads;
@@ -506,6 +508,32 @@ TEST(TeamRunner, ARunnerThatRunsNothingLeavesTheTaskToTheCaller) {
             1);
   EXPECT_EQ(calls, 1);
   EXPECT_EQ(where, std::this_thread::get_id());
+  EXPECT_EQ(pool.started_threads(), 0);
+}
+
+TEST(TeamRunner, ARunnerMayGiveAnySmallerTeam) {
+  ThreadPool pool(8);
+  ThreadRunner runner;
+  pool.set_team_runner(runner.runner());
+  for (int at_most : {1, 2, 3}) {
+    SCOPED_TRACE("at most " + std::to_string(at_most));
+    runner.at_most = at_most;
+    int size = 0;
+    const std::vector<int> counts = tid_counts(pool, 6, &size);
+    EXPECT_EQ(size, at_most);
+    for (int t = 0; t < 6; ++t) EXPECT_EQ(counts[static_cast<std::size_t>(t)], t < at_most ? 1 : 0);
+    // Barriers count the members the runner gave, and a member that returns early leaves.
+    std::atomic<int> barriers{0};
+    EXPECT_EQ(pool.run(6,
+                       [&](Team& team) {
+                         for (int i = 0; i < team.tid() * 10; ++i) {
+                           team.barrier();
+                           barriers += 1;
+                         }
+                       }),
+              at_most);
+    EXPECT_EQ(barriers.load(), at_most == 1 ? 0 : at_most == 2 ? 10 : 10 + 20);
+  }
   EXPECT_EQ(pool.started_threads(), 0);
 }
 

@@ -367,19 +367,22 @@ INVAR_API int invar_get_num_threads(void);
  *
  * invar_use_openmp_threads(1) finds the OpenMP runtime already loaded in the process (GNU
  * libgomp, LLVM libomp or Intel libiomp5, by soname; nothing is loaded or linked) and runs each
- * parallel product as one parallel region of that runtime, of invar_get_num_threads() threads.
- * Where the runtime gives fewer threads than that (inside a parallel region of the program, or
- * under a thread limit) the product runs on the calling thread alone. Returns INVAR_EUNSUPPORTED
- * when no OpenMP runtime is loaded (then nothing changes). invar_use_openmp_threads(0) returns to
- * invar's own threads. The results' bits are the same either way.
+ * parallel product as one parallel region of that runtime, of invar_get_num_threads() threads or
+ * as many as the runtime would give the calling thread's next region (omp_get_max_threads(): what
+ * OMP_NUM_THREADS or omp_set_num_threads, e.g. PyTorch's torch.set_num_threads, set), whichever
+ * is fewer. Inside a parallel region of the program the runtime gives one thread, and the product
+ * runs on the calling thread alone. Returns INVAR_EUNSUPPORTED when no OpenMP runtime is loaded
+ * (then nothing changes). invar_use_openmp_threads(0) returns to invar's own threads. The
+ * results' bits are the same either way.
  *
- * invar_set_team_runner installs any runtime as the runner: run(user, n, member, team) must call
- * member(team, id) once for each id in [0, n), all at once on n different threads (the members
- * wait for each other), and return n after every call has returned; or call nothing and return 0,
- * and the product runs on the calling thread alone. member never throws or longjmps and sets the
- * floating-point mode it needs itself. run == NULL returns to invar's own threads. A product in
- * progress finishes on the runner it started on. */
-typedef int (*invar_team_runner)(void *user, int n, void (*member)(void *team, int id), void *team);
+ * invar_set_team_runner installs any runtime as the runner: run(user, n, member, team) chooses a
+ * team size s from 1 to n, calls member(team, id, s) once for each id in [0, s), all at once on s
+ * different threads (the members wait for each other), and returns s after every call has
+ * returned; or it calls nothing and returns 0, and the product runs on the calling thread alone.
+ * member never throws or longjmps and sets the floating-point mode it needs itself. run == NULL
+ * returns to invar's own threads. A product in progress finishes on the runner it started on. */
+typedef int (*invar_team_runner)(void *user, int n, void (*member)(void *team, int id, int size),
+                                 void *team);
 INVAR_API invar_status invar_set_team_runner(invar_team_runner run, void *user);
 INVAR_API invar_status invar_use_openmp_threads(int on);
 

@@ -16,37 +16,38 @@ struct OpenMp {
   void (*parallel)(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags);
   int (*num_threads)();
   int (*thread_num)();
-  int (*in_parallel)();
+  int (*max_threads)();
   const char* library;
   char name[32];  // "OpenMP (<library>)"
 };
 
 struct Region {
   const OpenMp* omp;
-  void (*member)(void* team, int id);
+  void (*member)(void* team, int id, int size);
   void* team;
-  int n;
-  std::atomic<int> ran{0};
+  std::atomic<int> size{0};
 };
 
-// The body of the parallel region: every thread of the team reads the same team size, so either
-// all n members run or none does.
+// The body of the parallel region: each thread of the team is the member of its number, in a
+// team of the region's size (one inside another region: nested regions are inactive).
 void region_body(void* data) {
   auto* region = static_cast<Region*>(data);
-  if (region->omp->num_threads() != region->n) return;
+  const int size = region->omp->num_threads();
   const int id = region->omp->thread_num();
-  if (id == 0) region->ran.store(region->n, std::memory_order_relaxed);
-  region->member(region->team, id);
+  if (id == 0) region->size.store(size, std::memory_order_relaxed);
+  region->member(region->team, id, size);
 }
 
-int run_on_openmp(void* user, int n, void (*member)(void* team, int id), void* team) {
+// n threads, or as many as the runtime would give this thread's next region if fewer.
+int run_on_openmp(void* user, int n, void (*member)(void* team, int id, int size), void* team) {
   const auto* omp = static_cast<const OpenMp*>(user);
-  if (omp->in_parallel() != 0) return 0;
-  Region region{omp, member, team, n};
+  const int budget = omp->max_threads();
+  const int threads = budget >= 1 && budget < n ? budget : n;
+  Region region{omp, member, team};
   // The region ends with the runtime's barrier: every member has returned, and its writes are
   // visible here.
-  omp->parallel(&region_body, &region, static_cast<unsigned>(n), 0);
-  return region.ran.load(std::memory_order_relaxed);
+  omp->parallel(&region_body, &region, static_cast<unsigned>(threads), 0);
+  return region.size.load(std::memory_order_relaxed);
 }
 
 #if defined(INVAR_HAVE_DLOPEN)
@@ -69,10 +70,10 @@ const OpenMp* find_openmp() {
     found.parallel = reinterpret_cast<decltype(found.parallel)>(dlsym(handle, "GOMP_parallel"));
     found.num_threads = reinterpret_cast<int (*)()>(dlsym(handle, "omp_get_num_threads"));
     found.thread_num = reinterpret_cast<int (*)()>(dlsym(handle, "omp_get_thread_num"));
-    found.in_parallel = reinterpret_cast<int (*)()>(dlsym(handle, "omp_in_parallel"));
+    found.max_threads = reinterpret_cast<int (*)()>(dlsym(handle, "omp_get_max_threads"));
     found.library = kSonames[i];
     std::snprintf(found.name, sizeof found.name, "OpenMP (%s)", kSonames[i]);
-    if (found.parallel && found.num_threads && found.thread_num && found.in_parallel) {
+    if (found.parallel && found.num_threads && found.thread_num && found.max_threads) {
       omp = found;
       return &omp;
     }

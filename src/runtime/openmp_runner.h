@@ -9,9 +9,10 @@
 // The runtime is found, never linked: among the shared objects already loaded, by the sonames of
 // GNU libgomp, LLVM's libomp and Intel's libiomp5, through the GOMP_parallel entry all three
 // export (the call `#pragma omp parallel num_threads(n)` compiles to with GCC). A team runs as
-// one parallel region of n threads; when the runtime gives fewer (a thread limit, or the call is
-// made inside a parallel region, where nested regions get one thread) the runner runs nothing
-// and the product runs on the calling thread alone.
+// one parallel region of n threads, or of the runtime's own count for the calling thread
+// (omp_get_max_threads) where that is fewer, and is as large as the region the runtime gives: one
+// thread inside another parallel region (nested regions are inactive), where the product then
+// runs on the calling thread alone.
 #ifndef INVAR_RUNTIME_OPENMP_RUNNER_H_
 #define INVAR_RUNTIME_OPENMP_RUNNER_H_
 

@@ -125,7 +125,7 @@ struct PoolState {
   int ensure_workers(int wanted);
   void worker_main(Worker* self, int tid, uint64_t seen_epoch);
   void run_member(int tid, int size);
-  static void runner_member(void* team, int id);
+  static void runner_member(void* team, int id, int size);
   void cancel(std::exception_ptr e);
   void barrier_wait();
   void leave_barrier();
@@ -145,7 +145,6 @@ struct PoolState {
   void (*invoke)(void*, Team&) = nullptr;
   void* task = nullptr;
   std::exception_ptr error;
-  int runner_team_size = 0;  // the size of a team given to a TeamRunner
 
   // epoch << kSizeBits | team size. A worker with tid < size runs the job whose epoch differs
   // from the last one it ran. A new job is published only once the previous one is complete.
@@ -229,11 +228,17 @@ void PoolState::run_member(int tid, int size) {
 }
 
 // A member on a TeamRunner's thread, which may be in any floating-point mode (the pool's own
-// threads enter the contract's once for their life).
-void PoolState::runner_member(void* team, int id) {
+// threads enter the contract's once for their life). The team's size is known only to its
+// members: the first to arrive sets the barrier's count of members from the 0 the caller left.
+// It cannot be 0 again before every member has arrived (each leaves only after arriving), so a
+// later member finds it set.
+void PoolState::runner_member(void* team, int id, int size) {
   auto* state = static_cast<PoolState*>(team);
+  uint64_t unset = 0;
+  state->barrier.compare_exchange_strong(unset, uint64_t(size) << 32, std::memory_order_acq_rel,
+                                         std::memory_order_acquire);
   const FpModeGuard fp_mode;
-  state->run_member(id, state->runner_team_size);
+  state->run_member(id, size);
 }
 
 // Runs the task as a team of one on the calling thread; exceptions propagate unchanged.
@@ -389,17 +394,16 @@ int ThreadPool::run_on_runner(detail::PoolState* state, int n, void (*invoke)(vo
   state->task = task;
   state->error = nullptr;
   state->cancelled.store(false, std::memory_order_relaxed);
-  state->barrier.store(uint64_t(n) << 32, std::memory_order_relaxed);
-  state->runner_team_size = n;
+  state->barrier.store(0, std::memory_order_relaxed);  // set by the first member (runner_member)
   // The runner returns after every member has: its own synchronisation orders their writes
   // before what follows.
-  const int ran = runner_.run(runner_.user, n, &detail::PoolState::runner_member, state);
+  const int size = runner_.run(runner_.user, n, &detail::PoolState::runner_member, state);
   std::exception_ptr error = std::move(state->error);
   state->error = nullptr;
   state->invoke = nullptr;
   state->task = nullptr;
   if (error) std::rethrow_exception(error);
-  return ran == n ? n : 0;
+  return size;
 }
 
 int ThreadPool::run_erased(int n, void (*invoke)(void*, Team&), void* task) {
@@ -414,7 +418,7 @@ int ThreadPool::run_erased(int n, void (*invoke)(void*, Team&), void* task) {
   if (runner_.run != nullptr) {
     const int size = run_on_runner(state, n, invoke, task);
     run_lock.unlock();
-    return size == n ? size : detail::PoolState::run_serial(invoke, task);
+    return size > 0 ? size : detail::PoolState::run_serial(invoke, task);
   }
   const int available = state->ensure_workers(n - 1) + 1;
   const int size = available < n ? available : n;

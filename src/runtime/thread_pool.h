@@ -80,13 +80,14 @@
 // own: an OpenMP runtime's (openmp_runner.h), so that a program alternating its own parallel
 // regions with invar's products keeps one set of threads busy rather than two sets fighting over
 // the cores (an OpenMP thread spins for a while after each region, just when the pool's workers
-// want the core). runner.run(user, n, member, team) must call member(team, id) once for each id
-// in [0, n), all n at once on different threads (members wait for each other at barriers), and
-// return n once every call has returned; or call nothing and return 0 when it cannot give n
-// threads now, and the task then runs on the calling thread alone. member neither throws nor
-// needs anything of the thread it runs on: it sets the floating-point mode it computes in and
-// restores the thread's own. Everything else above holds as for the pool's own threads: the
-// mutex (a caller finding the pool busy runs alone), nested calls, cancellation.
+// want the core). runner.run(user, n, member, team) chooses a team size s in [1, n], calls
+// member(team, id, s) once for each id in [0, s), all s at once on different threads (members
+// wait for each other at barriers), and returns s once every call has returned; or it calls
+// nothing and returns 0, and the task then runs on the calling thread alone. member neither
+// throws nor needs anything of the thread it runs on: it sets the floating-point mode it computes
+// in and restores the thread's own. Everything else above holds as for the pool's own threads:
+// the mutex (a caller finding the pool busy runs alone), nested calls, cancellation, a team
+// smaller than asked for.
 //
 // The destructor stops and joins the workers. It must not run concurrently with run() or from
 // inside one of the pool's tasks. A pool with static storage duration is destroyed at exit like
@@ -140,7 +141,7 @@ class Team {
 };
 
 struct TeamRunner {
-  int (*run)(void* user, int n, void (*member)(void* team, int id), void* team) = nullptr;
+  int (*run)(void* user, int n, void (*member)(void* team, int id, int size), void* team) = nullptr;
   void* user = nullptr;
   const char* name = "";  // for `invar info`, e.g. "OpenMP (libgomp.so.1)"
 };
