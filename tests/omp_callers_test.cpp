@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -151,6 +152,17 @@ TEST(OpenMpThreads, ProductsRunOnTheOpenMpRuntimesThreads) {
   EXPECT_EQ(check_product(&context, 800), "");
   EXPECT_EQ(recorder.teams.load(), 4);
   EXPECT_EQ(context.impl().pool.started_threads(), 1);
+}
+
+TEST(OpenMpThreads, TheEnvironmentCanAskForThem) {
+  setenv("INVAR_THREADS_ON", "openmp", 1);
+  ContextOptions options;
+  options.num_threads = 2;
+  Context context(options);
+  unsetenv("INVAR_THREADS_ON");
+  EXPECT_EQ(context.team_runner().rfind("OpenMP (", 0), 0u) << context.team_runner();
+  EXPECT_EQ(check_product(&context, 950), "");
+  EXPECT_EQ(context.impl().pool.started_threads(), 0);
 }
 
 TEST(OpenMpThreads, TheCApiSwitchesTheDefaultContext) {

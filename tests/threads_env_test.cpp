@@ -91,6 +91,30 @@ TEST(ThreadsEnv, InvalidOmpNumThreadsIsAClearError) {
   }
 }
 
+TEST(ThreadsEnv, ThreadsOnSaysWhoseThreads) {
+  {
+    EnvSetting on("INVAR_THREADS_ON", "invar");
+    Context c;
+    EXPECT_EQ(c.team_runner(), "");
+  }
+  {
+    EnvSetting on("INVAR_THREADS_ON", "tbb");
+    EXPECT_THROW(Context c, InvalidArgument);
+  }
+  {
+    // This binary loads no OpenMP runtime (tests/omp_callers_test.cpp has one loaded).
+    EnvSetting on("INVAR_THREADS_ON", "openmp");
+    try {
+      Context c;
+      ADD_FAILURE() << "INVAR_THREADS_ON=openmp accepted without an OpenMP runtime";
+    } catch (const Unsupported& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("INVAR_THREADS_ON=openmp, but no OpenMP runtime", 0),
+                0u)
+          << e.what();
+    }
+  }
+}
+
 TEST(ThreadsEnv, CGetterReportsTheDefaultContextsCount) {
   const int before = invar_get_num_threads();
   ASSERT_GE(before, 1) << invar_last_error();

@@ -91,6 +91,20 @@ void choose_sbgemm_dot(Isa isa, const kernels::GemmKernel** kernel, std::string*
             (on ? " (INVAR_BF16_DOT=on): " : ": ") + status.reason;
 }
 
+// INVAR_THREADS_ON: whose threads a context created without a runner computes on, "invar" (its
+// own, the default) or "openmp" (the OpenMP runtime loaded in the process: an error where there
+// is none, as INVAR_ISA is for a path the CPU lacks).
+runtime::TeamRunner runner_from_env() {
+  const auto env = runtime::env_string("INVAR_THREADS_ON");
+  if (!env || *env == "invar") return runtime::TeamRunner{};
+  if (*env != "openmp")
+    throw InvalidArgument("INVAR_THREADS_ON='" + *env + "' is not one of invar, openmp");
+  const runtime::TeamRunner runner = runtime::openmp_team_runner(nullptr);
+  if (runner.run == nullptr)
+    throw Unsupported(std::string("INVAR_THREADS_ON=openmp, but ") + runtime::kNoOpenMpRuntime);
+  return runner;
+}
+
 }  // namespace
 
 Context::Impl::Impl(const ContextOptions& options) {
@@ -118,6 +132,7 @@ Context::Impl::Impl(const ContextOptions& options) {
   overrides.mc = options.mc > 0 ? options.mc : env_int("INVAR_MC", kMaxBlock);
   overrides.kc = options.kc > 0 ? options.kc : env_int("INVAR_KC", kMaxBlock);
   overrides.nc = options.nc > 0 ? options.nc : env_int("INVAR_NC", kMaxBlock);
+  pool.set_team_runner(runner_from_env());
 }
 
 const char* isa_name(Isa isa) {
