@@ -30,6 +30,7 @@
 #include "api/context_impl.h"
 #include "api/gemm_call.h"
 #include "arch/cache_topology.h"
+#include "blocking/block_sizes.h"
 #include "driver/gemm_driver.h"
 #include "kernels/kernel_set.h"
 #include "runtime/fp_mode.h"
@@ -46,6 +47,7 @@ struct LaneState {
   const kernels::GemmKernel* sgemm;
   const kernels::GemmKernel* dgemm;
   const arch::CacheTopology* topology;
+  blocking::SmallBudget small_budget;  // of *topology, for driver::tiny_call
 
   template <class T>
   const kernels::GemmKernel* kernel() const {
@@ -62,7 +64,8 @@ inline LaneState make_lane_state() {
   const auto lane = [&](const kernels::GemmKernel& kernel) {
     return context.allow_direct && kernel.permitted == nullptr ? &kernel : nullptr;
   };
-  return {lane(context.kernels->sgemm), lane(context.kernels->dgemm), &caches.topology};
+  return {lane(context.kernels->sgemm), lane(context.kernels->dgemm), &caches.topology,
+          blocking::small_budget(caches.topology)};
 }
 inline const LaneState& lane_state() {
   static const LaneState state = make_lane_state();
@@ -160,31 +163,52 @@ inline TinyLane run_tiny_direct(int trans_a, int trans_b, int64_t m, int64_t n, 
 }
 
 // The product run_tiny_direct found plainly valid and tiny but not for the direct kernel at once
-// (kNotDirect), through driver::run_tiny in the library's FP mode: true when it ran, false
-// (nothing read or written) when run_tiny declines it.
+// (kNotDirect), in the library's FP mode: the one kernel call plan_tiny's plan makes of it
+// (driver::tiny_call: the small path's tiles or the direct kernel, over all of it) made at once,
+// else through driver::run_tiny (a transposed B, more rows than the direct kernel takes without
+// the small path). True when it ran, false (nothing read or written) when run_tiny declines it.
 template <class T>
 inline bool run_tiny_problem(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha,
                              const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
                              int64_t ldc) noexcept {
   const LaneState& state = *tiny_lane();
+  const kernels::GemmKernel& kernel = *state.kernel<T>();
+  const int64_t a_rs = trans_a ? 1 : lda, a_cs = trans_a ? lda : 1;
+  const int64_t b_rs = trans_b ? 1 : ldb, b_cs = trans_b ? ldb : 1;
+  const kernels::AccInit init = is_zero(beta)  ? kernels::AccInit::kZero
+                                : is_one(beta) ? kernels::AccInit::kLoad
+                                               : kernels::AccInit::kScale;
+  const bool unit_alpha = is_one(alpha);
+  switch (
+      driver::tiny_call(kernel, state.small_budget, m, n, k, a_cs == 1, b_cs == 1, unit_alpha)) {
+    case driver::TinyCall::kSmall: {
+      runtime::FpModeGuard fp_mode;
+      kernel.ukernel_a_in_place(m, n, k, a, a_rs, b, b_rs, kernel.nr, c, ldc, init, &beta);
+      return true;
+    }
+    case driver::TinyCall::kDirect: {
+      runtime::FpModeGuard fp_mode;
+      kernel.direct(m, n, k, &alpha, a, a_rs, a_cs, b, b_rs, c, ldc, init, &beta);
+      return true;
+    }
+    case driver::TinyCall::kPlanned: break;
+  }
   const driver::GemmProblem p{
       .m = m,
       .n = n,
       .k = k,
       .a = a,
-      .a_rs = trans_a ? 1 : lda,
-      .a_cs = trans_a ? lda : 1,
+      .a_rs = a_rs,
+      .a_cs = a_cs,
       .b = b,
-      .b_rs = trans_b ? 1 : ldb,
-      .b_cs = trans_b ? ldb : 1,
+      .b_rs = b_rs,
+      .b_cs = b_cs,
       .c = c,
       .ldc = ldc,
       .alpha = &alpha,
       .beta = &beta,
-      .first_init = is_zero(beta)  ? kernels::AccInit::kZero
-                    : is_one(beta) ? kernels::AccInit::kLoad
-                                   : kernels::AccInit::kScale,
-      .unit_alpha = is_one(alpha),
+      .first_init = init,
+      .unit_alpha = unit_alpha,
       .small_fits = false,
       .allow_direct = true,
       .b_panels = nullptr,
