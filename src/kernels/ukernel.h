@@ -57,10 +57,13 @@ using SgemmDirectFn = void (*)(int64_t m, int64_t n, int64_t k, float alpha, con
                                int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                                int64_t ldc, AccInit init, float beta);
 
-// The direct kernel's arguments as one record, for m <= kDirectMaxRows (DirectArgsFn): the
+// The direct kernel's arguments as one record, for m <= kFewRowsMaxRows (DirectArgsFn): the
 // smallest products' way in (api/tiny_lane.h), where passing thirteen arguments from call to
-// call costs more than their multiply-adds. alpha and beta point to scalars of C's type; a, b
-// and c to its elements. Same contract and chains as the direct kernel.
+// call costs more than their multiply-adds. It takes more rows than the direct kernel is asked
+// for by the planner (kDirectMaxRows): the tiny lane runs up to kFewRowsMaxRows rows over a
+// row-major B through it, rather than through the small path's tiles. alpha and beta point to
+// scalars of C's type; a, b and c to its elements. Same contract and chains as the direct kernel.
+inline constexpr int kFewRowsMaxRows = 8;
 struct DirectArgs {
   int64_t m, n, k;
   const void* alpha;
