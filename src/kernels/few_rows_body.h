@@ -156,21 +156,26 @@ __attribute__((noinline)) void few_rows_pass(const DirectArgs& r) {
                                 Vec::mask(last));
 }
 
-// All n columns of M rows: one pass of few_rows_pass, or two (rows 0..3, then the others) above
-// 6 rows (few_rows_wide).
+// Seven or eight rows: rows 0..3, then the others (few_rows_wide). Out of line, so that the
+// direct kernel's entry keeps no record of its own on the stack.
+template <class Vec, int M>
+__attribute__((noinline)) void few_rows_split(const DirectArgs& r) {
+  using T = typename Vec::T;
+  few_rows_pass<Vec, 4>(r);
+  DirectArgs rest = r;
+  rest.m = M - 4;
+  rest.a = static_cast<const T*>(r.a) + 4 * r.a_rs;
+  rest.c = static_cast<T*>(r.c) + 4 * r.ldc;
+  few_rows_pass<Vec, M - 4>(rest);
+}
+
+// All n columns of M rows: one pass of few_rows_pass, or two above 6 rows (few_rows_split).
 template <class Vec, int M>
 inline __attribute__((always_inline)) void few_rows_all(const DirectArgs& r) {
-  using T = typename Vec::T;
-  if constexpr (M <= 6) {
+  if constexpr (M <= 6)
     few_rows_pass<Vec, M>(r);
-  } else {
-    few_rows_pass<Vec, 4>(r);
-    DirectArgs rest = r;
-    rest.m = M - 4;
-    rest.a = static_cast<const T*>(r.a) + 4 * r.a_rs;
-    rest.c = static_cast<T*>(r.c) + 4 * r.ldc;
-    few_rows_pass<Vec, M - 4>(rest);
-  }
+  else
+    few_rows_split<Vec, M>(r);
 }
 
 // The buffer's depth in k steps: kFewRowsMaxRows rows of it are 8 KiB of f32, 16 KiB of f64.
