@@ -11,10 +11,10 @@ function. Instruction counts repeat from run to run, unlike times on a shared ma
 Valgrind runs the AVX2 path on AVX-512 machines (it does not emulate AVX-512), so the kernels
 counted are the AVX2 ones; the fixed cost around them is the same code on every x86-64 path.
 
-Sizes are squares (8: 8 x 8 x 8) or M x N x K (5x8x8).
+Sizes are squares (8: 8 x 8 x 8) or M x N x K (5x8x8). --api ct: the C API over a transposed B.
 
   scripts/percall.py [--build build/release] [--sizes 4,8,16,5x8x8] [--types f32,f64]
-                     [--api c|cpp|batch] [--calls 2000] [--detail]
+                     [--api c|cpp|ct|batch] [--calls 2000] [--detail]
 """
 import argparse
 import os
@@ -59,7 +59,7 @@ def main():
     ap.add_argument("--build", default="build/release")
     ap.add_argument("--sizes", default="4,8,16")
     ap.add_argument("--types", default="f32,f64")
-    ap.add_argument("--api", default="c", choices=["c", "cpp", "batch"])
+    ap.add_argument("--api", default="c", choices=["c", "cpp", "ct", "batch"])
     ap.add_argument("--calls", type=int, default=2000)
     ap.add_argument("--detail", action="store_true")
     args = ap.parse_args()

@@ -165,10 +165,11 @@ inline TinyLane run_tiny_direct(int trans_a, int trans_b, int64_t m, int64_t n, 
 }
 
 // The product run_tiny_direct found plainly valid and tiny but not for the direct kernel at once
-// (kNotDirect), in the library's FP mode: the one kernel call plan_tiny's plan makes of it
-// (driver::tiny_call: the small path's tiles or the direct kernel, over all of it) made at once,
-// else through driver::run_tiny (a transposed B, more rows than the direct kernel takes without
-// the small path). True when it ran, false (nothing read or written) when run_tiny declines it.
+// (kNotDirect), in the library's FP mode: the kernel calls plan_tiny's plan makes of it
+// (driver::tiny_call: the small path's tiles over all of it, or a direct kernel over all of K and
+// all columns per group of rows) made at once, else through driver::run_tiny (a B with neither
+// rows nor columns contiguous, a kernel without these). True when it ran, false (nothing read or
+// written) when run_tiny declines it.
 template <class T>
 inline bool run_tiny_problem(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha,
                              const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
@@ -181,8 +182,8 @@ inline bool run_tiny_problem(int trans_a, int trans_b, int64_t m, int64_t n, int
                                 : is_one(beta) ? kernels::AccInit::kLoad
                                                : kernels::AccInit::kScale;
   const bool unit_alpha = is_one(alpha);
-  switch (
-      driver::tiny_call(kernel, state.small_budget, m, n, k, a_cs == 1, b_cs == 1, unit_alpha)) {
+  switch (driver::tiny_call(kernel, state.small_budget, m, n, k, a_cs == 1, b_cs == 1, b_rs == 1,
+                            unit_alpha)) {
     case driver::TinyCall::kSmall: {
       runtime::FpModeGuard fp_mode;
       kernel.ukernel_a_in_place(m, n, k, a, a_rs, b, b_rs, kernel.nr, c, ldc, init, &beta);
@@ -190,7 +191,20 @@ inline bool run_tiny_problem(int trans_a, int trans_b, int64_t m, int64_t n, int
     }
     case driver::TinyCall::kDirect: {
       runtime::FpModeGuard fp_mode;
-      kernel.direct(m, n, k, &alpha, a, a_rs, a_cs, b, b_rs, c, ldc, init, &beta);
+      const int64_t rows = kernel.direct_mr;
+      for (int64_t i = 0; i < m; i += rows) {
+        kernel.direct(m - i < rows ? m - i : rows, n, k, &alpha, a + i * a_rs, a_rs, a_cs, b, b_rs,
+                      c + i * ldc, ldc, init, &beta);
+      }
+      return true;
+    }
+    case driver::TinyCall::kDirectTransposed: {
+      runtime::FpModeGuard fp_mode;
+      constexpr int64_t rows = kernels::kDirectMaxRows;
+      for (int64_t i = 0; i < m; i += rows) {
+        kernel.direct_t(m - i < rows ? m - i : rows, n, k, &alpha, a + i * a_rs, a_rs, a_cs, b,
+                        b_cs, c + i * ldc, ldc, init, &beta);
+      }
       return true;
     }
     case driver::TinyCall::kPlanned: break;
