@@ -5,13 +5,13 @@
 // (c_api.cpp: gemm_entry) spent ~500 instructions around them, most of it copying the same
 // arguments from record to record (the GemmCall, the driver's GemmProblem, the planner's
 // request, the plan) and the type-erasing wrappers between. Here, after the one test of
-// tiny_arguments, up to kFewRowsMaxRows rows over a row-major B go into the direct kernel's
-// record (kernels::DirectArgs) at once; the other tiny products make the one kernel call their
-// plan would (driver::tiny_call) with the caller's arguments, or else go once into the driver's
-// GemmProblem, built where the caller's registers are, for run_tiny. The call is then valid, and
-// every other case (an invalid argument and its message, a degenerate product, a larger one, a
-// context or topology that cannot be made) falls through to the general entry untouched, which
-// decides it as before.
+// tiny_arguments, a few rows over a row-major B (kFewRowsMaxRows of narrow ones) go into the
+// direct kernel's record (kernels::DirectArgs) at once; the other tiny products make the kernel
+// calls their plan would (driver::tiny_call) with the caller's arguments, or else go once into the
+// driver's GemmProblem, built where the caller's registers are, for run_tiny. The call is then
+// valid, and every other case (an invalid argument and its message, a degenerate product, a larger
+// one, a context or topology that cannot be made) falls through to the general entry untouched,
+// which decides it as before.
 //
 // Nothing here locks or touches an atomic read-modify-write: the default context, its f32 and
 // f64 kernels and the cache topology are found once (lane_state) and read through one pointer
@@ -138,11 +138,12 @@ enum class TinyLane {
 
 // Runs C <- alpha * op(A) * op(B) + beta * C of f32 or f64 operands on the default context's
 // direct kernel's record form when the lane is open, the arguments plainly valid, the product
-// tiny and of at most kFewRowsMaxRows rows over a row-major B: the record (kernels::DirectArgs)
-// is filled at once. Above kDirectMaxRows rows this is not the planner's way (the small path's
-// tiles, or the direct kernel with alpha != 1 or a transposed A), but the chains are the same.
-// Nothing is read or written, and no message set, unless it ran. The kernel runs in the library's
-// FP mode (runtime::FpModeGuard); the tests before it read alpha and beta by their bits.
+// tiny and of at most kDirectMaxRows rows over a row-major B, or at most kFewRowsMaxRows rows of
+// at most kFewRowsMaxCols columns: the record (kernels::DirectArgs) is filled at once. Above
+// kDirectMaxRows rows this is not the planner's way (the small path's tiles, or the direct kernel
+// with alpha != 1 or a transposed A), but the chains are the same. Nothing is read or written, and
+// no message set, unless it ran. The kernel runs in the library's FP mode (runtime::FpModeGuard);
+// the tests before it read alpha and beta by their bits.
 template <class T>
 inline TinyLane run_tiny_direct(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha,
                                 const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
@@ -152,7 +153,9 @@ inline TinyLane run_tiny_direct(int trans_a, int trans_b, int64_t m, int64_t n, 
     return TinyLane::kDeclined;
   const kernels::GemmKernel* kernel = state->kernel<T>();
   if (kernel == nullptr) return TinyLane::kDeclined;
-  if (m > kernels::kFewRowsMaxRows || trans_b != 0 || kernel->direct_args == nullptr)
+  if (trans_b != 0 || kernel->direct_args == nullptr ||
+      (m > kernels::kDirectMaxRows &&
+       (m > kernels::kFewRowsMaxRows || n > kernels::kFewRowsMaxCols)))
     return TinyLane::kNotDirect;
   const kernels::AccInit init = is_zero(beta)  ? kernels::AccInit::kZero
                                 : is_one(beta) ? kernels::AccInit::kLoad

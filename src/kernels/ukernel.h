@@ -64,6 +64,11 @@ using SgemmDirectFn = void (*)(int64_t m, int64_t n, int64_t k, float alpha, con
 // row-major B through it, rather than through the small path's tiles. alpha and beta point to
 // scalars of C's type; a, b and c to its elements. Same contract and chains as the direct kernel.
 inline constexpr int kFewRowsMaxRows = 8;
+// Above kDirectMaxRows rows the tiny lane takes the record form only up to this many columns:
+// wider, the small path's tiles (one pass over B, up to 16 accumulators on AVX-512) are faster
+// than the few-rows passes (8 x 128 x 128 on the AVX-512 Xeon of block_sizes.h, one thread, a
+// shared machine: 0.8 of libxsmm's calls per second against 1.2 with the tiles).
+inline constexpr int64_t kFewRowsMaxCols = 16;
 struct DirectArgs {
   int64_t m, n, k;
   const void* alpha;
