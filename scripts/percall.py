@@ -11,8 +11,10 @@ function. Instruction counts repeat from run to run, unlike times on a shared ma
 Valgrind runs the AVX2 path on AVX-512 machines (it does not emulate AVX-512), so the kernels
 counted are the AVX2 ones; the fixed cost around them is the same code on every x86-64 path.
 
-  scripts/percall.py [--build build/release] [--sizes 4,8,16] [--types f32,f64]
-                     [--api c|cpp|batch] [--calls 2000] [--detail]
+Sizes are squares (8: 8 x 8 x 8) or M x N x K (5x8x8). --api ct: the C API over a transposed B.
+
+  scripts/percall.py [--build build/release] [--sizes 4,8,16,5x8x8] [--types f32,f64]
+                     [--api c|cpp|ct|batch] [--calls 2000] [--detail]
 """
 import argparse
 import os
@@ -57,7 +59,7 @@ def main():
     ap.add_argument("--build", default="build/release")
     ap.add_argument("--sizes", default="4,8,16")
     ap.add_argument("--types", default="f32,f64")
-    ap.add_argument("--api", default="c", choices=["c", "cpp", "batch"])
+    ap.add_argument("--api", default="c", choices=["c", "cpp", "ct", "batch"])
     ap.add_argument("--calls", type=int, default=2000)
     ap.add_argument("--detail", action="store_true")
     args = ap.parse_args()
@@ -73,16 +75,20 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for t in args.types.split(","):
             for s in args.sizes.split(","):
+                shape = s.split("x") if "x" in s else [s, s, s]
+                if len(shape) != 3:
+                    sys.exit(f"bad size {s}: N or MxNxK")
+                label = s if "x" in s else s + "^3"
                 out = os.path.join(tmp, f"cg.{t}.{s}")
                 subprocess.run(["valgrind", "--tool=callgrind", "--toggle-collect=*run_calls*",
-                                f"--callgrind-out-file={out}", exe, t, args.api, s, s, s,
+                                f"--callgrind-out-file={out}", exe, t, args.api, *shape,
                                 str(args.calls)], check=True, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, env=env)
                 fn = functions(out)
                 # The loop of run_calls itself is the driver's, not the library's.
                 total = sum(v for k, v in fn.items() if "run_calls" not in k) / args.calls
                 kernel = sum(v for k, v in fn.items() if is_kernel(k)) / args.calls
-                print(f"{t:4} {s + '^3':>10} {total:9.0f} {kernel:8.0f} {total - kernel:10.0f}")
+                print(f"{t:4} {label:>10} {total:9.0f} {kernel:8.0f} {total - kernel:10.0f}")
                 if args.detail:
                     for name, v in sorted(fn.items(), key=lambda kv: -kv[1]):
                         if "run_calls" in name or v / args.calls < 0.5:

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "invar/invar.h"
@@ -165,6 +166,51 @@ TEST(Contract, InvalidArgumentsLeaveCUntouched) {
                         0.0f, c.data(), 4),
             INVAR_OK);
   EXPECT_STREQ(invar_last_error(), "");
+}
+
+// invar_sgemm and invar_dgemm over tiny products of every row count to 17, each layout, alpha
+// and beta: the tiny lane's kernel calls (the direct kernel, the small path's tiles, the planned
+// ones) give the reference's bits and leave C's padding alone.
+template <class T>
+void tiny_products_match_the_reference() {
+  const auto gemm = [](bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, const T* a,
+                       int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+    const invar_trans oa = ta ? INVAR_TRANS : INVAR_NO_TRANS,
+                      ob = tb ? INVAR_TRANS : INVAR_NO_TRANS;
+    if constexpr (sizeof(T) == 4)
+      return invar_sgemm(oa, ob, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else
+      return invar_dgemm(oa, ob, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  };
+  uint64_t seed = 300;
+  for (int64_t m = 1; m <= 17; ++m) {
+    for (auto [n, k] : {std::pair<int64_t, int64_t>{1, 1}, {3, 5}, {8, 8}, {17, 9}, {32, 32}}) {
+      for (int trans = 0; trans < 4; ++trans) {
+        const bool ta = trans & 1, tb = trans & 2;
+        for (T alpha : {T(1), T(0.3)}) {
+          for (T beta : {T(0), T(1), T(-3.7)}) {
+            const int64_t ldc = n + 3;
+            const auto a = random_values<T>(m * k, seed++), b = random_values<T>(k * n, seed++);
+            auto c = random_values<T>(m * ldc, seed++);
+            auto expected = c;
+            reference_gemm<T>(ta, tb, m, n, k, alpha, a.data(), ta ? m : k, b.data(), tb ? k : n,
+                              beta, expected.data(), ldc);
+            ASSERT_EQ(gemm(ta, tb, m, n, k, alpha, a.data(), ta ? m : k, b.data(), tb ? k : n, beta,
+                           c.data(), ldc),
+                      INVAR_OK);
+            ASSERT_TRUE(same_bits(c, expected)) << m << " x " << n << " x " << k << " trans "
+                                                << trans << " alpha " << alpha << " beta " << beta;
+          }
+        }
+      }
+    }
+  }
+}
+TEST(Contract, TinyProductsOfEveryRowCountMatchTheReference) {
+  tiny_products_match_the_reference<float>();
+}
+TEST(ContractF64, TinyProductsOfEveryRowCountMatchTheReference) {
+  tiny_products_match_the_reference<double>();
 }
 
 // invar_dgemm: the same contract over doubles, through the same validation.

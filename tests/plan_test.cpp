@@ -301,6 +301,67 @@ TEST(Plan, FewRowsOfATinyProductAreOneDirectCall) {
   EXPECT_FALSE(driver::direct_at_once(packs_only(), 4, 64, 64, 1));
 }
 
+// driver::tiny_call: the kernel calls plan_tiny's plan makes of a tiny product (the small path's
+// tiles, or a direct kernel over all of K per row group), or kPlanned where the plan makes others,
+// for every row count to 17, layouts (B row-major, transposed, neither, both), alpha, kernels (with
+// the direct kernel taking 4 rows, 6, or none) and topologies (the small path's budget met or not).
+TEST(Plan, TinyCallIsThePlansKernelCalls) {
+  GemmKernel six_rows = avx2();
+  six_rows.direct_mr = 6;
+  GemmKernel no_small = avx2();
+  no_small.ukernel_a_in_place = nullptr;
+  int calls[4] = {0, 0, 0, 0};
+  for (const GemmKernel& kern : {avx2(), six_rows, no_small, packs_only()}) {
+    for (const CacheTopology& topology : {zen4(), tiny()}) {
+      const blocking::SmallBudget budget = blocking::small_budget(topology);
+      for (int64_t m = 1; m <= 17; ++m) {
+        for (int64_t n : {1, 3, 8, 40, 300}) {
+          for (int64_t k : {1, 5, 16, 200, 1000}) {
+            if (!driver::tiny_shape(m, n, k)) continue;
+            for (int layout = 0; layout < 16; ++layout) {
+              PlanRequest r = request(m, n, k, 1);
+              r.a_row_major = (layout & 1) != 0;
+              r.unit_alpha = (layout & 2) != 0;
+              // B row-major, transposed, neither (strided both ways) or both (one row or column).
+              r.b_row_major = (layout >> 2) == 0 || (layout >> 2) == 3;
+              r.b_transposed = (layout >> 2) == 1 || (layout >> 2) == 3;
+              Plan p;
+              const bool planned = driver::plan_tiny(kern, r, topology, &p);
+              driver::TinyCall want = driver::TinyCall::kPlanned;
+              if (planned && p.path == Path::kSmall) want = driver::TinyCall::kSmall;
+              // The direct paths: one member, all of K in one block, the rows tiny_call's.
+              if (planned && p.path == Path::kDirect) {
+                want = driver::TinyCall::kDirect;
+                EXPECT_EQ(p.direct_rows, kern.direct_mr);
+              }
+              if (planned && p.path == Path::kDirectTransposed) {
+                want = driver::TinyCall::kDirectTransposed;
+                EXPECT_EQ(p.direct_rows, kernels::kDirectMaxRows);
+              }
+              if (planned && p.path != Path::kSmall) {
+                EXPECT_EQ(p.threads, 1);
+                EXPECT_GE(p.direct_kc, k);
+              }
+              const driver::TinyCall got =
+                  driver::tiny_call(kern, budget, m, n, k, r.a_row_major, r.b_row_major,
+                                    r.b_transposed, r.unit_alpha);
+              EXPECT_EQ(static_cast<int>(got), static_cast<int>(want))
+                  << kern.name << " " << topology.source << " " << m << " x " << n << " x " << k
+                  << " layout " << layout;
+              ++calls[static_cast<int>(got)];
+            }
+          }
+        }
+      }
+    }
+  }
+  // Each answer was given somewhere.
+  EXPECT_GT(calls[static_cast<int>(driver::TinyCall::kSmall)], 0);
+  EXPECT_GT(calls[static_cast<int>(driver::TinyCall::kDirect)], 0);
+  EXPECT_GT(calls[static_cast<int>(driver::TinyCall::kDirectTransposed)], 0);
+  EXPECT_GT(calls[static_cast<int>(driver::TinyCall::kPlanned)], 0);
+}
+
 TEST(Plan, SmallProductsRunTheSmallFormWithUnitAlphaOnly) {
   const GemmKernel kern = avx2();
   Plan p = plan(kern, request(16, 16, 16, 1), zen4());

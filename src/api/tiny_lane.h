@@ -4,13 +4,14 @@
 // A 4 x 4 x 4 product is some forty multiply-add instructions; the general entry
 // (c_api.cpp: gemm_entry) spent ~500 instructions around them, most of it copying the same
 // arguments from record to record (the GemmCall, the driver's GemmProblem, the planner's
-// request, the plan) and the type-erasing wrappers between. Here the arguments go once into the
-// driver's GemmProblem, built where the caller's registers are, after the one test of
-// tiny_arguments, or, for a few rows over a row-major B (driver::direct_at_once), into the
-// direct kernel's record (kernels::DirectArgs) at once. The call is then valid, and every other
-// case (an invalid argument and its message, a degenerate product, a larger one, a context or
-// topology that cannot be made) falls through to the general entry untouched, which decides it
-// as before.
+// request, the plan) and the type-erasing wrappers between. Here, after the one test of
+// tiny_arguments, a few rows over a row-major B (kFewRowsMaxRows of narrow ones) go into the
+// direct kernel's record (kernels::DirectArgs) at once; the other tiny products make the kernel
+// calls their plan would (driver::tiny_call) with the caller's arguments, or else go once into the
+// driver's GemmProblem, built where the caller's registers are, for run_tiny. The call is then
+// valid, and every other case (an invalid argument and its message, a degenerate product, a larger
+// one, a context or topology that cannot be made) falls through to the general entry untouched,
+// which decides it as before.
 //
 // Nothing here locks or touches an atomic read-modify-write: the default context, its f32 and
 // f64 kernels and the cache topology are found once (lane_state) and read through one pointer
@@ -30,6 +31,7 @@
 #include "api/context_impl.h"
 #include "api/gemm_call.h"
 #include "arch/cache_topology.h"
+#include "blocking/block_sizes.h"
 #include "driver/gemm_driver.h"
 #include "kernels/kernel_set.h"
 #include "runtime/fp_mode.h"
@@ -46,6 +48,7 @@ struct LaneState {
   const kernels::GemmKernel* sgemm;
   const kernels::GemmKernel* dgemm;
   const arch::CacheTopology* topology;
+  blocking::SmallBudget small_budget;  // of *topology, for driver::tiny_call
 
   template <class T>
   const kernels::GemmKernel* kernel() const {
@@ -62,7 +65,8 @@ inline LaneState make_lane_state() {
   const auto lane = [&](const kernels::GemmKernel& kernel) {
     return context.allow_direct && kernel.permitted == nullptr ? &kernel : nullptr;
   };
-  return {lane(context.kernels->sgemm), lane(context.kernels->dgemm), &caches.topology};
+  return {lane(context.kernels->sgemm), lane(context.kernels->dgemm), &caches.topology,
+          blocking::small_budget(caches.topology)};
 }
 inline const LaneState& lane_state() {
   static const LaneState state = make_lane_state();
@@ -133,11 +137,13 @@ enum class TinyLane {
 };
 
 // Runs C <- alpha * op(A) * op(B) + beta * C of f32 or f64 operands on the default context's
-// direct kernel when the lane is open, the arguments plainly valid, the product tiny and of at
-// most kDirectMaxRows rows over a row-major B (driver::direct_at_once): the kernel's record
-// (kernels::DirectArgs) is filled at once. Nothing is read or written, and no message set, unless
-// it ran. The kernel runs in the library's FP mode (runtime::FpModeGuard); the tests before it
-// read alpha and beta by their bits.
+// direct kernel's record form when the lane is open, the arguments plainly valid, the product
+// tiny and of at most kDirectMaxRows rows over a row-major B, or at most kFewRowsMaxRows rows of
+// at most kFewRowsMaxCols columns: the record (kernels::DirectArgs) is filled at once. Above
+// kDirectMaxRows rows this is not the planner's way (the small path's tiles, or the direct kernel
+// with alpha != 1 or a transposed A), but the chains are the same. Nothing is read or written, and
+// no message set, unless it ran. The kernel runs in the library's FP mode (runtime::FpModeGuard);
+// the tests before it read alpha and beta by their bits.
 template <class T>
 inline TinyLane run_tiny_direct(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha,
                                 const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
@@ -147,7 +153,9 @@ inline TinyLane run_tiny_direct(int trans_a, int trans_b, int64_t m, int64_t n, 
     return TinyLane::kDeclined;
   const kernels::GemmKernel* kernel = state->kernel<T>();
   if (kernel == nullptr) return TinyLane::kDeclined;
-  if (m > kernels::kDirectMaxRows || trans_b != 0 || kernel->direct_args == nullptr)
+  if (trans_b != 0 || kernel->direct_args == nullptr ||
+      (m > kernels::kDirectMaxRows &&
+       (m > kernels::kFewRowsMaxRows || n > kernels::kFewRowsMaxCols)))
     return TinyLane::kNotDirect;
   const kernels::AccInit init = is_zero(beta)  ? kernels::AccInit::kZero
                                 : is_one(beta) ? kernels::AccInit::kLoad
@@ -160,31 +168,66 @@ inline TinyLane run_tiny_direct(int trans_a, int trans_b, int64_t m, int64_t n, 
 }
 
 // The product run_tiny_direct found plainly valid and tiny but not for the direct kernel at once
-// (kNotDirect), through driver::run_tiny in the library's FP mode: true when it ran, false
-// (nothing read or written) when run_tiny declines it.
+// (kNotDirect), in the library's FP mode: the kernel calls plan_tiny's plan makes of it
+// (driver::tiny_call: the small path's tiles over all of it, or a direct kernel over all of K and
+// all columns per group of rows) made at once, else through driver::run_tiny (a B with neither
+// rows nor columns contiguous, a kernel without these). True when it ran, false (nothing read or
+// written) when run_tiny declines it.
 template <class T>
 inline bool run_tiny_problem(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha,
                              const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
                              int64_t ldc) noexcept {
   const LaneState& state = *tiny_lane();
+  const kernels::GemmKernel& kernel = *state.kernel<T>();
+  const int64_t a_rs = trans_a ? 1 : lda, a_cs = trans_a ? lda : 1;
+  const int64_t b_rs = trans_b ? 1 : ldb, b_cs = trans_b ? ldb : 1;
+  const kernels::AccInit init = is_zero(beta)  ? kernels::AccInit::kZero
+                                : is_one(beta) ? kernels::AccInit::kLoad
+                                               : kernels::AccInit::kScale;
+  const bool unit_alpha = is_one(alpha);
+  switch (driver::tiny_call(kernel, state.small_budget, m, n, k, a_cs == 1, b_cs == 1, b_rs == 1,
+                            unit_alpha)) {
+    case driver::TinyCall::kSmall: {
+      runtime::FpModeGuard fp_mode;
+      kernel.ukernel_a_in_place(m, n, k, a, a_rs, b, b_rs, kernel.nr, c, ldc, init, &beta);
+      return true;
+    }
+    case driver::TinyCall::kDirect: {
+      runtime::FpModeGuard fp_mode;
+      const int64_t rows = kernel.direct_mr;
+      for (int64_t i = 0; i < m; i += rows) {
+        kernel.direct(m - i < rows ? m - i : rows, n, k, &alpha, a + i * a_rs, a_rs, a_cs, b, b_rs,
+                      c + i * ldc, ldc, init, &beta);
+      }
+      return true;
+    }
+    case driver::TinyCall::kDirectTransposed: {
+      runtime::FpModeGuard fp_mode;
+      constexpr int64_t rows = kernels::kDirectMaxRows;
+      for (int64_t i = 0; i < m; i += rows) {
+        kernel.direct_t(m - i < rows ? m - i : rows, n, k, &alpha, a + i * a_rs, a_rs, a_cs, b,
+                        b_cs, c + i * ldc, ldc, init, &beta);
+      }
+      return true;
+    }
+    case driver::TinyCall::kPlanned: break;
+  }
   const driver::GemmProblem p{
       .m = m,
       .n = n,
       .k = k,
       .a = a,
-      .a_rs = trans_a ? 1 : lda,
-      .a_cs = trans_a ? lda : 1,
+      .a_rs = a_rs,
+      .a_cs = a_cs,
       .b = b,
-      .b_rs = trans_b ? 1 : ldb,
-      .b_cs = trans_b ? ldb : 1,
+      .b_rs = b_rs,
+      .b_cs = b_cs,
       .c = c,
       .ldc = ldc,
       .alpha = &alpha,
       .beta = &beta,
-      .first_init = is_zero(beta)  ? kernels::AccInit::kZero
-                    : is_one(beta) ? kernels::AccInit::kLoad
-                                   : kernels::AccInit::kScale,
-      .unit_alpha = is_one(alpha),
+      .first_init = init,
+      .unit_alpha = unit_alpha,
       .small_fits = false,
       .allow_direct = true,
       .b_panels = nullptr,

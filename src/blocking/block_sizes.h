@@ -183,14 +183,28 @@ int64_t balanced_block(int64_t extent, int64_t max_block, int64_t multiple);
 // tiles sweep it once per MR rows, and an MR-row strip of A over all of k fits in half of L1, where
 // it stays while the strip's tiles sweep B. Operands are counted at their packed size (as they are
 // read). Inline: the planner asks it on every small product's call.
-inline bool small_kernel_fits(const arch::CacheTopology& topology, TileShape tile,
-                              PackedBytes bytes, int64_t n, int64_t k) {
+//
+// The budget (half of the L2 share, half of L1) is small_budget's, which a caller asking on
+// every call finds once for its topology.
+struct SmallBudget {
+  double b_bytes;      // all of op(B)
+  double strip_bytes;  // an MR-row strip of A
+};
+inline SmallBudget small_budget(const arch::CacheTopology& topology) {
+  const double l2_share = static_cast<double>(topology.l2.bytes) /
+                          static_cast<double>(topology.l2.sharing > 1 ? topology.l2.sharing : 1);
+  return {l2_share / 2, static_cast<double>(topology.l1d.bytes) / 2};
+}
+inline bool small_kernel_fits(SmallBudget budget, TileShape tile, PackedBytes bytes, int64_t n,
+                              int64_t k) {
   // In doubles: n and k come straight from the caller.
   const double b = static_cast<double>(n) * static_cast<double>(k) * bytes.b;
   const double strip = static_cast<double>(tile.mr) * static_cast<double>(k) * bytes.a;
-  const double l2_share = static_cast<double>(topology.l2.bytes) /
-                          static_cast<double>(topology.l2.sharing > 1 ? topology.l2.sharing : 1);
-  return b <= l2_share / 2 && strip <= static_cast<double>(topology.l1d.bytes) / 2;
+  return b <= budget.b_bytes && strip <= budget.strip_bytes;
+}
+inline bool small_kernel_fits(const arch::CacheTopology& topology, TileShape tile,
+                              PackedBytes bytes, int64_t n, int64_t k) {
+  return small_kernel_fits(small_budget(topology), tile, bytes, n, k);
 }
 
 // Whether the packed A and B of the whole m x n x k product fit in half of L1.

@@ -261,6 +261,30 @@ inline bool direct_at_once(const kernels::GemmKernel& kernel, int64_t m, int64_t
          tiny_shape(m, n, k);
 }
 
+// The kernel calls plan_tiny's plan for a tiny product (tiny_shape) that may take a direct path
+// (allow_direct, neither operand prepacked) makes, found without making the plan, from the small
+// path's budget for the topology (blocking::small_budget) found once: the small path's one call
+// of the tiles over A and B in place (kSmall: ukernel_a_in_place over the whole product), or a
+// direct kernel over all of K and all columns, one call per group of rows (kDirect:
+// kernel.direct, kernel.direct_mr rows at a time; kDirectTransposed: kernel.direct_t over a
+// transposed B, kDirectMaxRows rows at a time), or none of these (kPlanned: the plan's executor,
+// run_tiny). plan_test.cpp checks it against plan_tiny.
+enum class TinyCall { kSmall, kDirect, kDirectTransposed, kPlanned };
+inline TinyCall tiny_call(const kernels::GemmKernel& kernel, const blocking::SmallBudget& budget,
+                          int64_t m, int64_t n, int64_t k, bool a_row_major, bool b_row_major,
+                          bool b_transposed, bool unit_alpha) {
+  if (!b_row_major) {
+    return b_transposed && kernel.direct_t != nullptr ? TinyCall::kDirectTransposed
+                                                      : TinyCall::kPlanned;
+  }
+  if (m > kernels::kDirectMaxRows && unit_alpha && a_row_major &&
+      kernel.ukernel_a_in_place != nullptr &&
+      blocking::small_kernel_fits(budget, {kernel.mr, kernel.nr},
+                                  {kernel.a_packed_bytes, kernel.b_packed_bytes}, n, k))
+    return TinyCall::kSmall;
+  return kernel.direct != nullptr ? TinyCall::kDirect : TinyCall::kPlanned;
+}
+
 // The same with the team and the blocks given (request.threads is the team asked, as is; the
 // blocks are used only if a packed path is taken) and small_fits as given.
 Plan make_plan_with_blocks(const kernels::GemmKernel& kernel, const PlanRequest& request,

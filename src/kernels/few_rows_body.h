@@ -1,13 +1,14 @@
-// The direct kernels' form for m <= kDirectMaxRows rows over a row-major B (ukernel.h's direct
-// kernel), written once over a vector type Vec (avx2/vec.h: f32 8 lanes, f64 4; avx512/vec.h:
-// 16 and 8) for the ISA translation units that include it (built with their flags; internal
-// linkage keeps each unit's copy its own), as tile_body.h is for the packed tiles.
+// The direct kernels' form for m <= kFewRowsMaxRows rows over a row-major B (ukernel.h's direct
+// kernel and its record form), written once over a vector type Vec (avx2/vec.h: f32 8 lanes, f64 4;
+// avx512/vec.h: 16 and 8) for the ISA translation units that include it (built with their flags;
+// internal linkage keeps each unit's copy its own), as tile_body.h is for the packed tiles.
 //
 // Why not direct.h's blocks: those hold eight accumulators for any row count (4 rows x 2
 // vectors), exactly the chains two FMA pipes of latency 4 need, with nothing to spare, and with
 // alpha != 1 multiply each A value by alpha again in every column block (a scalar multiply and a
 // broadcast per row per k step, on the FMA pipes). Here each block is M rows x kWide(M)
-// vectors, twelve chains whatever M (1 x 12, 2 x 6, 3 x 4, 4 x 3): per k step it loads each of
+// vectors, twelve chains whatever M (1 x 12, 2 x 6, 3 x 4, 4 x 3; 5 x 2 and 6 x 2 hold ten and
+// twelve, 7 and 8 rows run as two passes): per k step it loads each of
 // its B vectors once and broadcasts each of its M A values once, every load feeding M or kWide
 // multiply-adds. The columns left over run as one block of fewer vectors, its last vector masked
 // when n is not a whole number of vectors: masked-off lanes of B and C are neither read nor
@@ -33,7 +34,11 @@
 namespace invar::kernels {
 namespace {
 
-// Vectors per row of a wide block: twelve accumulators whatever the row count.
+// Vectors per row of a wide block: twelve accumulators whatever the row count up to 4 (5 and 6
+// rows: 10 and 12, 2 vectors each). Seven and eight rows run as two passes of at most 4 rows
+// (few_rows_all), each row's chains whole in one of them: one pass of 8 rows x 1 vector would
+// load a broadcast per multiply-add, and 8 x 2 are more accumulators than AVX2 has registers.
+// One masked vector of up to 8 rows (few_rows_narrow) is 8 accumulators.
 constexpr int few_rows_wide(int m) { return 12 / m; }
 
 // M rows x NV vectors of C at c (column 0 of the block) over k steps: A row i at a + i * lda
@@ -124,10 +129,11 @@ __attribute__((noinline)) int64_t few_rows_wide_blocks(const DirectArgs& r) {
   return j;
 }
 
-// All n columns of M rows over k steps, from the record of the direct kernel's arguments
+// All n columns of M <= 6 rows over k steps, from the record of the direct kernel's arguments
 // (ukernel.h) with A's rows contiguous (a_cs == 1, a_rs their stride) and alpha already in A.
 template <class Vec, int M>
-__attribute__((noinline)) void few_rows_all(const DirectArgs& r) {
+__attribute__((noinline)) void few_rows_pass(const DirectArgs& r) {
+  static_assert(M <= 6, "twelve accumulators at most");
   using T = typename Vec::T;
   constexpr int L = Vec::kLanes;
   constexpr int kWide = few_rows_wide(M);
@@ -150,7 +156,29 @@ __attribute__((noinline)) void few_rows_all(const DirectArgs& r) {
                                 Vec::mask(last));
 }
 
-// The buffer's depth in k steps: kDirectMaxRows rows of it are 4 KiB of f32, 8 KiB of f64.
+// Seven or eight rows: rows 0..3, then the others (few_rows_wide). Out of line, so that the
+// direct kernel's entry keeps no record of its own on the stack.
+template <class Vec, int M>
+__attribute__((noinline)) void few_rows_split(const DirectArgs& r) {
+  using T = typename Vec::T;
+  few_rows_pass<Vec, 4>(r);
+  DirectArgs rest = r;
+  rest.m = M - 4;
+  rest.a = static_cast<const T*>(r.a) + 4 * r.a_rs;
+  rest.c = static_cast<T*>(r.c) + 4 * r.ldc;
+  few_rows_pass<Vec, M - 4>(rest);
+}
+
+// All n columns of M rows: one pass of few_rows_pass, or two above 6 rows (few_rows_split).
+template <class Vec, int M>
+inline __attribute__((always_inline)) void few_rows_all(const DirectArgs& r) {
+  if constexpr (M <= 6)
+    few_rows_pass<Vec, M>(r);
+  else
+    few_rows_split<Vec, M>(r);
+}
+
+// The buffer's depth in k steps: kFewRowsMaxRows rows of it are 8 KiB of f32, 16 KiB of f64.
 inline constexpr int64_t kFewRowsChunk = 256;
 
 // M rows with alpha != 1 or columns of A apart (a_cs != 1): alpha * op(A) through the buffer,
@@ -211,15 +239,19 @@ inline __attribute__((always_inline)) void few_rows_m(const DirectArgs& r) {
   }
 }
 
-// The direct kernel (ukernel.h) for 1 <= m <= kDirectMaxRows rows over a row-major B.
+// The direct kernel (ukernel.h) for 1 <= m <= kFewRowsMaxRows rows over a row-major B.
 template <class Vec>
 inline __attribute__((always_inline)) void few_rows(const DirectArgs& r) {
-  static_assert(kDirectMaxRows == 4, "one instance per row count");
+  static_assert(kFewRowsMaxRows == 8, "one instance per row count");
   switch (r.m) {
     case 1: few_rows_m<Vec, 1>(r); return;
     case 2: few_rows_m<Vec, 2>(r); return;
     case 3: few_rows_m<Vec, 3>(r); return;
-    default: few_rows_m<Vec, 4>(r); return;
+    case 4: few_rows_m<Vec, 4>(r); return;
+    case 5: few_rows_m<Vec, 5>(r); return;
+    case 6: few_rows_m<Vec, 6>(r); return;
+    case 7: few_rows_m<Vec, 7>(r); return;
+    default: few_rows_m<Vec, 8>(r); return;
   }
 }
 

@@ -57,10 +57,18 @@ using SgemmDirectFn = void (*)(int64_t m, int64_t n, int64_t k, float alpha, con
                                int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                                int64_t ldc, AccInit init, float beta);
 
-// The direct kernel's arguments as one record, for m <= kDirectMaxRows (DirectArgsFn): the
+// The direct kernel's arguments as one record, for m <= kFewRowsMaxRows (DirectArgsFn): the
 // smallest products' way in (api/tiny_lane.h), where passing thirteen arguments from call to
-// call costs more than their multiply-adds. alpha and beta point to scalars of C's type; a, b
-// and c to its elements. Same contract and chains as the direct kernel.
+// call costs more than their multiply-adds. It takes more rows than the direct kernel is asked
+// for by the planner (kDirectMaxRows): the tiny lane runs up to kFewRowsMaxRows rows over a
+// row-major B through it, rather than through the small path's tiles. alpha and beta point to
+// scalars of C's type; a, b and c to its elements. Same contract and chains as the direct kernel.
+inline constexpr int kFewRowsMaxRows = 8;
+// Above kDirectMaxRows rows the tiny lane takes the record form only up to this many columns:
+// wider, the small path's tiles (one pass over B, up to 16 accumulators on AVX-512) are faster
+// than the few-rows passes (8 x 128 x 128 on the AVX-512 Xeon of block_sizes.h, one thread, a
+// shared machine: 0.8 of libxsmm's calls per second against 1.2 with the tiles).
+inline constexpr int64_t kFewRowsMaxCols = 16;
 struct DirectArgs {
   int64_t m, n, k;
   const void* alpha;
