@@ -125,7 +125,9 @@ inline bool tiny_arguments(int trans_a, int trans_b, int64_t m, int64_t n, int64
   const uint64_t out = ((u(m) - 1) | (u(n) - 1) | (u(k) - 1)) >> 20 |
                        (u(lda) | u(ldb) | u(ldc)) >> 26 | addresses >> 63 |
                        static_cast<unsigned>(trans_a | trans_b) >> 1;
-  return (out == 0) & (m * n * k < kTinyFmas) & !is_zero(alpha) & (ldc >= n) &
+  // The product in unsigned arithmetic: it is evaluated whatever `out` says (no branch), where
+  // extents of any size wrap instead of overflowing; it decides only when out == 0.
+  return (out == 0) & (u(m) * u(n) * u(k) < u(kTinyFmas)) & !is_zero(alpha) & (ldc >= n) &
          (lda >= (trans_a ? m : k)) & (ldb >= (trans_b ? k : n));
 }
 
