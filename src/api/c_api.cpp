@@ -5,6 +5,7 @@
 #include <string>
 #include <type_traits>
 
+#include "api/c_guard.h"
 #include "api/context_impl.h"
 #include "api/extents.h"
 #include "api/gemm_call.h"
@@ -13,50 +14,10 @@
 #include "api/tiny_lane.h"
 #include "invar/invar.h"
 #include "runtime/fp_mode.h"
-#include "runtime/openmp_runner.h"
 
 namespace {
 
-invar_status to_status(invar::Status s) { return static_cast<invar_status>(static_cast<int>(s)); }
-
-// Runs fn, which returns a status; turns any exception into a status and a message.
-// The message of an error raised below: most already start with the function's name.
-void report(const char* function, const char* what) noexcept {
-  const std::size_t n = std::strlen(function);
-  if (std::strncmp(what, function, n) == 0 && what[n] == ':') {
-    try {
-      invar::api::set_last_error(std::string(what));
-    } catch (...) {
-      invar::api::set_last_error(function, "out of memory while reporting an error");
-    }
-  } else {
-    invar::api::set_last_error(function, what);
-  }
-}
-
-// Runs fn, which returns a status, in the library's floating-point mode (every comparison of
-// alpha or beta and every conversion happens there, whatever FTZ, DAZ or rounding the caller's
-// thread has, and the caller's whole MXCSR, flags included, is restored afterwards); turns any
-// exception into a status and a message.
-template <class Fn>
-invar_status guarded(const char* function, Fn&& fn) noexcept {
-  invar::runtime::FpModeGuard fp_mode;
-  try {
-    return fn();
-  } catch (const invar::Error& e) {
-    report(function, e.what());
-    return to_status(e.status());
-  } catch (const std::bad_alloc&) {
-    invar::api::set_last_error(function, "out of memory");
-    return INVAR_ENOMEM;
-  } catch (const std::exception& e) {
-    report(function, e.what());
-    return INVAR_EINVAL;
-  } catch (...) {
-    invar::api::set_last_error(function, "unexpected error");
-    return INVAR_EINVAL;
-  }
-}
+using invar::api::guarded;
 
 // The integer a C caller passed for an enum parameter. C allows any int there; reading it
 // through the C++ enum type would be undefined for values outside the enumerators, so copy the
@@ -752,43 +713,6 @@ void invar_packed_free(invar_packed* p) {
     invar::api::set_last_error(
         "invar_packed_free: p is not a live packed operand (freed already, or not made by a "
         "pack function); nothing was freed");
-}
-
-int invar_set_num_threads(int n) {
-  invar::api::clear_last_error();
-  int now = 0;
-  const invar_status s = guarded("invar_set_num_threads", [&] {
-    invar::Context& context = invar::Context::default_context();
-    now = context.num_threads();
-    if (n >= 0) context.set_num_threads(n);
-    now = context.num_threads();
-    return INVAR_OK;
-  });
-  if (s == INVAR_OK && n < 0) invar::api::set_last_error("invar_set_num_threads: n is negative");
-  return now;
-}
-
-invar_status invar_set_team_runner(invar_team_runner run, void* user) {
-  invar::api::clear_last_error();
-  return guarded("invar_set_team_runner", [&] {
-    invar::Context::default_context().set_team_runner(run, user);
-    return INVAR_OK;
-  });
-}
-
-invar_status invar_use_openmp_threads(int on) {
-  invar::api::clear_last_error();
-  return guarded("invar_use_openmp_threads", [&] {
-    invar::Context& context = invar::Context::default_context();
-    if (on == 0) {
-      context.use_own_threads();
-    } else {
-      const invar::runtime::TeamRunner runner = invar::runtime::openmp_team_runner(nullptr);
-      if (runner.run == nullptr) throw invar::Unsupported(invar::runtime::kNoOpenMpRuntime);
-      context.impl().pool.set_team_runner(runner);
-    }
-    return INVAR_OK;
-  });
 }
 
 const char* invar_last_error(void) { return invar::api::last_error(); }

@@ -1,17 +1,20 @@
-// invar_get_config(): the build and the default context in one line, the way BLAS libraries
-// answer "what am I running on" (openblas_get_config). invar_get_num_threads(): the default
-// context's thread count alone. Each distinct line is kept for the life of
-// the process, so the pointer never dangles; the lines differ only when a setting changed (the
-// thread count), so the set stays small.
+// The default context's settings through the C API: invar_get_config(), the build and the
+// default context in one line, the way BLAS libraries answer "what am I running on"
+// (openblas_get_config); the thread count (invar_set_num_threads, invar_get_num_threads); whose
+// threads it computes on (invar_set_team_runner, invar_use_openmp_threads). Each distinct config
+// line is kept for the life of the process, so the pointer never dangles; the lines differ only
+// when a setting changed (the thread count, the runner), so the set stays small.
 #include <mutex>
 #include <set>
 #include <string>
 
+#include "api/c_guard.h"
 #include "api/context_impl.h"
 #include "api/last_error.h"
 #include "arch/cache_topology.h"
 #include "invar/invar.h"
 #include "runtime/fp_mode.h"
+#include "runtime/openmp_runner.h"
 
 namespace {
 
@@ -70,3 +73,46 @@ extern "C" int invar_get_num_threads(void) {
     return 0;
   }
 }
+
+extern "C" {
+
+using invar::api::guarded;
+
+int invar_set_num_threads(int n) {
+  invar::api::clear_last_error();
+  int now = 0;
+  const invar_status s = guarded("invar_set_num_threads", [&] {
+    invar::Context& context = invar::Context::default_context();
+    now = context.num_threads();
+    if (n >= 0) context.set_num_threads(n);
+    now = context.num_threads();
+    return INVAR_OK;
+  });
+  if (s == INVAR_OK && n < 0) invar::api::set_last_error("invar_set_num_threads: n is negative");
+  return now;
+}
+
+invar_status invar_set_team_runner(invar_team_runner run, void* user) {
+  invar::api::clear_last_error();
+  return guarded("invar_set_team_runner", [&] {
+    invar::Context::default_context().set_team_runner(run, user);
+    return INVAR_OK;
+  });
+}
+
+invar_status invar_use_openmp_threads(int on) {
+  invar::api::clear_last_error();
+  return guarded("invar_use_openmp_threads", [&] {
+    invar::Context& context = invar::Context::default_context();
+    if (on == 0) {
+      context.use_own_threads();
+    } else {
+      const invar::runtime::TeamRunner runner = invar::runtime::openmp_team_runner(nullptr);
+      if (runner.run == nullptr) throw invar::Unsupported(invar::runtime::kNoOpenMpRuntime);
+      context.impl().pool.set_team_runner(runner);
+    }
+    return INVAR_OK;
+  });
+}
+
+}  // extern "C"
