@@ -142,6 +142,62 @@ TEST(Overflow, LeadingDimensionsThatWrapAreRefused) {
   EXPECT_TRUE(f.c_untouched());
 }
 
+// A leading dimension only steps between rows, so with one row of an operand any value is valid
+// (as in BLAS, ld >= the row's length is all that is asked), however large: the product equals
+// the one with compact operands, bit for bit, and nothing along the way forms an address from
+// ld times a row count (UBSan, under the sanitizer builds, and the guard pages check that).
+template <class T, class F>
+void one_row_operands_with_huge_leading_dimensions(F gemm) {
+  Small<T> f, g;
+  for (int64_t ld : {int64_t{64}, k2p40, k2p61, kMax / 3, kMax}) {
+    SCOPED_TRACE(ld);
+    // A is 4 x 1 (lda steps between its rows: compact), B is 1 x 16 with ldb = ld.
+    ASSERT_EQ(gemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 4, 16, 1, f.a.data(), 1, f.b.data(), ld,
+                   f.c.data(), 16),
+              INVAR_OK)
+        << invar_last_error();
+    // A is 1 x 16 with lda = ld, B is 16 x 4 (compact).
+    ASSERT_EQ(gemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 1, 4, 16, f.a.data(), ld, f.b.data(), 4,
+                   f.c.data() + 48, 4),
+              INVAR_OK)
+        << invar_last_error();
+  }
+  ASSERT_EQ(
+      gemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 4, 16, 1, g.a.data(), 1, g.b.data(), 16, g.c.data(), 16),
+      INVAR_OK);
+  ASSERT_EQ(gemm(INVAR_NO_TRANS, INVAR_NO_TRANS, 1, 4, 16, g.a.data(), 16, g.b.data(), 4,
+                 g.c.data() + 48, 4),
+            INVAR_OK);
+  EXPECT_EQ(std::memcmp(f.c.data(), g.c.data(), 64 * sizeof(T)), 0);
+  EXPECT_FALSE(g.c_untouched());
+}
+
+TEST(Overflow, OneRowOperandsTakeAnyLeadingDimension) {
+  one_row_operands_with_huge_leading_dimensions<float>(
+      [](invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k, const float* a,
+         int64_t lda, const float* b, int64_t ldb, float* c,
+         int64_t ldc) { return invar_sgemm(ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc); });
+  one_row_operands_with_huge_leading_dimensions<double>(
+      [](invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k, const double* a,
+         int64_t lda, const double* b, int64_t ldb, double* c,
+         int64_t ldc) { return invar_dgemm(ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc); });
+}
+
+TEST(Overflow, OneRowSixteenBitOperandsTakeAnyLeadingDimension) {
+  // 16-bit operands into an f16 / bf16 C: B's one row is read by the widening kernels, which
+  // prefetch rows ahead of the one they read.
+  one_row_operands_with_huge_leading_dimensions<invar_f16>(
+      [](invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k, const invar_f16* a,
+         int64_t lda, const invar_f16* b, int64_t ldb, invar_f16* c, int64_t ldc) {
+        return invar_gemm_f16f16f16(ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+      });
+  one_row_operands_with_huge_leading_dimensions<invar_bf16>(
+      [](invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k, const invar_bf16* a,
+         int64_t lda, const invar_bf16* b, int64_t ldb, invar_bf16* c, int64_t ldc) {
+        return invar_gemm_bf16bf16bf16(ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+      });
+}
+
 TEST(Overflow, BatchStridesThatWrapAreRefused) {
   Small<float> f;
   EXPECT_TRUE(

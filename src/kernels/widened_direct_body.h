@@ -152,15 +152,15 @@ void rows_block(int64_t kc, const float* abuf, const Cols& g, int64_t j, float* 
   init_acc<S, M, W>(acc, c, ldc, init, beta);
   const int64_t ldb = g.ldb;
   // One prefetch per 64-byte line of each step's columns, S::kRowsAhead steps ahead. Past the
-  // end of B the address is harmless (a prefetch never faults) and formed as an integer, never
-  // as a pointer beyond the array.
+  // end of B the address is harmless (a prefetch never faults) and formed in unsigned integer
+  // arithmetic, never as a pointer beyond the array (any ldb is valid when k is 1).
   constexpr int kVectorsPerLine = 64 / (2 * S::kLanes) > 0 ? 64 / (2 * S::kLanes) : 1;
   for (int64_t p = 0; p < kc; ++p) {
     if constexpr (S::kRowsAhead > 0) {
 #pragma GCC unroll 8
       for (int v = 0; v < W; v += kVectorsPerLine) {
         const auto at = reinterpret_cast<std::uintptr_t>(bp[v] + p * ldb) +
-                        static_cast<std::uintptr_t>(S::kRowsAhead * ldb) * sizeof(uint16_t);
+                        static_cast<std::uintptr_t>(ldb) * (S::kRowsAhead * sizeof(uint16_t));
         __builtin_prefetch(reinterpret_cast<const char*>(at), 0, 3);
       }
     }

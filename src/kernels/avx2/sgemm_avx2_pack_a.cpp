@@ -10,6 +10,8 @@
 // kc % 16 steps and a partial panel.)
 #include <immintrin.h>
 
+#include <cstdint>
+
 #include "kernels/avx2/avx2.h"
 #include "kernels/avx2/transpose8.h"
 #include "kernels/avx2/widen8.h"
@@ -28,8 +30,13 @@ inline __attribute__((always_inline)) void load_transposed(const typename S::typ
       continue;
     }
     // The next panel's rows, a little ahead: a block's rows are short streams (kc values each)
-    // that the hardware prefetchers barely ramp up on.
-    _mm_prefetch(reinterpret_cast<const char*>(a + (MR + r0 + l) * lda + 8), _MM_HINT_T0);
+    // that the hardware prefetchers barely ramp up on. Past the last panel the address is
+    // harmless (a prefetch never faults) and formed in unsigned integer arithmetic, never as a
+    // pointer beyond the array.
+    const auto next = reinterpret_cast<std::uintptr_t>(a + 8) +
+                      static_cast<std::uintptr_t>(MR + r0 + l) * static_cast<std::uintptr_t>(lda) *
+                          sizeof(typename S::type);
+    _mm_prefetch(reinterpret_cast<const char*>(next), _MM_HINT_T0);
     t[l] = S::load8(a + (r0 + l) * lda);
     if constexpr (kScale) t[l] = _mm256_mul_ps(valpha, t[l]);
   }
