@@ -786,7 +786,7 @@ std::vector<T> triangle_of(const std::vector<T>& product, const std::vector<T>& 
 }
 
 // syrk's triangle is gemm's A * A^T (A^T * A) bit for bit, in each layout; the other triangle is
-// not written. Sizes around the diagonal block (96) and its recursive splits.
+// not written.
 TYPED_TEST(Blas, SyrkTriangleEqualsGemmOfAandItsTranspose) {
   using T = TypeParam;
   using R = Routes<T>;
@@ -887,6 +887,28 @@ TYPED_TEST(Blas, GemmtTriangleEqualsGemm) {
         }
       }
     }
+  }
+  EXPECT_EQ(fortran_report.calls + cblas_report.calls, 0);
+}
+
+// A column-major call with alpha other than 0 and +-1 scales op(A) into bands of at most
+// kScaledElements elements (layouts.h); here two, the second one column wide, so that a band's
+// rectangle beside its diagonal block is exercised on both sides.
+TYPED_TEST(Blas, SyrkInBandsEqualsGemm) {
+  using T = TypeParam;
+  using R = Routes<T>;
+  const int64_t n = 100, k = 21000;
+  static_assert(100 * 21000 > (int64_t{1} << 21) && (int64_t{1} << 21) / 21000 == 99);
+  const std::vector<T> a = random_values<T>(static_cast<std::size_t>(n * k), 9400);
+  const std::vector<T> c0 = random_values<T>(static_cast<std::size_t>(n * n), 9401);
+  const T al = T(0.7), be = T(-0.6);
+  std::vector<T> full = c0;
+  Entry<T>::fortran("N", "T", n, n, k, al, a.data(), n, a.data(), n, be, full.data(), n);
+  for (bool upper : {false, true}) {
+    std::vector<T> c = c0;
+    const FortranInt fn = n, fk = k;
+    R::syrk(upper ? "U" : "L", "N", &fn, &fk, &al, a.data(), &fn, &be, c.data(), &fn);
+    ASSERT_TRUE(same_bits(c, triangle_of(full, c0, false, upper, n, n))) << "upper " << upper;
   }
   EXPECT_EQ(fortran_report.calls + cblas_report.calls, 0);
 }

@@ -66,6 +66,22 @@ INVAR_API invar_status invar_dgemm(invar_trans ta, invar_trans tb, int64_t m, in
                                    int64_t ldb, double beta, double *c, int64_t ldc);
 
 /*
+ * One triangle of a square product (gemmt; syrk with op(B) = op(A)^T): the upper (i <= j) or
+ * lower (i >= j) triangle of the n x n C, the diagonal included, gets alpha * op(A) * op(B) +
+ * beta * C, where op(A) is n x k and op(B) is k x n. Each of its elements has the bits
+ * invar_sgemm would give it; the other triangle is neither read nor written. About half the work
+ * of the whole product.
+ */
+typedef enum { INVAR_UPPER = 0, INVAR_LOWER = 1 } invar_uplo;
+INVAR_API invar_status invar_sgemmt(invar_uplo uplo, invar_trans ta, invar_trans tb, int64_t n,
+                                    int64_t k, float alpha, const float *a, int64_t lda,
+                                    const float *b, int64_t ldb, float beta, float *c, int64_t ldc);
+INVAR_API invar_status invar_dgemmt(invar_uplo uplo, invar_trans ta, invar_trans tb, int64_t n,
+                                    int64_t k, double alpha, const double *a, int64_t lda,
+                                    const double *b, int64_t ldb, double beta, double *c,
+                                    int64_t ldc);
+
+/*
  * Fused epilogues: once an element's chain has ended, C[i][j] = act(acc + bias), with bias[i]
  * (INVAR_BIAS_ROW, m values), bias[j] (INVAR_BIAS_COLUMN, n values) or no bias, the addition one
  * rounded add, then the activation. The activations are invar's own fixed sequences of IEEE

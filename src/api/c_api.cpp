@@ -86,6 +86,35 @@ invar_status gemm_entry(const char* function, int trans_a, int trans_b, int64_t 
   });
 }
 
+// invar_sgemmt and invar_dgemmt: one triangle of a square C, through gemm_entry's validation
+// and engine (the call's m is n).
+template <class T>
+invar_status gemmt_entry(int uplo, int trans_a, int trans_b, int64_t n, int64_t k, T alpha,
+                         const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
+                         int64_t ldc) {
+  const char* function = std::is_same_v<T, float> ? "invar_sgemmt" : "invar_dgemmt";
+  invar::api::clear_last_error();
+  auto call = make_call(function, trans_a, trans_b, n, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  call.triangle =
+      uplo == INVAR_UPPER ? invar::driver::Triangle::kUpper : invar::driver::Triangle::kLower;
+  return guarded(function, [&call, uplo] {
+    std::string error;
+    if (uplo != INVAR_UPPER && uplo != INVAR_LOWER)
+      error = std::string(call.function) + ": uplo = " + std::to_string(uplo) +
+              " is neither INVAR_UPPER nor INVAR_LOWER";
+    else if (call.n < 0)
+      error = std::string(call.function) + ": n = " + std::to_string(call.n) + " is negative";
+    else if (!invar::api::plainly_valid(call))
+      error = invar::api::validate(call);
+    if (!error.empty()) {
+      invar::api::set_last_error(std::move(error));
+      return INVAR_EINVAL;
+    }
+    invar::api::execute(invar::Context::default_context().impl(), call);
+    return INVAR_OK;
+  });
+}
+
 // gemm_entry out of line, with invar_sgemm's and invar_dgemm's own parameters: the tiny lane
 // declines a call by a jump here with the arguments where the caller put them, and its frame
 // saves and restores nothing for the general way.
@@ -357,6 +386,20 @@ invar_status invar_dgemm(invar_trans ta, invar_trans tb, int64_t m, int64_t n, i
                          double alpha, const double* a, int64_t lda, const double* b, int64_t ldb,
                          double beta, double* c, int64_t ldc) {
   return plain_entry(raw_enum(ta), raw_enum(tb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+invar_status invar_sgemmt(invar_uplo uplo, invar_trans ta, invar_trans tb, int64_t n, int64_t k,
+                          float alpha, const float* a, int64_t lda, const float* b, int64_t ldb,
+                          float beta, float* c, int64_t ldc) {
+  return gemmt_entry(raw_enum(uplo), raw_enum(ta), raw_enum(tb), n, k, alpha, a, lda, b, ldb, beta,
+                     c, ldc);
+}
+
+invar_status invar_dgemmt(invar_uplo uplo, invar_trans ta, invar_trans tb, int64_t n, int64_t k,
+                          double alpha, const double* a, int64_t lda, const double* b, int64_t ldb,
+                          double beta, double* c, int64_t ldc) {
+  return gemmt_entry(raw_enum(uplo), raw_enum(ta), raw_enum(tb), n, k, alpha, a, lda, b, ldb, beta,
+                     c, ldc);
 }
 
 invar_status invar_sgemm_epilogue(invar_trans ta, invar_trans tb, int64_t m, int64_t n, int64_t k,

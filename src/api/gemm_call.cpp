@@ -53,16 +53,19 @@ Out from_acc(Acc x) {
 
 // C <- beta * C, the whole of the contract when alpha == 0 or K == 0. beta == 0 writes +0 and
 // never reads C; beta == 1 leaves C untouched.
+// Of one triangle only, in a product of one (GemmCall::triangle).
 template <class In, class Out>
 void scale_c(const GemmCall<In, Out>& call) {
   using Acc = typename GemmCall<In, Out>::Acc;
   if (call.beta == Acc(1)) return;
   for (int64_t i = 0; i < call.m; ++i) {
     Out* row = call.c + i * call.ldc;
+    const int64_t from = call.triangle == driver::Triangle::kUpper ? i : 0;
+    const int64_t to = call.triangle == driver::Triangle::kLower ? i + 1 : call.n;
     if (call.beta == Acc(0)) {
-      for (int64_t j = 0; j < call.n; ++j) row[j] = from_acc<Out>(Acc(0));
+      for (int64_t j = from; j < to; ++j) row[j] = from_acc<Out>(Acc(0));
     } else {
-      for (int64_t j = 0; j < call.n; ++j) row[j] = from_acc<Out>(times(call.beta, to_acc(row[j])));
+      for (int64_t j = from; j < to; ++j) row[j] = from_acc<Out>(times(call.beta, to_acc(row[j])));
     }
   }
 }
@@ -219,10 +222,11 @@ inline driver::GemmProblem problem_of(const GemmCall<In, Out>& call, const Conte
                     : call.beta == Acc(1) ? kernels::AccInit::kLoad
                                           : kernels::AccInit::kScale,
       .unit_alpha = call.alpha == Acc(1),
-      .allow_direct = context.allow_direct,
+      .allow_direct = context.allow_direct && call.triangle == driver::Triangle::kNone,
       .b_panels = call.packed_b != nullptr ? call.packed_b->data.get() : nullptr,
       .a_panels = call.packed_a != nullptr ? call.packed_a->data.get() : nullptr,
       .epilogue = epilogue_of(call),
+      .triangle = call.triangle,
   };
 }
 

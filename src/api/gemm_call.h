@@ -77,7 +77,8 @@ struct GemmCall {
         packed_a(nullptr),
         bias(0),
         bias_values(nullptr),
-        activation(0) {}
+        activation(0),
+        triangle(driver::Triangle::kNone) {}
   const char* function;  // named in error messages
   int trans_a;           // 0 or 1; anything else is invalid
   int trans_b;
@@ -99,6 +100,8 @@ struct GemmCall {
   int bias;
   const Acc* bias_values;
   int activation;
+  // One triangle of a square C only (invar_sgemmt; m == n, plain operands, no epilogue).
+  driver::Triangle triangle;
 };
 
 // "" when the call is valid, else a message naming the function and the argument.

@@ -53,6 +53,18 @@ void gemm_column_major(const char* routine, bool trans_a, bool trans_b, int64_t 
                        int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
                        T* c, int64_t ldc);
 
+// One triangle (upper: i <= j) of the n x n C = alpha * op(A) * op(B) + beta * C
+// (invar_sgemmt / invar_dgemmt), the other neither read nor written.
+template <class T>
+void gemmt_row_major(const char* routine, bool upper, bool trans_a, bool trans_b, int64_t n,
+                     int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta,
+                     T* c, int64_t ldc);
+
+template <class T>
+void gemmt_column_major(const char* routine, bool upper, bool trans_a, bool trans_b, int64_t n,
+                        int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
+                        T beta, T* c, int64_t ldc);
+
 }  // namespace invar::blas
 
 #endif  // INVAR_BLAS_LAYOUTS_H_

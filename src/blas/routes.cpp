@@ -134,81 +134,15 @@ T dot(int64_t n, const T* x, int64_t incx, const T* y, int64_t incy) {
   return result;
 }
 
-namespace {
-
-// The operands of a gemmt call, with the offsets of blocks of it in the call's layout.
-template <class T>
-struct Triangle {
-  const char* routine;
-  bool row_major, upper, trans_a, trans_b;
-  int64_t k;
-  T alpha;
-  const T* a;
-  int64_t lda;
-  const T* b;
-  int64_t ldb;
-  T beta;
-  T* c;
-  int64_t ldc;
-
-  // Rows [i0, ...) of op(A), columns [j0, ...) of op(B), element (i, j) of a matrix with ld.
-  const T* rows_of_a(int64_t i0) const { return a + (row_major != trans_a ? i0 * lda : i0); }
-  const T* columns_of_b(int64_t j0) const { return b + (row_major != trans_b ? j0 : j0 * ldb); }
-  int64_t at(int64_t i, int64_t j, int64_t ld) const { return row_major ? i * ld + j : i + j * ld; }
-
-  // C[i0 : i0 + rows, j0 : j0 + cols] = alpha * op(A)[rows] * op(B)[:, cols] + beta * C, into
-  // `out` (its element (0, 0); leading dimension ld).
-  void block(int64_t i0, int64_t rows, int64_t j0, int64_t cols, T* out, int64_t ld) const {
-    if (row_major)
-      gemm_row_major<T>(routine, trans_a, trans_b, rows, cols, k, alpha, rows_of_a(i0), lda,
-                        columns_of_b(j0), ldb, beta, out, ld);
-    else
-      gemm_column_major<T>(routine, trans_a, trans_b, rows, cols, k, alpha, rows_of_a(i0), lda,
-                           columns_of_b(j0), ldb, beta, out, ld);
-  }
-
-  bool in_triangle(int64_t i, int64_t j) const { return upper ? i <= j : i >= j; }
-
-  void diagonal(int64_t o, int64_t s, T* work) const {
-    std::fill(work, work + s * s, T(0));
-    if (beta != T(0))
-      for (int64_t i = 0; i < s; ++i)
-        for (int64_t j = 0; j < s; ++j)
-          if (in_triangle(i, j)) work[at(i, j, s)] = c[at(o + i, o + j, ldc)];
-    block(o, s, o, s, work, s);
-    for (int64_t i = 0; i < s; ++i)
-      for (int64_t j = 0; j < s; ++j)
-        if (in_triangle(i, j)) c[at(o + i, o + j, ldc)] = work[at(i, j, s)];
-  }
-
-  // The triangle of C[o : o + s, o : o + s].
-  void run(int64_t o, int64_t s, T* work) const {
-    if (s <= kDiagonalBlock) {
-      diagonal(o, s, work);
-      return;
-    }
-    const int64_t h = (s / 2 + 15) / 16 * 16;
-    run(o, h, work);
-    if (upper)
-      block(o, h, o + h, s - h, c + at(o, o + h, ldc), ldc);
-    else
-      block(o + h, s - h, o, h, c + at(o + h, o, ldc), ldc);
-    run(o + h, s - h, work);
-  }
-};
-
-}  // namespace
-
 template <class T>
 void gemmt(const char* routine, bool row_major, bool upper, bool trans_a, bool trans_b, int64_t n,
            int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
            int64_t ldc) {
-  if (n == 0 || ((alpha == T(0) || k == 0) && beta == T(1))) return;
-  const Triangle<T> t{routine, row_major, upper, trans_a, trans_b, k, alpha,
-                      a,       lda,       b,     ldb,     beta,    c, ldc};
-  const int64_t block = std::min(n, kDiagonalBlock);
-  std::unique_ptr<T[]> work = scratch<T>(routine, block * block);
-  t.run(0, n, work.get());
+  if (row_major)
+    gemmt_row_major<T>(routine, upper, trans_a, trans_b, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  else
+    gemmt_column_major<T>(routine, upper, trans_a, trans_b, n, k, alpha, a, lda, b, ldb, beta, c,
+                          ldc);
 }
 
 template <class T>

@@ -14,11 +14,9 @@
 //          One dependent fma per element (a latency of ~4 cycles each), where a BLAS that sums
 //          in vector lanes is several times faster on long vectors.
 //   gemmt  the uplo triangle (diagonal included) of C = alpha * op(A) * op(B) + beta * C, each
-//          element the GEMM's, the other triangle neither read nor written. The triangle is
-//          split recursively into off-diagonal rectangles, each one GEMM into C in place, and
-//          diagonal blocks of at most kDiagonalBlock rows, each computed whole into a scratch
-//          block (seeded from C's triangle when beta != 0) whose triangle is copied back: about
-//          half the multiply-adds of the full GEMM.
+//          element the GEMM's, the other triangle neither read nor written: the engine's own
+//          product of one triangle (invar_sgemmt / invar_dgemmt), whose loop nest runs only the
+//          tiles that hold some of the triangle, about half the multiply-adds of the full GEMM.
 //   syrk   gemmt with op(B) = op(A)^T: C = alpha * A * A^T + beta * C (or A^T * A) equals the
 //          GEMM's A * A^T in the triangle, bit for bit, in the call's own layout.
 //   symm   the symmetric A is expanded from its uplo triangle into a full scratch matrix, then
@@ -38,8 +36,6 @@
 #include <cstdint>
 
 namespace invar::blas {
-
-inline constexpr int64_t kDiagonalBlock = 96;
 
 // The matrix is stored row-major, rows x cols, leading dimension lda; op(A) = A or A^T. A
 // column-major m x n matrix is the row-major n x m matrix with the transpose flag inverted.

@@ -36,6 +36,44 @@ void edge_tile(const GemmKernel& kern, int64_t kc, const void* a_panel, const vo
     std::memcpy(c + i * ldc * kern.c_bytes, scratch + i * scratch_row, row_bytes);
 }
 
+// Where a block of C lies in a product of one triangle (GemmProblem::triangle): its element
+// (0, 0) is C's (i0, j0).
+struct TriangleBlock {
+  Triangle triangle = Triangle::kNone;
+  int64_t i0 = 0, j0 = 0;
+};
+
+bool in_triangle(Triangle t, int64_t i, int64_t j) {
+  return t == Triangle::kUpper ? i <= j : i >= j;
+}
+
+// Whether rows [i, i + rows) and columns [j, j + cols) of C share an element with the triangle:
+// the upper one holds (i, j + cols - 1) then, the lower one (i + rows - 1, j).
+bool meets_triangle(Triangle t, int64_t i, int64_t rows, int64_t j, int64_t cols) {
+  return t == Triangle::kNone || (t == Triangle::kUpper ? i <= j + cols - 1 : i + rows - 1 >= j);
+}
+
+// A tile across the diagonal: the kernel runs on an MR x NR scratch tile holding the triangle's
+// part of C (read unless the accumulators start from zero; zeros elsewhere), and only that part
+// is copied back, so the other triangle is neither read nor written. Its elements' chains are
+// the full product's: a kernel's chain does not depend on where the tile lies.
+void triangle_tile(const GemmKernel& kern, int64_t kc, const void* a_panel, const void* b_panel,
+                   char* c, int64_t ldc, int64_t rows, int64_t cols, const TriangleBlock& at_tile,
+                   AccInit init, const void* alpha, const void* beta, char* scratch) {
+  const int64_t bytes = kern.c_bytes;
+  std::memset(scratch, 0, static_cast<std::size_t>(kern.mr * kern.nr * bytes));
+  const auto each = [&](auto&& copy) {
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        if (in_triangle(at_tile.triangle, at_tile.i0 + i, at_tile.j0 + j))
+          copy(c + (i * ldc + j) * bytes, scratch + (i * kern.nr + j) * bytes);
+  };
+  if (init != AccInit::kZero)
+    each([&](const char* from_c, char* to_scratch) { std::memcpy(to_scratch, from_c, bytes); });
+  kern.ukernel(kc, a_panel, b_panel, scratch, kern.nr, init, alpha, beta);
+  each([&](char* to_c, const char* from_scratch) { std::memcpy(to_c, from_scratch, bytes); });
+}
+
 // Asks for the rows of the next C tile while the kernel works on this one: the kernel's first
 // instructions load its accumulators from C, and a miss there would stall every chain at once.
 // No numeric effect.
@@ -77,10 +115,13 @@ struct BSource {
   char* fill = nullptr;
 };
 
+// In a product of one triangle (`block`), the tiles outside it are skipped and those across its
+// diagonal run through triangle_tile.
 void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc, const char* a_packed,
                   int64_t a_panel_bytes, const char* b_packed, int64_t b_panel_bytes, char* c,
                   int64_t ldc, AccInit init, const void* alpha, const void* beta, char* scratch,
-                  bool prefetch_c, bool b_outer, const BSource& b_source = {}) {
+                  bool prefetch_c, bool b_outer, const BSource& b_source = {},
+                  const TriangleBlock& block = {}) {
   INVAR_DCHECK_EQ(address_of(b_packed) % b_panel_alignment(kern), 0);
   INVAR_DCHECK_EQ(b_panel_bytes % b_panel_alignment(kern), 0);
   INVAR_DCHECK(b_source.b == nullptr || kern.ukernel_packing_b != nullptr,
@@ -91,6 +132,16 @@ void macro_kernel(const GemmKernel& kern, int64_t mc, int64_t nc, int64_t kc, co
     const char* a_panel = a_packed + (ir / kern.mr) * a_panel_bytes;
     const char* b_panel = b_packed + (jr / kern.nr) * b_panel_bytes;
     char* c_tile = c + (ir * ldc + jr) * kern.c_bytes;
+    if (block.triangle != Triangle::kNone) {
+      const int64_t i = block.i0 + ir, j = block.j0 + jr;
+      if (!meets_triangle(block.triangle, i, rows, j, cols)) return;
+      if (!in_triangle(block.triangle, i + rows - 1, j) ||
+          !in_triangle(block.triangle, i, j + cols - 1)) {
+        triangle_tile(kern, kc, a_panel, b_panel, c_tile, ldc, rows, cols, {block.triangle, i, j},
+                      init, alpha, beta, scratch);
+        return;
+      }
+    }
     if (ir == 0 && b_source.b != nullptr && cols == kern.nr) {
       kern.ukernel_packing_b(kc, a_panel, b_source.b + jr * kern.b_in_bytes, b_source.ldb,
                              b_source.fill + (jr / kern.nr) * b_panel_bytes, c_tile, ldc, init,
@@ -153,7 +204,7 @@ void run_loop_nest(const GemmKernel& kern, const GemmProblem& p, const Plan& pla
     // This member's rows, cut into blocks of near-equal height in whole tiles (partial tiles
     // only at the end of the run); a prepacked A's runs start on a tile, its panels' origin.
     int64_t row_lo = 0, row_hi = p.m;
-    if (part.tm > 1) member_rows(p.m, part.row_unit, me, members, &row_lo, &row_hi);
+    if (part.tm > 1) member_rows(p.m, part.row_unit, me, members, &row_lo, &row_hi, p.triangle);
     const int64_t mc_step =
         blocking::balanced_block(std::max<int64_t>(1, row_hi - row_lo), mc_max, mr);
     // In the rows split without own copies the members pack one B block together (in member
@@ -170,8 +221,12 @@ void run_loop_nest(const GemmKernel& kern, const GemmProblem& p, const Plan& pla
     const bool whole_a = team.whole_a;
     // A member's own B block of a row-major B is packed by its first row of tiles when the kernel
     // can (GemmKernel::ukernel_packing_b) and that row is whole (the first block has MR rows).
+    // (Not in a product of one triangle, whose first row of tiles may skip some.)
     const bool packs_b_on_first_tiles = kern.ukernel_packing_b != nullptr && !prepacked &&
-                                        !shared_b && p.b_cs == 1 && row_hi - row_lo >= mr;
+                                        !shared_b && p.b_cs == 1 && row_hi - row_lo >= mr &&
+                                        p.triangle == Triangle::kNone;
+    INVAR_DCHECK(p.triangle == Triangle::kNone || (p.m == p.n && p.epilogue.empty()),
+                 "a triangle of a square C, without an epilogue");
     int64_t a_turn = 0;
 
     // Column block jc against k-block pc: this member's B panels, then its row blocks. In
@@ -186,6 +241,11 @@ void run_loop_nest(const GemmKernel& kern, const GemmProblem& p, const Plan& pla
       const int64_t kc = std::min(kc_max, p.k - pc);
       dcheck_k_block(kern, pc, kc, p.k);
       const AccInit init = pc == 0 ? p.first_init : AccInit::kLoad;
+      // In a product of one triangle, a member whose rows have none of its elements in these
+      // columns skips the block, unless the team packs B or A together (and meets around it).
+      if (!shared_b && !shared_a && ncols > 0 &&
+          !meets_triangle(p.triangle, row_lo, row_hi - row_lo, jc + c0, ncols))
+        return;
       // This member's B micro-panels, kc * NR apart: packed here into its own block, or by the
       // whole team into a shared one; or rows pc.. of the prepacked panels, k * NR apart.
       const char* my_panels = b_packed;
@@ -221,6 +281,10 @@ void run_loop_nest(const GemmKernel& kern, const GemmProblem& p, const Plan& pla
 
       for (int64_t ic = row_lo; (shared_a || ncols > 0) && ic < row_hi; ic += mc_step) {
         const int64_t mc = std::min(mc_step, row_hi - ic);
+        // Rows without an element of the triangle here: nothing to pack or run, unless the team
+        // packs the A block together.
+        const bool meets = meets_triangle(p.triangle, ic, mc, jc + c0, ncols);
+        if (!meets && !shared_a) continue;
         // The A block's micro-panels, kc * MR apart: packed here, or by the team, or part of
         // this member's whole k-block; or rows pc.. of the prepacked panels (ic is a multiple
         // of MR), k * MR apart.
@@ -247,11 +311,11 @@ void run_loop_nest(const GemmKernel& kern, const GemmProblem& p, const Plan& pla
           kern.pack_a(mc, kc, at(p.a, ic * p.a_rs + pc * p.a_cs, kern.a_in_bytes), p.a_rs, p.a_cs,
                       p.alpha, a_packed);
         }
-        if (ncols <= 0) continue;  // a member without columns only helps pack A
+        if (ncols <= 0 || !meets) continue;  // a member without columns only helps pack A
         char* c_block = static_cast<char*>(p.c) + (ic * p.ldc + jc + c0) * kern.c_bytes;
         macro_kernel(kern, mc, ncols, kc, a_block, a_panel_bytes, my_panels, b_panel_bytes, c_block,
                      p.ldc, init, p.alpha, p.beta, scratch, plan.blocks.prefetch_c,
-                     prepacked && mc <= plan.b_outer_rows, b_source);
+                     prepacked && mc <= plan.b_outer_rows, b_source, {p.triangle, ic, jc + c0});
         b_source = {};  // the block is packed
         // The block's chains end with the last k-block: its epilogue runs while it is in cache.
         if (pc + kc == p.k)

@@ -88,6 +88,10 @@ struct GemmProblem {
   const void* a_panels = nullptr;
   // Applied to each element once its chain has ended (numeric/epilogue.h).
   numeric::Epilogue epilogue;
+  // One triangle of a square C only (m == n; no epilogue, no prepacked operand, allow_direct
+  // false): the loop nest runs the tiles that hold some of its elements, and a tile across the
+  // diagonal on a copy of the triangle's part (plan.h's Triangle).
+  Triangle triangle = Triangle::kNone;
 };
 // Packs all of op(B) (k x n) into the prepacked layout of GemmProblem::b_panels; dst holds
 // packed_b_bytes(kernel, k, n) bytes, 64-byte aligned.
@@ -116,6 +120,7 @@ inline PlanRequest request_of(const GemmProblem& p, int threads, int max_team) {
   r.a_prepacked = p.a_panels != nullptr;
   r.b_prepacked = p.b_panels != nullptr;
   r.allow_direct = p.allow_direct;
+  r.triangle = p.triangle;
   r.threads = threads;
   r.max_team = max_team;
   return r;

@@ -95,8 +95,17 @@ bool own_b_for(const GemmKernel& kern, const Plan& plan, int members) {
 
 Partition partition_for(const GemmKernel& kern, const PlanRequest& r, const Plan& plan,
                         int members) {
-  return partition(r.m, r.n, (std::min(r.n, plan.nc) + kern.nr - 1) / kern.nr, kern.mr, members,
-                   !r.a_prepacked, !r.b_prepacked, own_b_for(kern, plan, members), r.b_prepacked);
+  Partition part =
+      partition(r.m, r.n, (std::min(r.n, plan.nc) + kern.nr - 1) / kern.nr, kern.mr, members,
+                !r.a_prepacked, !r.b_prepacked, own_b_for(kern, plan, members), r.b_prepacked);
+  // A triangle goes by rows, whose runs member_rows sizes by the triangle's elements: equal runs
+  // of panels would leave the member on the triangle's short side with little to do.
+  if (r.triangle != Triangle::kNone && part.tm == 1 && members > 1 &&
+      (r.m + kern.mr - 1) / kern.mr >= 2 * members) {
+    part.tm = members;
+    part.tn = 1;
+  }
+  return part;
 }
 
 // A member's packed A for `rows` rows of one k-block of the loop nest.
@@ -229,23 +238,46 @@ std::string describe_plan(const Plan& plan, const std::string& indent) {
   return s;
 }
 
-void member_rows(int64_t m, int64_t unit, int me, int members, int64_t* lo, int64_t* hi) {
-  // Boundary i: the multiple of `unit` nearest to i * m / members (halves round up), m at the
-  // end. Nondecreasing in i, so the runs are contiguous and cover [0, m).
+namespace {
+
+// The elements of rows [0, r) of an m x m C inside the triangle: row i holds m - i of the upper
+// triangle's, i + 1 of the lower's.
+double triangle_rows_elements(int64_t m, Triangle triangle, int64_t r) {
+  const double rows = static_cast<double>(r);
+  return triangle == Triangle::kUpper ? rows * static_cast<double>(m) - rows * (rows - 1) / 2
+                                      : rows * (rows + 1) / 2;
+}
+
+}  // namespace
+
+void member_rows(int64_t m, int64_t unit, int me, int members, int64_t* lo, int64_t* hi,
+                 Triangle triangle) {
+  // Boundary i: the multiple of `unit` nearest to the even one (halves round up), m at the end:
+  // i * m / members, or for a triangle the first row r at which rows [0, r) hold i / members of
+  // its elements. Nondecreasing in i, so the runs are contiguous and cover [0, m).
   const auto boundary = [&](int i) {
     if (i >= members) return m;
-    const int64_t even = m * i / members;
+    int64_t even = m * i / members;
+    if (triangle != Triangle::kNone && i > 0) {
+      const double share = triangle_rows_elements(m, triangle, m) * i / members;
+      int64_t below = 0, above = m;  // the first r with share <= elements(r) lies in (below, above]
+      while (above - below > 1) {
+        const int64_t mid = below + (above - below) / 2;
+        (triangle_rows_elements(m, triangle, mid) < share ? below : above) = mid;
+      }
+      even = above;
+    }
     return std::min(m, (even + unit / 2) / unit * unit);
   };
   *lo = boundary(me);
   *hi = boundary(me + 1);
 }
 
-int64_t widest_rows(int64_t m, int64_t unit, int members) {
+int64_t widest_rows(int64_t m, int64_t unit, int members, Triangle triangle) {
   int64_t widest = 0;
   for (int i = 0; i < members; ++i) {
     int64_t lo = 0, hi = 0;
-    member_rows(m, unit, i, members, &lo, &hi);
+    member_rows(m, unit, i, members, &lo, &hi, triangle);
     widest = std::max(widest, hi - lo);
   }
   return widest;
@@ -315,7 +347,8 @@ TeamPlan team_plan(const GemmKernel& kern, const PlanRequest& r, const Plan& pla
   // usual one.
   t.whole_a =
       plan.room_for_whole_a && !t.shared_a &&
-      whole_a_bytes(kern, plan, widest_rows(r.m, t.partition.row_unit, members)) <= plan.a_bytes;
+      whole_a_bytes(kern, plan, widest_rows(r.m, t.partition.row_unit, members, r.triangle)) <=
+          plan.a_bytes;
   return t;
 }
 
@@ -353,7 +386,7 @@ void plan_packed(const GemmKernel& kern, const PlanRequest& r, const blocking::B
                        (threads == 1 || partition_for(kern, r, plan, threads).tm == threads);
   // The largest member's rows when a team of `threads` splits the rows (member_rows, runs
   // starting anywhere: a packed A).
-  const int64_t widest = widest_rows(r.m, 1, threads);
+  const int64_t widest = widest_rows(r.m, 1, threads, r.triangle);
   plan.room_for_whole_a = k_outer && whole_a_bytes(kern, plan, widest) <= kWholeKBlockABytes;
   // One workspace slot per member (sized for the largest team this call may get): a packed B
   // block, a packed A block (or a member's rows of a whole k-block) and a scratch tile.

@@ -129,6 +129,11 @@ inline constexpr std::size_t kWholeKBlockABytes = std::size_t{8} << 20;
 // ---- The plan -------------------------------------------------------------------------------
 
 // What the planner needs to know of a product (validated, m, n, k >= 1, alpha != 0).
+// Which elements of C a product computes: all of them, or one triangle of a square C (gemmt,
+// syrk): the upper (i <= j) or the lower (i >= j), the diagonal included. The others are neither
+// read nor written; each computed element gets the chain, and so the bits, of the full product.
+enum class Triangle : uint8_t { kNone, kUpper, kLower };
+
 struct PlanRequest {
   int64_t m = 0, n = 0, k = 0;
   bool a_row_major = true;    // op(A)'s rows are contiguous (a_cs == 1)
@@ -139,8 +144,9 @@ struct PlanRequest {
   bool a_prepacked = false;  // alpha * op(A) was packed ahead of time (GemmProblem::a_panels)
   bool b_prepacked = false;  // op(B) was packed ahead of time (GemmProblem::b_panels)
   bool allow_direct = true;  // false: every product runs the loop nest (tests)
-  int threads = 1;           // the threads the caller offers (the context's count)
-  int max_team = 1;          // the largest team the pool can give (1 without a pool)
+  Triangle triangle = Triangle::kNone;  // one triangle only: the loop nest, split by rows
+  int threads = 1;                      // the threads the caller offers (the context's count)
+  int max_team = 1;                     // the largest team the pool can give (1 without a pool)
 };
 
 enum class Path {
@@ -317,10 +323,14 @@ bool small_split_rows(const kernels::GemmKernel& kernel, int64_t m, int members)
 // time goes with its rows, an edge tile's with its rows too (the kernels' edge forms run only
 // the tile's rows), so 512 rows of 12-row tiles on two members go as 256 + 256 (21 tiles and a
 // 4-row edge each), not 252 + 260 or 264 + 248.
-void member_rows(int64_t m, int64_t unit, int me, int members, int64_t* lo, int64_t* hi);
+// For a triangle of a square C (m x m), the runs hold near-equal shares of the triangle's
+// elements instead (a member's time goes with them): the upper triangle's top rows are long,
+// so two members split 4096 rows as 1200 + 2896.
+void member_rows(int64_t m, int64_t unit, int me, int members, int64_t* lo, int64_t* hi,
+                 Triangle triangle = Triangle::kNone);
 
 // The most rows any of `members` gets from member_rows.
-int64_t widest_rows(int64_t m, int64_t unit, int members);
+int64_t widest_rows(int64_t m, int64_t unit, int members, Triangle triangle = Triangle::kNone);
 
 // [lo, hi) of `count` items for member `i` of `n`, contiguous and near-equal.
 inline void share(int64_t count, int i, int n, int64_t* lo, int64_t* hi) {
