@@ -14,6 +14,7 @@
 #include "driver/gemm_driver.h"
 #include "driver/plan.h"
 #include "invar/invar.h"
+#include "invar/invar.hpp"
 #include "runtime/thread_pool.h"
 #include "support/driver_problem.h"
 #include "testing/reference.h"
@@ -221,6 +222,50 @@ TEST(Gemmt, BadArgumentsAreRefusedAndCIsUntouched) {
                          b.data(), 4, 0.0f, c.data(), 4),
             INVAR_OK);
   EXPECT_EQ(c, c0);
+}
+
+// The C++ entry point: the C call's bits on a context of its own; bad shapes throw and leave C.
+TEST(Gemmt, CppEqualsTheCCall) {
+  const int64_t n = 130, k = 70;
+  const auto a = random_values<double>(k * n, 21), b = random_values<double>(k * n, 22);
+  const auto c0 = random_values<double>(n * n, 23);
+  ContextOptions options;
+  options.num_threads = 2;
+  Context context(options);
+  for (Uplo uplo : {Uplo::kUpper, Uplo::kLower}) {
+    auto from_c = c0, from_cpp = c0;
+    ASSERT_EQ(
+        invar_dgemmt(uplo == Uplo::kUpper ? INVAR_UPPER : INVAR_LOWER, INVAR_TRANS, INVAR_NO_TRANS,
+                     n, k, -1.25, a.data(), n, b.data(), n, 0.5, from_c.data(), n),
+        INVAR_OK);
+    gemmt(uplo, -1.25, Op::kTrans, MatrixView<const double>(a.data(), k, n), Op::kNoTrans,
+          MatrixView<const double>(b.data(), k, n), 0.5, MatrixView<double>(from_cpp.data(), n, n),
+          context);
+    EXPECT_TRUE(same_bits(from_c, from_cpp));
+    EXPECT_FALSE(same_bits(from_c, c0));
+  }
+  auto c = c0;
+  const auto says = [](const InvalidArgument& e, const char* what) {
+    return std::string(e.what()).rfind("invar::gemmt: ", 0) == 0 &&
+           std::string(e.what()).find(what) != std::string::npos;
+  };
+  try {
+    gemmt(Uplo::kUpper, 1.0, Op::kTrans, MatrixView<const double>(a.data(), k, n), Op::kNoTrans,
+          MatrixView<const double>(b.data(), k, n), 0.0, MatrixView<double>(c.data(), n - 1, n),
+          context);
+    ADD_FAILURE() << "a C that is not square was taken";
+  } catch (const InvalidArgument& e) {
+    EXPECT_TRUE(says(e, "not square")) << e.what();
+  }
+  try {
+    gemmt(Uplo::kLower, 1.0, Op::kNoTrans, MatrixView<const double>(a.data(), k, n), Op::kNoTrans,
+          MatrixView<const double>(b.data(), k, n), 0.0, MatrixView<double>(c.data(), n, n),
+          context);
+    ADD_FAILURE() << "op(A) of k rows was taken for C of n";
+  } catch (const InvalidArgument& e) {
+    EXPECT_TRUE(says(e, "op(A) is")) << e.what();
+  }
+  EXPECT_TRUE(same_bits(c, c0));
 }
 
 // A triangle's rows go to the members by its elements: contiguous runs covering all rows, each

@@ -171,6 +171,21 @@ inline void gemm(MatrixView<const double> a, MatrixView<const double> b, MatrixV
   gemm(1.0, Op::kNoTrans, a, Op::kNoTrans, b, 0.0, c);
 }
 
+// ---- one triangle ------------------------------------------------------------------------------
+
+// Which triangle of a square C a product computes (gemmt): i <= j or i >= j, diagonal included.
+enum class Uplo { kUpper, kLower };
+
+// The uplo triangle of C <- alpha * op(A) * op(B) + beta * C, C square (op(A) N x K, op(B)
+// K x N): each of its elements has the bits gemm gives it; the other triangle is neither read nor
+// written (invar_sgemmt). With op(B) = op(A)^T it is syrk.
+INVAR_API void gemmt(Uplo uplo, float alpha, Op op_a, MatrixView<const float> a, Op op_b,
+                     MatrixView<const float> b, float beta, MatrixView<float> c,
+                     Context& context = Context::default_context());
+INVAR_API void gemmt(Uplo uplo, double alpha, Op op_a, MatrixView<const double> a, Op op_b,
+                     MatrixView<const double> b, double beta, MatrixView<double> c,
+                     Context& context = Context::default_context());
+
 // ---- fused epilogues --------------------------------------------------------------------------
 
 // Applied to each element once its chain has ended: C[i][j] = act(acc + bias), bias per row

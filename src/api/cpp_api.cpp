@@ -35,21 +35,22 @@ void run(const api::GemmCall<In, Out>& call, Context& context) {
 // The GemmCall of one product, its shapes checked against each other.
 template <class In, class InB, class Out, class Acc>
 api::GemmCall<In, Out> make_call(Acc alpha, Op op_a, MatrixView<const In> a, Op op_b,
-                                 MatrixView<const InB> b, Acc beta, MatrixView<Out> c) {
+                                 MatrixView<const InB> b, Acc beta, MatrixView<Out> c,
+                                 const char* function = "invar::gemm") {
   const bool ta = op_a == Op::kTrans;
   const bool tb = op_b == Op::kTrans;
   if ((op_a != Op::kNoTrans && !ta) || (op_b != Op::kNoTrans && !tb))
-    throw InvalidArgument("invar::gemm: invalid Op value");
+    throw InvalidArgument(std::string(function) + ": invalid Op value");
   const int64_t m = ta ? a.cols() : a.rows();
   const int64_t k = ta ? a.rows() : a.cols();
   const int64_t kb = tb ? b.cols() : b.rows();
   const int64_t n = tb ? b.rows() : b.cols();
   if (k != kb || c.rows() != m || c.cols() != n)
-    throw InvalidArgument("invar::gemm: op(A) is " + dims(m, k) + ", op(B) is " + dims(kb, n) +
-                          " and C is " + dims(c.rows(), c.cols()));
+    throw InvalidArgument(std::string(function) + ": op(A) is " + dims(m, k) + ", op(B) is " +
+                          dims(kb, n) + " and C is " + dims(c.rows(), c.cols()));
 
   api::GemmCall<In, Out> call;
-  call.function = "invar::gemm";
+  call.function = function;
   call.trans_a = ta;
   call.trans_b = tb;
   call.m = m;
@@ -242,6 +243,28 @@ void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b, MatrixView<c
 void gemm(double alpha, Op op_a, MatrixView<const double> a, Op op_b, MatrixView<const double> b,
           double beta, MatrixView<double> c, Context& context) {
   gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
+}
+
+template <class T>
+void gemmt_impl(Uplo uplo, T alpha, Op op_a, MatrixView<const T> a, Op op_b, MatrixView<const T> b,
+                T beta, MatrixView<T> c, Context& context) {
+  if (uplo != Uplo::kUpper && uplo != Uplo::kLower)
+    throw InvalidArgument("invar::gemmt: invalid Uplo value");
+  if (c.rows() != c.cols())
+    throw InvalidArgument("invar::gemmt: C is " + dims(c.rows(), c.cols()) + ", not square");
+  auto call = make_call(alpha, op_a, a, op_b, b, beta, c, "invar::gemmt");
+  call.triangle = uplo == Uplo::kUpper ? driver::Triangle::kUpper : driver::Triangle::kLower;
+  run(call, context);
+}
+
+void gemmt(Uplo uplo, float alpha, Op op_a, MatrixView<const float> a, Op op_b,
+           MatrixView<const float> b, float beta, MatrixView<float> c, Context& context) {
+  gemmt_impl(uplo, alpha, op_a, a, op_b, b, beta, c, context);
+}
+
+void gemmt(Uplo uplo, double alpha, Op op_a, MatrixView<const double> a, Op op_b,
+           MatrixView<const double> b, double beta, MatrixView<double> c, Context& context) {
+  gemmt_impl(uplo, alpha, op_a, a, op_b, b, beta, c, context);
 }
 
 PackedB pack_b(Op op_b, MatrixView<const float> b, Context& context) {
