@@ -348,6 +348,7 @@ enum Variant {
   kPackedA,
   kPackedAB,
   kPackedEpilogue,
+  kTriangle,  // invar_sgemmt / invar_dgemmt: m is n, uplo from the handle byte
   kFortran,
   kCblas,
   kFortranGemv,
@@ -372,6 +373,7 @@ constexpr Entry kEntries[] = {
     {kF32, kFortran},        {kF64, kFortran},        {kF32, kCblas},       {kF64, kCblas},
     {kF32, kFortranGemv},    {kF64, kFortranGemv},    {kF32, kCblasGemv},   {kF64, kCblasGemv},
     {kF32, kFortranDot},     {kF64, kFortranDot},     {kF32, kCblasDot},    {kF64, kCblasDot},
+    {kF32, kTriangle},       {kF64, kTriangle},
 };
 constexpr int kEntryCount = sizeof(kEntries) / sizeof(kEntries[0]);
 
@@ -539,7 +541,10 @@ void run_c_api(const Args& g, Variant variant) {
                       variant == kPackedEpilogue;
   const bool has_epilogue = variant == kEpilogue || variant == kPackedEpilogue;
   const int bias = has_epilogue ? g.bias : 0, activation = has_epilogue ? g.activation : 0;
-  const int64_t m = g.m, n = g.n, k = g.k;
+  // A product of one triangle: C is n x n; uplo 0 (upper), 1 (lower) or 2 (neither).
+  const bool triangle = variant == kTriangle;
+  const int uplo = g.handle % 3;
+  const int64_t m = triangle ? g.n : g.m, n = g.n, k = g.k;
   const int64_t count = batched ? g.batch : 1;
   // A pointer batch takes its NULLs in one entry (bit 4: of A, B or else C) or in the arrays.
   const bool null_entry = pointers && (g.nulls & 16);
@@ -563,6 +568,7 @@ void run_c_api(const Args& g, Variant variant) {
   } else {
     e.either();
   }
+  if (triangle && uplo == 2) e.invalid("uplo");
   if (has_epilogue && (bias < 0 || bias > 2)) e.invalid("bias");
   if (has_epilogue && (activation < 0 || activation > 3)) e.invalid("activation");
   const bool ta1 = g.ta == 1, tb1 = g.tb == 1;
@@ -663,6 +669,15 @@ void run_c_api(const Args& g, Variant variant) {
         ci = expected[0].data() + (C.base() - C.parts[0].data()) + g.sc * i;
       reference<In, InB, Out, Acc>(m, n, k, alpha, ai, la, bi, lb, beta, ci, lc, bias, Bias.base(),
                                    activation);
+    }
+    // Outside the triangle, C as it was.
+    if (triangle && touches) {
+      const int64_t c0 = C.base() - C.parts[0].data();
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          if (uplo == 0 ? i > j : i < j)
+            expected[0][static_cast<std::size_t>(c0 + i * g.ldc + j)] =
+                before[0][static_cast<std::size_t>(c0 + i * g.ldc + j)];
     }
   }
 
@@ -874,6 +889,21 @@ void run_c_api(const Args& g, Variant variant) {
       }
       break;
     }
+    case kTriangle:
+      if constexpr (std::is_same_v<F, F32> || std::is_same_v<F, F64>) {
+        invar_uplo u;
+        std::memcpy(&u, &uplo, sizeof u);  // any int, as a C caller may pass
+        function = std::is_same_v<F, F64> ? "invar_dgemmt" : "invar_sgemmt";
+        status = in_mode(function, [&] {
+          if constexpr (std::is_same_v<F, F64>)
+            return invar_dgemmt(u, tr(g.ta), tr(g.tb), n, k, alpha, a, g.lda, b, g.ldb, beta, c,
+                                g.ldc);
+          else
+            return invar_sgemmt(u, tr(g.ta), tr(g.tb), n, k, alpha, a, g.lda, b, g.ldb, beta, c,
+                                g.ldc);
+        });
+      }
+      break;
     case kPackedA:
     case kPackedAB: {
       if constexpr (std::is_same_v<F, F32> || std::is_same_v<F, F64>) {

@@ -32,11 +32,11 @@ f16f16f16_batch_strided s8s8s32_batch_strided u8s8s32_batch_strided bf16bf16f32_
 bf16bf16bf16_batch f16f16f32_batch f16f16f16_batch s8s8s32_batch u8s8s32_batch sgemm_packed
 dgemm_packed sgemm_packed_a dgemm_packed_a sgemm_packed_ab dgemm_packed_ab sgemm_packed_epilogue
 dgemm_packed_epilogue s8s8s32_packed u8s8s32_packed sgemm_ dgemm_ cblas_sgemm cblas_dgemm sgemv_
-dgemv_ cblas_sgemv cblas_dgemv sdot_ ddot_ cblas_sdot cblas_ddot""".split()
+dgemv_ cblas_sgemv cblas_dgemv sdot_ ddot_ cblas_sdot cblas_ddot sgemmt dgemmt""".split()
 ENTRY = {name: i for i, name in enumerate(ENTRIES)}
 DOUBLE = {"dgemm", "dgemm_epilogue", "dgemm_batch_strided", "dgemm_batch", "dgemm_packed",
           "dgemm_packed_a", "dgemm_packed_ab", "dgemm_packed_epilogue", "dgemm_", "cblas_dgemm",
-          "dgemv_", "cblas_dgemv", "ddot_", "cblas_ddot"}
+          "dgemv_", "cblas_dgemv", "ddot_", "cblas_ddot", "dgemmt"}
 INTEGER = {n for n in ENTRIES if n.startswith(("s8", "u8"))}
 
 
@@ -234,6 +234,13 @@ def corpus():
         add(case(entry, 3, 3, 1, lda=3, sa=3, sb=2))   # incy 0
         add(case(entry, 3, 3, 1, lda=1, sa=3, sb=3))   # lda too small
         add(case(entry, 3, 3, 1, ta=3, lda=3, sa=3, sb=3))
+    # Products of one triangle (m is n; the handle byte is uplo: 0 upper, 1 lower, 2 invalid),
+    # across the blocking and on several threads.
+    for entry in ["sgemmt", "dgemmt"]:
+        for uplo in range(3):
+            for j, (n, k) in enumerate([(1, 1), (5, 3), (40, 17), (130, 70)]):
+                add(case(entry, n, n, k, ta=j % 2, tb=(j + uplo) % 2, alpha=[1.0, 0.5, -1.0, 0.0][j],
+                         beta=[0.0, 2.0, 1.0, 0.5][j], threads=1 + j % 3, handle=uplo))
     # Invalid enums, NULLs, short leading dimensions.
     for entry in ["sgemm", "bf16bf16f32", "s8s8s32_batch", "sgemm_epilogue", "sgemm_", "cblas_dgemm"]:
         add(case(entry, 3, 3, 3, ta=2))
