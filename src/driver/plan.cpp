@@ -338,7 +338,11 @@ bool small_split_rows(const GemmKernel& kern, int64_t m, int members) {
 
 TeamPlan team_plan(const GemmKernel& kern, const PlanRequest& r, const Plan& plan, int members) {
   TeamPlan t;
-  t.own_b = own_b_for(kern, plan, members);
+  // A triangle's members pack their own B blocks: they skip different blocks, and a shared one
+  // would make each wait at every block for the other's share of it, which the triangle's
+  // diagonal makes unequal block by block (equal only in total). Each member's copy of B is a
+  // few multiply-adds' worth of its n^3 / 4.
+  t.own_b = own_b_for(kern, plan, members) || r.triangle != Triangle::kNone;
   t.partition = partition_for(kern, r, plan, members);
   t.shared_b = !r.b_prepacked && t.partition.tm > 1 && !t.own_b;
   t.shared_a = t.partition.tm == 1 && members > 1 && !r.a_prepacked;
