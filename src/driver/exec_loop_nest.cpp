@@ -62,16 +62,28 @@ void triangle_tile(const GemmKernel& kern, int64_t kc, const void* a_panel, cons
                    AccInit init, const void* alpha, const void* beta, char* scratch) {
   const int64_t bytes = kern.c_bytes;
   std::memset(scratch, 0, static_cast<std::size_t>(kern.mr * kern.nr * bytes));
-  const auto each = [&](auto&& copy) {
-    for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < cols; ++j)
-        if (in_triangle(at_tile.triangle, at_tile.i0 + i, at_tile.j0 + j))
-          copy(c + (i * ldc + j) * bytes, scratch + (i * kern.nr + j) * bytes);
+  // Row i's part of the triangle is one run of columns: from the diagonal on (upper), or up to
+  // it (lower).
+  const auto run = [&](int64_t i, int64_t* from, int64_t* to) {
+    const int64_t diagonal = at_tile.i0 + i - at_tile.j0;  // the column of element (i, i)
+    *from = at_tile.triangle == Triangle::kUpper ? std::clamp<int64_t>(diagonal, 0, cols) : 0;
+    *to = at_tile.triangle == Triangle::kUpper ? cols : std::clamp<int64_t>(diagonal + 1, 0, cols);
   };
-  if (init != AccInit::kZero)
-    each([&](const char* from_c, char* to_scratch) { std::memcpy(to_scratch, from_c, bytes); });
+  for (int64_t i = 0; init != AccInit::kZero && i < rows; ++i) {
+    int64_t from = 0, to = 0;
+    run(i, &from, &to);
+    if (to > from)
+      std::memcpy(scratch + (i * kern.nr + from) * bytes, c + (i * ldc + from) * bytes,
+                  static_cast<std::size_t>((to - from) * bytes));
+  }
   kern.ukernel(kc, a_panel, b_panel, scratch, kern.nr, init, alpha, beta);
-  each([&](char* to_c, const char* from_scratch) { std::memcpy(to_c, from_scratch, bytes); });
+  for (int64_t i = 0; i < rows; ++i) {
+    int64_t from = 0, to = 0;
+    run(i, &from, &to);
+    if (to > from)
+      std::memcpy(c + (i * ldc + from) * bytes, scratch + (i * kern.nr + from) * bytes,
+                  static_cast<std::size_t>((to - from) * bytes));
+  }
 }
 
 // Asks for the rows of the next C tile while the kernel works on this one: the kernel's first
