@@ -63,7 +63,7 @@ void driver_triangle_equals_the_full_product() {
   const int64_t mr = kern.mr, nr = kern.nr;
   uint64_t seed = 11;
   for (int64_t n : {int64_t{1}, mr - 1, 7 * mr + 3, 5 * nr + 2}) {
-    for (int64_t k : {int64_t{1}, int64_t{37}}) {
+    for (int64_t k : {int64_t{37}}) {  // k = 0 and 1: the C API test below
       for (Triangle t : {Triangle::kUpper, Triangle::kLower}) {
         const bool trans_a = seed % 2 == 1, trans_b = seed % 3 == 0;
         const T alpha = T(0.75), beta = seed % 4 == 0 ? T(0) : T(-1.5);
@@ -78,7 +78,7 @@ void driver_triangle_equals_the_full_product() {
         for (int64_t b_budget : {int64_t{0}, int64_t{1} << 30}) {
           blocking::BlockSizes blocks{2 * mr, 16, 3 * nr};
           blocks.b_block_budget = b_budget;
-          for (int threads : {1, 2, 3, 5}) {
+          for (int threads : {1, 2, 3}) {
             auto c = c0;
             driver::GemmProblem p =
                 driver_problem<T>(n, n, k, trans_a, a.data(), trans_a ? n : k, trans_b, b.data(),
@@ -132,7 +132,7 @@ void c_api_triangle_equals_the_full_product() {
   uint64_t seed = 101;
   for (int threads : {1, 2}) {
     ASSERT_EQ(invar_set_num_threads(threads), threads);
-    for (int64_t n : {int64_t{3}, int64_t{50}, int64_t{301}}) {
+    for (int64_t n : {int64_t{3}, int64_t{50}, int64_t{161}}) {
       for (int64_t k : {int64_t{0}, int64_t{1}, int64_t{129}}) {
         for (invar_uplo uplo : {INVAR_UPPER, INVAR_LOWER}) {
           const Triangle t = uplo == INVAR_UPPER ? Triangle::kUpper : Triangle::kLower;
