@@ -56,6 +56,21 @@ invar::api::GemmCall<In, Out> make_call(const char* function, int trans_a, int t
   return call;
 }
 
+// A call's validation (its message set on failure) and its run on the default context, inside
+// guarded(): every product entry's last step.
+template <class In, class Out>
+invar_status validate_and_execute(const invar::api::GemmCall<In, Out>& call) {
+  if (!invar::api::plainly_valid(call)) {
+    std::string error = invar::api::validate(call);
+    if (!error.empty()) {
+      invar::api::set_last_error(std::move(error));
+      return INVAR_EINVAL;
+    }
+  }
+  invar::api::execute(invar::Context::default_context().impl(), call);
+  return INVAR_OK;
+}
+
 // Every element type: one validation, one engine. trans_a and trans_b are the caller's raw
 // enum values (raw_enum).
 template <class In, class InB, class Out, class Acc>
@@ -74,15 +89,7 @@ invar_status gemm_entry(const char* function, int trans_a, int trans_b, int64_t 
   return guarded(function, [&call, packed, packed_a] {
     if (packed != nullptr) call.packed_b = &invar::api::operand_of(packed, call.function, "b");
     if (packed_a != nullptr) call.packed_a = &invar::api::operand_of(packed_a, call.function, "a");
-    if (!invar::api::plainly_valid(call)) {
-      std::string error = invar::api::validate(call);
-      if (!error.empty()) {
-        invar::api::set_last_error(std::move(error));
-        return INVAR_EINVAL;
-      }
-    }
-    invar::api::execute(invar::Context::default_context().impl(), call);
-    return INVAR_OK;
+    return validate_and_execute(call);
   });
 }
 
@@ -98,20 +105,18 @@ invar_status gemmt_entry(int uplo, int trans_a, int trans_b, int64_t n, int64_t 
   call.triangle =
       uplo == INVAR_UPPER ? invar::driver::Triangle::kUpper : invar::driver::Triangle::kLower;
   return guarded(function, [&call, uplo] {
+    // Named before validate() would name them: uplo is the triangle's own, and n stands for m.
     std::string error;
     if (uplo != INVAR_UPPER && uplo != INVAR_LOWER)
       error = std::string(call.function) + ": uplo = " + std::to_string(uplo) +
               " is neither INVAR_UPPER nor INVAR_LOWER";
     else if (call.n < 0)
       error = std::string(call.function) + ": n = " + std::to_string(call.n) + " is negative";
-    else if (!invar::api::plainly_valid(call))
-      error = invar::api::validate(call);
     if (!error.empty()) {
       invar::api::set_last_error(std::move(error));
       return INVAR_EINVAL;
     }
-    invar::api::execute(invar::Context::default_context().impl(), call);
-    return INVAR_OK;
+    return validate_and_execute(call);
   });
 }
 
