@@ -47,6 +47,10 @@ namespace invar::api {
 struct LaneState {
   const kernels::GemmKernel* sgemm;
   const kernels::GemmKernel* dgemm;
+  // Their direct kernels' record forms (GemmKernel::direct_args), nullptr where there is none:
+  // the common case's one load.
+  kernels::DirectArgsFn sgemm_direct;
+  kernels::DirectArgsFn dgemm_direct;
   const arch::CacheTopology* topology;
   blocking::SmallBudget small_budget;  // of *topology, for driver::tiny_call
 
@@ -57,6 +61,13 @@ struct LaneState {
     else
       return dgemm;
   }
+  template <class T>
+  kernels::DirectArgsFn direct() const {
+    if constexpr (std::is_same_v<T, float>)
+      return sgemm_direct;
+    else
+      return dgemm_direct;
+  }
 };
 inline LaneState make_lane_state() {
   const Context::Impl& context = Context::default_context().impl();
@@ -65,7 +76,13 @@ inline LaneState make_lane_state() {
   const auto lane = [&](const kernels::GemmKernel& kernel) {
     return context.allow_direct && kernel.permitted == nullptr ? &kernel : nullptr;
   };
-  return {lane(context.kernels->sgemm), lane(context.kernels->dgemm), &caches.topology,
+  const kernels::GemmKernel* sgemm = lane(context.kernels->sgemm);
+  const kernels::GemmKernel* dgemm = lane(context.kernels->dgemm);
+  return {sgemm,
+          dgemm,
+          sgemm != nullptr ? sgemm->direct_args : nullptr,
+          dgemm != nullptr ? dgemm->direct_args : nullptr,
+          &caches.topology,
           blocking::small_budget(caches.topology)};
 }
 inline const LaneState& lane_state() {
@@ -153,19 +170,18 @@ inline TinyLane run_tiny_direct(int trans_a, int trans_b, int64_t m, int64_t n, 
   const LaneState* state = tiny_lane();
   if (state == nullptr || !tiny_arguments(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, c, ldc))
     return TinyLane::kDeclined;
-  const kernels::GemmKernel* kernel = state->kernel<T>();
-  if (kernel == nullptr) return TinyLane::kDeclined;
-  if (trans_b != 0 || kernel->direct_args == nullptr ||
+  const kernels::DirectArgsFn direct = state->direct<T>();
+  if (direct == nullptr || trans_b != 0 ||
       (m > kernels::kDirectMaxRows &&
        (m > kernels::kFewRowsMaxRows || n > kernels::kFewRowsMaxCols)))
-    return TinyLane::kNotDirect;
+    return state->kernel<T>() != nullptr ? TinyLane::kNotDirect : TinyLane::kDeclined;
   const kernels::AccInit init = is_zero(beta)  ? kernels::AccInit::kZero
                                 : is_one(beta) ? kernels::AccInit::kLoad
                                                : kernels::AccInit::kScale;
   const kernels::DirectArgs r{m,   n, k,   &alpha, a,    trans_a ? 1 : lda, trans_a ? lda : 1, b,
                               ldb, c, ldc, init,   &beta};
   runtime::FpModeGuard fp_mode;
-  kernel->direct_args(r);
+  direct(r);
   return TinyLane::kRan;
 }
 
