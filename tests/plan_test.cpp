@@ -268,8 +268,50 @@ TEST(Plan, FewRowsReadBInPlace) {
   EXPECT_EQ(p.direct_rows, kernels::kDirectMaxRows);
   EXPECT_EQ(p.direct_cols, kern.direct_t_nr);
   EXPECT_EQ(p.threads, 2);
+  EXPECT_FALSE(p.direct_t_cached);  // no cached form offered
   // Without a direct form it packs.
   EXPECT_EQ(plan(packs_only(), request(1, 4096, 4096, 1), zen4()).path, Path::kLoopNest);
+}
+
+// One row of x * W^T runs the kernel's direct_t_cached form where W is at most
+// cached_w_bytes (the larger of L2 and a quarter of L3), in column groups of twice direct_t_nr;
+// more rows, or a larger W, the plain direct_t.
+TEST(Plan, OneRowOverAWInCacheTakesTheCachedForm) {
+  GemmKernel kern = avx2();
+  kern.direct_t_cached = stub_direct;
+  EXPECT_EQ(driver::cached_w_bytes(zen4()), 8 * kMiB);
+  EXPECT_EQ(driver::cached_w_bytes(xeon_amx()), 75 * kMiB);
+  EXPECT_EQ(driver::cached_w_bytes(tiny()), 128 * kKiB);
+  const auto transposed = [](int64_t m, int64_t n, int64_t k) {
+    PlanRequest r = request(m, n, k, 2);
+    r.b_row_major = false;
+    r.b_transposed = true;
+    return r;
+  };
+  struct Case {
+    CacheTopology topology;
+    int64_t m, n, k;
+    bool cached;
+  };
+  for (const Case& c : {Case{xeon_amx(), 1, 4096, 4096, true},   // 64 MiB
+                        Case{xeon_amx(), 1, 8192, 4096, false},  // 128 MiB
+                        Case{xeon_amx(), 2, 4096, 4096, false},  // two rows: two chains already
+                        Case{zen4(), 1, 4096, 4096, false},      // 64 MiB
+                        Case{zen4(), 1, 1024, 2048, true},       // 8 MiB
+                        Case{zen4(), 1, 1024, 2049, false},      // one step more
+                        Case{tiny(), 1, 512, 512, false}}) {     // 1 MiB, an L2 of 128 KiB
+    const Plan p = plan(kern, transposed(c.m, c.n, c.k), c.topology);
+    ASSERT_EQ(p.path, Path::kDirectTransposed);
+    EXPECT_EQ(p.direct_t_cached, c.cached)
+        << c.topology.source << " " << c.m << " x " << c.n << " x " << c.k;
+    EXPECT_EQ(p.direct_cols, kern.direct_t_nr * (c.cached ? 2 : 1));
+  }
+  // A tiny product's W is in cache whatever the topology.
+  Plan p;
+  ASSERT_TRUE(driver::plan_tiny(kern, transposed(1, 64, 64), zen4(), &p));
+  EXPECT_TRUE(p.direct_t_cached);
+  ASSERT_TRUE(driver::plan_tiny(kern, transposed(2, 64, 64), zen4(), &p));
+  EXPECT_FALSE(p.direct_t_cached);
 }
 
 // driver::direct_at_once: a tiny product of at most kDirectMaxRows rows over a row-major B is

@@ -428,40 +428,44 @@ TYPED_TEST(Ukernel, SmallKernelsMatchTheChainInPlace) {
     EXPECT_GT(tested, 0);
 }
 
-// B stored transposed (x * W^T): the direct_t kernels against the chain, over column counts
-// around their groups and k around the in-register transposes (8 and 16 steps) and their tails.
+// B stored transposed (x * W^T): the direct_t kernels, and their direct_t_cached forms, against
+// the chain, over column counts around their groups (and pairs of groups) and k around the
+// in-register transposes (8 and 16 steps), their tails and the pairs' skew (32 steps).
 TYPED_TEST(Ukernel, TransposedDirectKernelsMatchTheChain) {
   using T = TypeParam;
   for (const kernels::KernelSet* set : runnable_sets()) {
     const kernels::GemmKernel& kern = kernel_of<T>(*set);
     if (kern.direct_t == nullptr) continue;
     const int64_t w = kern.direct_t_nr;
-    for (int64_t n :
-         {int64_t{1}, int64_t{7}, int64_t{8}, int64_t{9}, w - 1, w, w + 1, 3 * w + 13}) {
-      for (int64_t m = 1; m <= kernels::kDirectMaxRows; ++m) {
-        for (int64_t k : {1, 7, 8, 9, 15, 16, 17, 23, 32, 301}) {
-          const int64_t ldb = k + 3, ldc = n + 2;
-          for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
-            const bool trans_a = (n + k) % 2;
-            const T alpha = k % 2 ? T(1) : T(-0.3);
-            const T beta = init == AccInit::kScale ? T(3.7) : T(0);
-            const int64_t a_rs = trans_a ? 1 : k, a_cs = trans_a ? m : 1;
-            const auto a = random_values<T>(m * k, 70 + k + m);
-            const auto b = random_values<T>(n * ldb, 80 + k + n);  // n x k, row stride ldb
-            auto c = random_values<T>(m * ldc, 90 + k + m);
-            if (init == AccInit::kZero) {
-              for (int64_t i = 0; i < m; ++i)
-                for (int64_t j = 0; j < n; ++j)
-                  c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
+    for (const auto fn : {kern.direct_t, kern.direct_t_cached}) {
+      if (fn == nullptr) continue;
+      const char* form = fn == kern.direct_t ? " direct_t" : " direct_t_cached";
+      for (int64_t n : {int64_t{1}, int64_t{7}, int64_t{8}, int64_t{9}, w - 1, w, w + 1, 2 * w,
+                        2 * w + 1, 3 * w + 13, 4 * w + 9}) {
+        for (int64_t m = 1; m <= kernels::kDirectMaxRows; ++m) {
+          for (int64_t k : {1, 7, 8, 9, 15, 16, 17, 23, 32, 39, 40, 47, 301}) {
+            const int64_t ldb = k + 3, ldc = n + 2;
+            for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
+              const bool trans_a = (n + k) % 2;
+              const T alpha = k % 2 ? T(1) : T(-0.3);
+              const T beta = init == AccInit::kScale ? T(3.7) : T(0);
+              const int64_t a_rs = trans_a ? 1 : k, a_cs = trans_a ? m : 1;
+              const auto a = random_values<T>(m * k, 70 + k + m);
+              const auto b = random_values<T>(n * ldb, 80 + k + n);  // n x k, row stride ldb
+              auto c = random_values<T>(m * ldc, 90 + k + m);
+              if (init == AccInit::kZero) {
+                for (int64_t i = 0; i < m; ++i)
+                  for (int64_t j = 0; j < n; ++j)
+                    c[i * ldc + j] = std::numeric_limits<T>::quiet_NaN();
+              }
+              auto expected = c;
+              reference_gemm<T>(trans_a, true, m, n, k, alpha, a.data(), trans_a ? m : k, b.data(),
+                                ldb, start_beta(init, beta), expected.data(), ldc);
+              fn(m, n, k, &alpha, a.data(), a_rs, a_cs, b.data(), ldb, c.data(), ldc, init, &beta);
+              ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
+                  << kern.name << form << " m=" << m << " n=" << n << " k=" << k
+                  << " init=" << static_cast<int>(init);
             }
-            auto expected = c;
-            reference_gemm<T>(trans_a, true, m, n, k, alpha, a.data(), trans_a ? m : k, b.data(),
-                              ldb, start_beta(init, beta), expected.data(), ldc);
-            kern.direct_t(m, n, k, &alpha, a.data(), a_rs, a_cs, b.data(), ldb, c.data(), ldc, init,
-                          &beta);
-            ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
-                << kern.name << " direct_t m=" << m << " n=" << n << " k=" << k
-                << " init=" << static_cast<int>(init);
           }
         }
       }

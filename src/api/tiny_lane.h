@@ -220,11 +220,14 @@ inline bool run_tiny_problem(int trans_a, int trans_b, int64_t m, int64_t n, int
       return true;
     }
     case driver::TinyCall::kDirectTransposed: {
+      // A tiny product's W is in cache (plan_tiny).
+      const auto direct_t =
+          m == 1 && kernel.direct_t_cached != nullptr ? kernel.direct_t_cached : kernel.direct_t;
       runtime::FpModeGuard fp_mode;
       constexpr int64_t rows = kernels::kDirectMaxRows;
       for (int64_t i = 0; i < m; i += rows) {
-        kernel.direct_t(m - i < rows ? m - i : rows, n, k, &alpha, a + i * a_rs, a_rs, a_cs, b,
-                        b_cs, c + i * ldc, ldc, init, &beta);
+        direct_t(m - i < rows ? m - i : rows, n, k, &alpha, a + i * a_rs, a_rs, a_cs, b, b_cs,
+                 c + i * ldc, ldc, init, &beta);
       }
       return true;
     }

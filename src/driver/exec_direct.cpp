@@ -16,13 +16,16 @@ using kernels::GemmKernel;
 // time (direct_mr; kDirectMaxRows over a transposed B); members take contiguous runs of
 // plan.direct_cols-column groups, the last run ending at n.
 // With B stored transposed (x * W^T) the kernel is direct_t: each column of B is a contiguous row
-// of W, and one pass over all of K streams those rows once.
+// of W, and one pass over all of K streams those rows once; one row over a W in cache runs
+// direct_t_cached (plan_direct).
 void run_direct(const GemmKernel& kern, const GemmProblem& p, const Plan& plan,
                 runtime::ThreadPool* pool) {
   const bool transposed = plan.path == Path::kDirectTransposed;
   const int64_t width = plan.direct_cols;
   const int64_t height = plan.direct_rows;
-  const auto fn = transposed ? kern.direct_t : kern.direct;
+  const auto fn = !transposed            ? kern.direct
+                  : plan.direct_t_cached ? kern.direct_t_cached
+                                         : kern.direct_t;
   INVAR_DCHECK(fn != nullptr, "the plan's direct kernel exists");
   INVAR_DCHECK(1 <= height && height <= (transposed ? kernels::kDirectMaxRows : kern.direct_mr),
                "the direct kernel gets at most the rows it handles");

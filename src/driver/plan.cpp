@@ -118,7 +118,7 @@ std::size_t whole_a_bytes(const GemmKernel& kern, const Plan& plan, int64_t rows
 // ukernel_a_in_place): true and the path set in *plan when one applies.
 // Inlined: every call plans, and the smallest products take these paths.
 inline __attribute__((always_inline)) bool plan_direct(const GemmKernel& kern, const PlanRequest& r,
-                                                       bool small_fits, Plan* plan) {
+                                                       bool small_fits, bool w_cached, Plan* plan) {
   if (!r.allow_direct || r.a_prepacked) return false;
   const double fmas =
       static_cast<double>(r.m) * static_cast<double>(r.n) * static_cast<double>(r.k);
@@ -165,7 +165,8 @@ inline __attribute__((always_inline)) bool plan_direct(const GemmKernel& kern, c
     // Each column of B is a contiguous row of W: one pass over all of K streams those rows once.
     plan->path = Path::kDirectTransposed;
     plan->direct_rows = kernels::kDirectMaxRows;
-    plan->direct_cols = kern.direct_t_nr;
+    plan->direct_t_cached = r.m == 1 && w_cached && kern.direct_t_cached != nullptr;
+    plan->direct_cols = kern.direct_t_nr * (plan->direct_t_cached ? 2 : 1);
     plan->direct_kc = std::max<int64_t>(r.k, 1);
     return true;
   }
@@ -196,7 +197,10 @@ std::string describe_plan(const Plan& plan, const std::string& indent) {
     case Path::kDirectPrepacked:
       s += std::string(plan.threads > 1 ? " (column groups split)" : "") + "\n" + indent + "rows " +
            num(plan.direct_rows) + " per call, column groups of " + num(plan.direct_cols) +
-           ", k-blocks of " + num(plan.direct_kc);
+           ", k-blocks of " + num(plan.direct_kc) +
+           (plan.path == Path::kDirectTransposed && plan.direct_t_cached
+                ? "\n" + indent + "W counted as in cache: the kernel's direct_t_cached form"
+                : "");
       break;
     case Path::kSmall:
       if (plan.threads > 1)
@@ -281,6 +285,10 @@ int64_t widest_rows(int64_t m, int64_t unit, int members, Triangle triangle) {
     widest = std::max(widest, hi - lo);
   }
   return widest;
+}
+
+int64_t cached_w_bytes(const arch::CacheTopology& topology) {
+  return std::max(topology.l2.bytes, topology.l3.bytes / 4);
 }
 
 int useful_threads(int64_t m, int64_t n, int64_t k, int threads) {
@@ -416,7 +424,8 @@ Plan make_plan_with_blocks(const GemmKernel& kern, const PlanRequest& r, bool sm
   Plan plan;
   plan.threads = std::max(1, std::min(r.threads, r.max_team));
   plan.small_fits = small_fits;
-  if (!plan_direct(kern, r, small_fits, &plan)) plan_packed(kern, r, blocks, &plan);
+  if (!plan_direct(kern, r, small_fits, /*w_cached=*/false, &plan))
+    plan_packed(kern, r, blocks, &plan);
   return plan;
 }
 
@@ -431,7 +440,8 @@ bool plan_tiny(const GemmKernel& kern, const PlanRequest& r, const arch::CacheTo
       r.m > kernels::kDirectMaxRows &&
       blocking::small_kernel_fits(topology, {kern.mr, kern.nr},
                                   {kern.a_packed_bytes, kern.b_packed_bytes}, r.n, r.k);
-  return plan_direct(kern, r, plan->small_fits, plan);
+  // B is a tiny product's: in cache.
+  return plan_direct(kern, r, plan->small_fits, /*w_cached=*/true, plan);
 }
 
 Plan make_plan(const GemmKernel& kern, const PlanRequest& r, const arch::CacheTopology& topology,
@@ -447,7 +457,10 @@ Plan make_plan(const GemmKernel& kern, const PlanRequest& r, const arch::CacheTo
   plan.threads = std::max(1, std::min(useful_threads(r.m, r.n, r.k, r.threads), r.max_team));
   plan.small_fits = small_fits;
   // The direct paths need no block sizes.
-  if (!plan_direct(kern, r, small_fits, &plan)) {
+  const double b_bytes =
+      static_cast<double>(r.n) * static_cast<double>(r.k) * static_cast<double>(kern.b_in_bytes);
+  const bool w_cached = b_bytes <= static_cast<double>(cached_w_bytes(topology));
+  if (!plan_direct(kern, r, small_fits, w_cached, &plan)) {
     plan_packed(kern, r,
                 blocking::choose_block_sizes(topology, tile_shape(kern),
                                              {kern.a_packed_bytes, kern.b_packed_bytes}, r.m, r.n,

@@ -197,6 +197,8 @@ struct Plan {
   int64_t direct_rows;
   int64_t direct_cols;
   int64_t direct_kc;
+  // kDirectTransposed: one row over a W the caches hold, on kernel.direct_t_cached.
+  bool direct_t_cached;
   // kSmall: whether the members split rows (else columns) for a full team.
   bool small_by_rows;
 
@@ -227,6 +229,14 @@ struct Plan {
 
 // The plan in a few lines of text, for `invar info --shape` (each line starts with `indent`).
 std::string describe_plan(const Plan& plan, const std::string& indent);
+
+// Up to how many bytes of B a one-row x * W^T counts on the caches to hold its W, and runs
+// kernel.direct_t_cached: the larger of L2 and a quarter of L3 (a core's share of an L3 that
+// others use too). The pairs form (sgemm_avx2_direct_t8_pairs) against direct_t on the Intel Xeon
+// of block_sizes.h (L3 300 MiB, shared with other guests), one thread, alternating, GB/s of W:
+// 1 x 256 x 1024 (W in L2) 42 / 22; 1 x 4096 x 4096 (64 MiB) 24-26 / 19-20; 1 x 8192 x 4096
+// (128 MiB) 14.0 / 15.6; 1 x 16384 x 4096 12.5-12.7 / 13.4-14.5.
+int64_t cached_w_bytes(const arch::CacheTopology& topology);
 
 // How many of `threads` are worth starting for an m x n x k product (at least 1).
 int useful_threads(int64_t m, int64_t n, int64_t k, int threads);
@@ -272,9 +282,9 @@ inline bool direct_at_once(const kernels::GemmKernel& kernel, int64_t m, int64_t
 // path's budget for the topology (blocking::small_budget) found once: the small path's one call
 // of the tiles over A and B in place (kSmall: ukernel_a_in_place over the whole product), or a
 // direct kernel over all of K and all columns, one call per group of rows (kDirect:
-// kernel.direct, kernel.direct_mr rows at a time; kDirectTransposed: kernel.direct_t over a
-// transposed B, kDirectMaxRows rows at a time), or none of these (kPlanned: the plan's executor,
-// run_tiny). plan_test.cpp checks it against plan_tiny.
+// kernel.direct, kernel.direct_mr rows at a time; kDirectTransposed: kernel.direct_t (one row:
+// direct_t_cached where offered) over a transposed B, kDirectMaxRows rows at a time), or none of
+// these (kPlanned: the plan's executor, run_tiny). plan_test.cpp checks it against plan_tiny.
 enum class TinyCall { kSmall, kDirect, kDirectTransposed, kPlanned };
 inline TinyCall tiny_call(const kernels::GemmKernel& kernel, const blocking::SmallBudget& budget,
                           int64_t m, int64_t n, int64_t k, bool a_row_major, bool b_row_major,

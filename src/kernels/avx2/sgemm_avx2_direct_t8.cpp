@@ -2,7 +2,8 @@
 // transposed (ukernel.h, SgemmDirectFn with B[k][j] at b[j * ldb + k]): the decode step of x * W^T
 // with W row-major, the usual layout of a linear layer's weights.
 //
-// Eight rows of W (eight columns of C) are read eight k at a time and transposed in registers, so
+// Eight rows of W (eight columns of C) are read eight k at a time and transposed in registers
+// (load_transposed8: the loads exchange the 128-bit halves, two in-lane stages the rest), so
 // each vector holds one k for eight columns and every lane is still one element's chain: acc =
 // fma(alpha * op(A)[i][k], B[k][j], acc) in increasing k, exactly as packing and the micro-kernel
 // would compute it, without writing W anywhere. One block of eight columns reads eight rows of W
@@ -32,12 +33,44 @@ namespace invar::kernels::avx2 {
 namespace {
 
 constexpr int64_t kAhead = 128;
+// The second block of the pair form runs this many steps behind the first, so that the sixteen
+// rows' lines of one step fall in two L1 sets, eight in each (a row of 4096 floats puts every row's
+// line of one step in the same set).
+constexpr int64_t kPairSkew = 32;
 
-// M rows x 8 columns (eight rows of W).
+// alpha * op(A)[i][p], or op(A)[i][p] where alpha is 1 (kScale false); with op(A)'s rows
+// contiguous when kUnitStep (a_cs == 1). Both known at compile time keep the k loop free of
+// their tests.
+template <bool kScale, bool kUnitStep>
+struct RowsOfA {
+  const float* a;
+  int64_t a_rs, a_cs;
+  float alpha;
+  float at(int i, int64_t p) const {
+    const float x = a[i * a_rs + p * (kUnitStep ? 1 : a_cs)];
+    return kScale ? alpha * x : x;
+  }
+};
+
+// f(RowsOfA<...>{...}) with the form that fits alpha and a_cs.
+template <class F>
+inline void with_rows_of_a(const float* a, int64_t a_rs, int64_t a_cs, float alpha, F&& f) {
+  if (alpha != 1.0f) {
+    if (a_cs == 1)
+      f(RowsOfA<true, true>{a, a_rs, a_cs, alpha});
+    else
+      f(RowsOfA<true, false>{a, a_rs, a_cs, alpha});
+  } else {
+    if (a_cs == 1)
+      f(RowsOfA<false, true>{a, a_rs, a_cs, alpha});
+    else
+      f(RowsOfA<false, false>{a, a_rs, a_cs, alpha});
+  }
+}
+
+// M rows x 8 columns (eight rows of W, from b): the accumulators as init says.
 template <int M>
-void direct_t(int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs, const float* b,
-              int64_t ldb, float* c, int64_t ldc, AccInit init, float beta) {
-  __m256 acc[M];
+inline void start(__m256 (&acc)[M], const float* c, int64_t ldc, AccInit init, float beta) {
   const __m256 vbeta = _mm256_set1_ps(beta);
   for (int i = 0; i < M; ++i) {
     if (init == AccInit::kZero) {
@@ -48,46 +81,91 @@ void direct_t(int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs
       acc[i] = _mm256_mul_ps(vbeta, _mm256_loadu_ps(c + i * ldc));
     }
   }
-  const bool scale = alpha != 1.0f;
-  auto a_at = [&](int i, int64_t p) {
-    const float x = a[i * a_rs + p * a_cs];
-    return scale ? alpha * x : x;
-  };
-  int64_t p = 0;
-  for (; p + 8 <= k; p += 8) {
-    if (p % 16 == 0) {
-      // An address past the end of W is harmless: a prefetch never faults (and the address is
-      // formed as an integer, never as a pointer beyond the array).
-      for (int l = 0; l < 8; ++l) {
-        const auto at = reinterpret_cast<std::uintptr_t>(b + l * ldb + p) + kAhead * sizeof(float);
-        _mm_prefetch(reinterpret_cast<const char*>(at), _MM_HINT_T0);
-      }
-    }
-    __m256 t[8];
-    for (int l = 0; l < 8; ++l) t[l] = _mm256_loadu_ps(b + l * ldb + p);
-    transpose8(t);  // t[q] = B[p + q][0 .. 7]
-    for (int q = 0; q < 8; ++q) {
-      for (int i = 0; i < M; ++i)
-        acc[i] = _mm256_fmadd_ps(_mm256_set1_ps(a_at(i, p + q)), t[q], acc[i]);
+}
+
+// Steps p .. p + 7 (p a multiple of 8), each row's line kAhead floats ahead asked for once
+// where kPrefetch.
+template <int M, class A, bool kPrefetch = true>
+inline __attribute__((always_inline)) void eight_steps(__m256 (&acc)[M], const A& a, const float* b,
+                                                       int64_t ldb, int64_t p) {
+  if (kPrefetch && p % 16 == 0) {
+    // An address past the end of W is harmless: a prefetch never faults (and the address is
+    // formed as an integer, never as a pointer beyond the array).
+    for (int l = 0; l < 8; ++l) {
+      const auto at = reinterpret_cast<std::uintptr_t>(b + l * ldb + p) + kAhead * sizeof(float);
+      _mm_prefetch(reinterpret_cast<const char*>(at), _MM_HINT_T0);
     }
   }
-  for (; p < k; ++p) {
+  __m256 t[8];
+  load_transposed8(b + p, ldb, t);  // t[q] = B[p + q][0 .. 7]
+  for (int q = 0; q < 8; ++q) {
+    for (int i = 0; i < M; ++i)
+      acc[i] = _mm256_fmadd_ps(_mm256_set1_ps(a.at(i, p + q)), t[q], acc[i]);
+  }
+}
+
+// Steps from .. k - 1, each column's value gathered by scalar loads.
+template <int M, class A>
+inline void last_steps(__m256 (&acc)[M], const A& a, const float* b, int64_t ldb, int64_t from,
+                       int64_t k) {
+  for (int64_t p = from; p < k; ++p) {
     const float* col = b + p;
     const __m256 t = _mm256_setr_ps(col[0], col[ldb], col[2 * ldb], col[3 * ldb], col[4 * ldb],
                                     col[5 * ldb], col[6 * ldb], col[7 * ldb]);
-    for (int i = 0; i < M; ++i) acc[i] = _mm256_fmadd_ps(_mm256_set1_ps(a_at(i, p)), t, acc[i]);
+    for (int i = 0; i < M; ++i) acc[i] = _mm256_fmadd_ps(_mm256_set1_ps(a.at(i, p)), t, acc[i]);
   }
-  for (int i = 0; i < M; ++i) _mm256_storeu_ps(c + i * ldc, acc[i]);
 }
 
 template <int M>
-void direct_t_rows(int64_t n, int64_t k, float alpha, const float* a, int64_t a_rs, int64_t a_cs,
-                   const float* b, int64_t ldb, float* c, int64_t ldc, AccInit init, float beta) {
-  int64_t j = 0;
-  for (; j + 8 <= n; j += 8)
-    direct_t<M>(k, alpha, a, a_rs, a_cs, b + j * ldb, ldb, c + j, ldc, init, beta);
+inline void store(const __m256 (&acc)[M], float* c, int64_t ldc) {
+  for (int i = 0; i < M; ++i) _mm256_storeu_ps(c + i * ldc, acc[i]);
+}
+
+// M rows x 8 columns (eight rows of W).
+template <int M, class A>
+void direct_t(int64_t k, const A& a, const float* b, int64_t ldb, float* c, int64_t ldc,
+              AccInit init, float beta) {
+  __m256 acc[M];
+  start(acc, c, ldc, init, beta);
+  const int64_t k8 = k / 8 * 8;
+  for (int64_t p = 0; p < k8; p += 8) eight_steps(acc, a, b, ldb, p);
+  last_steps(acc, a, b, ldb, k8, k);
+  store(acc, c, ldc);
+}
+
+// One row x 16 columns: two blocks of eight, the second kPairSkew steps behind the first. Each
+// block is one chain per column; two in flight take twice the columns per fma latency. No
+// software prefetch: with sixteen rows in flight it gained nothing (1 x 4096 x 4096 on the Xeon
+// of block_sizes.h: 24.2 GB/s of W without, 23.6 with), and its addresses cost registers.
+template <class A>
+void direct_t_pair(int64_t k, const A& a, const float* b, int64_t ldb, float* c, AccInit init,
+                   float beta) {
+  __m256 acc0[1], acc1[1];
+  start(acc0, c, 0, init, beta);
+  start(acc1, c + 8, 0, init, beta);
+  const float* b1 = b + 8 * ldb;
+  const int64_t k8 = k / 8 * 8;
+  int64_t p = 0;
+  constexpr bool kPrefetch = false;
+  for (; p < k8 && p < kPairSkew; p += 8) eight_steps<1, A, kPrefetch>(acc0, a, b, ldb, p);
+  for (; p < k8; p += 8) {
+    eight_steps<1, A, kPrefetch>(acc0, a, b, ldb, p);
+    eight_steps<1, A, kPrefetch>(acc1, a, b1, ldb, p - kPairSkew);
+  }
+  for (int64_t q = p > kPairSkew ? p - kPairSkew : 0; q < k8; q += 8)
+    eight_steps<1, A, kPrefetch>(acc1, a, b1, ldb, q);
+  last_steps(acc0, a, b, ldb, k8, k);
+  last_steps(acc1, a, b1, ldb, k8, k);
+  store(acc0, c, 0);
+  store(acc1, c + 8, 0);
+}
+
+template <int M, class A>
+void direct_t_rows(int64_t n, int64_t k, const A& a, const float* b, int64_t ldb, float* c,
+                   int64_t ldc, AccInit init, float beta, int64_t j = 0) {
+  for (; j + 8 <= n; j += 8) direct_t<M>(k, a, b + j * ldb, ldb, c + j, ldc, init, beta);
   if (j < n)
-    scalar_chains<float, 8>(M, n - j, k, alpha, a, a_rs, a_cs, b + j * ldb, /*b_rs=*/1,
+    scalar_chains<float, 8>(M, n - j, k, a.alpha, a.a, a.a_rs, a.a_cs, b + j * ldb, /*b_rs=*/1,
                             /*b_cs=*/ldb, c + j, ldc, init, beta);
 }
 
@@ -97,12 +175,28 @@ void sgemm_avx2_direct_t8(int64_t m, int64_t n, int64_t k, float alpha, const fl
                           int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                           int64_t ldc, AccInit init, float beta) {
   static_assert(kDirectMaxRows == 4, "one case per row count");
-  switch (m) {
-    case 1: direct_t_rows<1>(n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta); break;
-    case 2: direct_t_rows<2>(n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta); break;
-    case 3: direct_t_rows<3>(n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta); break;
-    default: direct_t_rows<4>(n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta); break;
+  with_rows_of_a(a, a_rs, a_cs, alpha, [&](const auto& rows) {
+    switch (m) {
+      case 1: direct_t_rows<1>(n, k, rows, b, ldb, c, ldc, init, beta); break;
+      case 2: direct_t_rows<2>(n, k, rows, b, ldb, c, ldc, init, beta); break;
+      case 3: direct_t_rows<3>(n, k, rows, b, ldb, c, ldc, init, beta); break;
+      default: direct_t_rows<4>(n, k, rows, b, ldb, c, ldc, init, beta); break;
+    }
+  });
+}
+
+void sgemm_avx2_direct_t8_pairs(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                                int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
+                                int64_t ldc, AccInit init, float beta) {
+  if (m != 1) {
+    sgemm_avx2_direct_t8(m, n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta);
+    return;
   }
+  with_rows_of_a(a, a_rs, a_cs, alpha, [&](const auto& row) {
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16) direct_t_pair(k, row, b + j * ldb, ldb, c + j, init, beta);
+    direct_t_rows<1>(n, k, row, b, ldb, c, ldc, init, beta, j);
+  });
 }
 
 }  // namespace invar::kernels::avx2

@@ -5,6 +5,8 @@
 
 #include <immintrin.h>
 
+#include <cstdint>
+
 namespace invar::kernels::avx2 {
 namespace {
 
@@ -26,6 +28,35 @@ inline __attribute__((always_inline)) void transpose8(__m256 (&r)[8]) {
   r[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
   r[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
   r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
+}
+
+// Eight rows of eight floats, row l at rows + l * ld, loaded transposed: r[q] holds column q
+// (lane l = row l's value q), as transpose8 over the eight rows would give. The 128-bit halves
+// are exchanged by the loads instead (vinsertf128 from memory: a load and a µop any vector ALU
+// port runs), so that only the two in-lane stages remain: 16 shuffles, not 24. Where the
+// shuffles are the limit (x * W^T's one-row product, sgemm_avx2_direct_t8) that is the speed.
+inline __attribute__((always_inline)) void load_transposed8(const float* rows, int64_t ld,
+                                                            __m256 (&r)[8]) {
+  // u[l]: values 0..3 of rows l and l + 4; v[l]: values 4..7 of the same rows.
+  __m256 u[4], v[4];
+  for (int l = 0; l < 4; ++l) {
+    const float* lo = rows + l * ld;
+    const float* hi = rows + (l + 4) * ld;
+    u[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
+    v[l] =
+        _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo + 4)), _mm_loadu_ps(hi + 4), 1);
+  }
+  // A 4 x 4 transpose in each half: lane l of column q comes from row l (low) and l + 4 (high).
+  const auto transpose4x2 = [](const __m256(&x)[4], __m256* out) {
+    const __m256 t0 = _mm256_unpacklo_ps(x[0], x[1]), t1 = _mm256_unpackhi_ps(x[0], x[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(x[2], x[3]), t3 = _mm256_unpackhi_ps(x[2], x[3]);
+    out[0] = _mm256_shuffle_ps(t0, t2, 0x44);
+    out[1] = _mm256_shuffle_ps(t0, t2, 0xEE);
+    out[2] = _mm256_shuffle_ps(t1, t3, 0x44);
+    out[3] = _mm256_shuffle_ps(t1, t3, 0xEE);
+  };
+  transpose4x2(u, r);
+  transpose4x2(v, r + 4);
 }
 
 }  // namespace

@@ -56,6 +56,7 @@ constexpr KernelSet kAvx2Set = {
             .a_in_place_team_panels = avx2::kSgemmAInPlacePanels,
             .direct_t_nr = avx2::kDirectTNr,
             .direct_t = erase<&avx2::sgemm_avx2_direct_t8>,
+            .direct_t_cached = erase<&avx2::sgemm_avx2_direct_t8_pairs>,
         },
     .dgemm =
         {

@@ -114,6 +114,7 @@ constexpr KernelSet tile_set() {
               .a_in_place_team_panels = 1,
               .direct_t_nr = avx2::kDirectTNr,
               .direct_t = erase<&avx2::sgemm_avx2_direct_t8>,
+              .direct_t_cached = erase<&avx2::sgemm_avx2_direct_t8_pairs>,
           },
       .dgemm =
           {
