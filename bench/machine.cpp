@@ -6,8 +6,11 @@
 #include "machine.h"
 
 #include <algorithm>
+#include <barrier>
 #include <chrono>
 #include <fstream>
+#include <thread>
+#include <vector>
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -48,6 +51,52 @@ double best_burst_gflops(Fn fn, int chains, int lanes, double seconds) {
     best = std::max(best, double(kIterations) * chains * lanes * 2.0 / s * 1e-9);
   } while (std::chrono::duration<double>(clock::now() - start).count() < seconds);
   return best;
+}
+
+// GFLOP/s of `team` threads running fn at once: rounds of one ~2 ms burst per thread, started
+// together (a barrier), each round's flops over its slowest burst; the best round over `seconds`.
+template <class Fn>
+double team_burst_gflops(Fn fn, int chains, int lanes, double seconds, int team) {
+  using clock = std::chrono::steady_clock;
+  constexpr int64_t kIterations = 1 << 18;
+  const double round_flops = double(kIterations) * chains * lanes * 2.0 * team;
+  std::vector<double> took(static_cast<std::size_t>(team));
+  double best = 0;
+  bool done = false;
+  const auto start = clock::now();
+  // After each round member 0 scores it and decides whether another follows.
+  std::barrier round(team, [&]() noexcept {
+    const double slowest = *std::max_element(took.begin(), took.end());
+    if (slowest > 0) best = std::max(best, round_flops / slowest * 1e-9);
+    done = std::chrono::duration<double>(clock::now() - start).count() >= seconds;
+  });
+  auto member = [&](int id) {
+    volatile double sink = fn(kIterations);  // warm-up
+    round.arrive_and_wait();
+    while (!done) {
+      const auto t0 = clock::now();
+      sink = sink + fn(kIterations);
+      took[static_cast<std::size_t>(id)] = std::chrono::duration<double>(clock::now() - t0).count();
+      round.arrive_and_wait();
+    }
+  };
+  std::vector<std::thread> others;
+  for (int id = 1; id < team; ++id) others.emplace_back(member, id);
+  member(0);
+  for (std::thread& t : others) t.join();
+  return best;
+}
+
+double measure_team_peak(const Machine& m, double seconds, int team) {
+  if (team <= 1) return 0;
+#if defined(__x86_64__) || defined(_M_X64)
+  if (m.avx512f)
+    return team_burst_gflops(fma_chains_avx512, kAvx512Chains, kAvx512Lanes, seconds, team);
+  if (m.avx2_fma) return team_burst_gflops(fma_chains_avx2, kAvx2Chains, kAvx2Lanes, seconds, team);
+#else
+  (void)m, (void)seconds;
+#endif
+  return 0;
 }
 
 void measure_peaks(const Machine& m, double seconds, double* avx2, double* avx512, double* avx2_f64,
@@ -91,7 +140,7 @@ std::string Machine::peak_name(PeakRef ref, bool f64) const {
 
 double Machine::bandwidth() const { return std::max(membw_gbs, membw_gbs_end); }
 
-Machine probe_machine(double peak_seconds, int64_t membw_mib) {
+Machine probe_machine(double peak_seconds, int64_t membw_mib, int team) {
   const auto& f = invar::arch::cpu_features();
   Machine m;
   m.vendor = f.vendor;
@@ -110,6 +159,8 @@ Machine probe_machine(double peak_seconds, int64_t membw_mib) {
   m.llc_bytes = read_llc_bytes();
   measure_peaks(m, peak_seconds, &m.peak_avx2, &m.peak_avx512, &m.peak_avx2_f64,
                 &m.peak_avx512_f64);
+  m.team = std::max(1, team);
+  m.team_peak = measure_team_peak(m, peak_seconds, m.team);
   m.membw_mib = membw_mib;
   m.membw_gbs = read_bandwidth_gbs(membw_mib);
   return m;
@@ -118,6 +169,7 @@ Machine probe_machine(double peak_seconds, int64_t membw_mib) {
 void remeasure(Machine& m, double peak_seconds) {
   measure_peaks(m, peak_seconds, &m.peak_avx2_end, &m.peak_avx512_end, &m.peak_avx2_f64_end,
                 &m.peak_avx512_f64_end);
+  m.team_peak_end = measure_team_peak(m, peak_seconds, m.team);
   m.membw_gbs_end = read_bandwidth_gbs(m.membw_mib);
 }
 

@@ -23,6 +23,12 @@ struct Machine {
   double peak_avx512_f64 = 0;
   double peak_avx2_f64_end = 0;
   double peak_avx512_f64_end = 0;
+  // The widest f32 loop on `team` threads at once (the largest --threads), GFLOP/s of them all,
+  // at the start and the end: what the machine gives a team. Two vCPUs may share one core's FMA
+  // units, and then no library runs two threads faster than one. 0: not measured (team 1).
+  int team = 1;
+  double team_peak = 0;
+  double team_peak_end = 0;
   double membw_gbs = 0;      // one core's read bandwidth from DRAM, GB/s (1e9 bytes/s)
   double membw_gbs_end = 0;  // the same, measured again after the GEMMs
   int64_t membw_mib = 0;
@@ -36,9 +42,9 @@ struct Machine {
   double bandwidth() const;
 };
 
-// Detects the CPU, measures the FMA peaks (about `peak_seconds` each) and the read bandwidth
-// over `membw_mib` MiB.
-Machine probe_machine(double peak_seconds, int64_t membw_mib);
+// Detects the CPU, measures the FMA peaks (about `peak_seconds` each; the widest one also on
+// `team` threads at once when team > 1) and the read bandwidth over `membw_mib` MiB.
+Machine probe_machine(double peak_seconds, int64_t membw_mib, int team);
 
 // Measures the peaks and the bandwidth again into the *_end fields.
 void remeasure(Machine& machine, double peak_seconds);

@@ -386,7 +386,8 @@ int run_bench(int argc, char** argv) {
 
   std::printf("invar_bench: measuring the FMA peak and memory bandwidth...\n");
   std::fflush(stdout);
-  run.machine = probe_machine(o.peak_seconds, o.membw_mib);
+  run.machine = probe_machine(o.peak_seconds, o.membw_mib,
+                              *std::max_element(o.threads.begin(), o.threads.end()));
   const Machine& mc = run.machine;
   std::printf("cpu: %s (%s), avx2+fma %s, avx512f %s\n", mc.brand.c_str(), mc.vendor.c_str(),
               mc.avx2_fma ? "yes" : "no", mc.avx512f ? "yes" : "no");
@@ -394,6 +395,9 @@ int run_bench(int argc, char** argv) {
       "fma peak, one core: avx2 %.1f GFLOP/s, avx512 %.1f GFLOP/s (0 = not supported); f64: "
       "avx2 %.1f, avx512 %.1f; memory read %.1f GB/s\n",
       mc.peak_avx2, mc.peak_avx512, mc.peak_avx2_f64, mc.peak_avx512_f64, mc.membw_gbs);
+  if (mc.team_peak > 0)
+    std::printf("fma peak, %d threads at once: %.1f GFLOP/s (%.2f x one core)\n", mc.team,
+                mc.team_peak, mc.team_peak / mc.peak_for(PeakRef::kBest));
 
   run.environment = steering_environment();
   run.rows = build_rows(o, run.machine, &run.skips);

@@ -173,6 +173,16 @@ void machine_section(const Run& run, std::ostringstream& md) {
         "against the f64 peak, bf16 inputs against the f32 one; u8s8 shapes against none (no "
         "integer peak is measured, and the f32 FMA peak does not bound them: a VNNI instruction "
         "does 4 byte products per 32-bit lane)\n";
+  if (m.team_peak > 0) {
+    const double one = m.peak_for(PeakRef::kBest);
+    md << "- FMA peak of " << m.team << " threads at once (the widest loop above on each, bursts "
+       << "started together, each round's flops over its slowest burst): "
+       << fmt("%.1f", m.team_peak) << " GFLOP/s at start (" << fmt("%.2f", m.team_peak / one)
+       << "x one core), " << fmt("%.1f", m.team_peak_end) << " at end ("
+       << fmt("%.2f", m.team_peak_end / one) << "x). Below " << m.team
+       << "x the threads do not each get a whole core's FMA units (shared units, a lower clock, "
+       << "another guest), and no library's " << m.team << "-thread rows scale past that\n";
+  }
   md << "- Memory read bandwidth of one core: " << fmt("%.1f", m.membw_gbs) << " GB/s at start, "
      << fmt("%.1f", m.membw_gbs_end) << " at end (stream sum over " << m.membw_mib
      << " MiB); memory-bound roofs use the larger\n";
@@ -748,6 +758,9 @@ bool write_results(const Run& run, const std::string& dir, std::string* error) {
           << "fma_peak_avx2_f64_end," << fmt("%.3f", mc.peak_avx2_f64_end) << ",GFLOP/s\n"
           << "fma_peak_avx512_f64_start," << fmt("%.3f", mc.peak_avx512_f64) << ",GFLOP/s\n"
           << "fma_peak_avx512_f64_end," << fmt("%.3f", mc.peak_avx512_f64_end) << ",GFLOP/s\n"
+          << "fma_peak_team_threads," << mc.team << ",\n"
+          << "fma_peak_team_start," << fmt("%.3f", mc.team_peak) << ",GFLOP/s\n"
+          << "fma_peak_team_end," << fmt("%.3f", mc.team_peak_end) << ",GFLOP/s\n"
           << "mem_read_buffer," << mc.membw_mib << ",MiB\n"
           << "llc," << mc.llc_bytes << ",bytes\n"
           << "threads," << csv_field(threads_list(run.options)) << ",\n"
