@@ -273,10 +273,10 @@ TEST(Plan, FewRowsReadBInPlace) {
   EXPECT_EQ(plan(packs_only(), request(1, 4096, 4096, 1), zen4()).path, Path::kLoopNest);
 }
 
-// One row of x * W^T runs the kernel's direct_t_cached form where W is at most
+// x * W^T of a few rows runs the kernel's direct_t_cached form where W is at most
 // cached_w_bytes (the larger of L2 and a quarter of L3), in column groups of twice direct_t_nr;
-// more rows, or a larger W, the plain direct_t.
-TEST(Plan, OneRowOverAWInCacheTakesTheCachedForm) {
+// over a larger W the plain direct_t.
+TEST(Plan, FewRowsOverAWInCacheTakeTheCachedForm) {
   GemmKernel kern = avx2();
   kern.direct_t_cached = stub_direct;
   EXPECT_EQ(driver::cached_w_bytes(zen4()), 8 * kMiB);
@@ -295,7 +295,7 @@ TEST(Plan, OneRowOverAWInCacheTakesTheCachedForm) {
   };
   for (const Case& c : {Case{xeon_amx(), 1, 4096, 4096, true},   // 64 MiB
                         Case{xeon_amx(), 1, 8192, 4096, false},  // 128 MiB
-                        Case{xeon_amx(), 2, 4096, 4096, false},  // two rows: two chains already
+                        Case{xeon_amx(), 3, 4096, 4096, true},   // three rows
                         Case{zen4(), 1, 4096, 4096, false},      // 64 MiB
                         Case{zen4(), 1, 1024, 2048, true},       // 8 MiB
                         Case{zen4(), 1, 1024, 2049, false},      // one step more
@@ -310,7 +310,10 @@ TEST(Plan, OneRowOverAWInCacheTakesTheCachedForm) {
   Plan p;
   ASSERT_TRUE(driver::plan_tiny(kern, transposed(1, 64, 64), zen4(), &p));
   EXPECT_TRUE(p.direct_t_cached);
-  ASSERT_TRUE(driver::plan_tiny(kern, transposed(2, 64, 64), zen4(), &p));
+  ASSERT_TRUE(driver::plan_tiny(kern, transposed(4, 64, 64), zen4(), &p));
+  EXPECT_TRUE(p.direct_t_cached);
+  kern.direct_t_cached = nullptr;
+  ASSERT_TRUE(driver::plan_tiny(kern, transposed(1, 64, 64), zen4(), &p));
   EXPECT_FALSE(p.direct_t_cached);
 }
 

@@ -222,7 +222,7 @@ inline bool run_tiny_problem(int trans_a, int trans_b, int64_t m, int64_t n, int
     case driver::TinyCall::kDirectTransposed: {
       // A tiny product's W is in cache (plan_tiny).
       const auto direct_t =
-          m == 1 && kernel.direct_t_cached != nullptr ? kernel.direct_t_cached : kernel.direct_t;
+          kernel.direct_t_cached != nullptr ? kernel.direct_t_cached : kernel.direct_t;
       runtime::FpModeGuard fp_mode;
       constexpr int64_t rows = kernels::kDirectMaxRows;
       for (int64_t i = 0; i < m; i += rows) {

@@ -16,7 +16,7 @@ using kernels::GemmKernel;
 // time (direct_mr; kDirectMaxRows over a transposed B); members take contiguous runs of
 // plan.direct_cols-column groups, the last run ending at n.
 // With B stored transposed (x * W^T) the kernel is direct_t: each column of B is a contiguous row
-// of W, and one pass over all of K streams those rows once; one row over a W in cache runs
+// of W, and one pass over all of K streams those rows once; over a W in cache it is
 // direct_t_cached (plan_direct).
 void run_direct(const GemmKernel& kern, const GemmProblem& p, const Plan& plan,
                 runtime::ThreadPool* pool) {

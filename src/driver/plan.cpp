@@ -165,7 +165,7 @@ inline __attribute__((always_inline)) bool plan_direct(const GemmKernel& kern, c
     // Each column of B is a contiguous row of W: one pass over all of K streams those rows once.
     plan->path = Path::kDirectTransposed;
     plan->direct_rows = kernels::kDirectMaxRows;
-    plan->direct_t_cached = r.m == 1 && w_cached && kern.direct_t_cached != nullptr;
+    plan->direct_t_cached = w_cached && kern.direct_t_cached != nullptr;
     plan->direct_cols = kern.direct_t_nr * (plan->direct_t_cached ? 2 : 1);
     plan->direct_kc = std::max<int64_t>(r.k, 1);
     return true;

@@ -197,7 +197,7 @@ struct Plan {
   int64_t direct_rows;
   int64_t direct_cols;
   int64_t direct_kc;
-  // kDirectTransposed: one row over a W the caches hold, on kernel.direct_t_cached.
+  // kDirectTransposed: a W the caches hold, on kernel.direct_t_cached.
   bool direct_t_cached;
   // kSmall: whether the members split rows (else columns) for a full team.
   bool small_by_rows;
@@ -230,7 +230,7 @@ struct Plan {
 // The plan in a few lines of text, for `invar info --shape` (each line starts with `indent`).
 std::string describe_plan(const Plan& plan, const std::string& indent);
 
-// Up to how many bytes of B a one-row x * W^T counts on the caches to hold its W, and runs
+// Up to how many bytes of B an x * W^T of a few rows counts on the caches to hold its W, and runs
 // kernel.direct_t_cached: the larger of L2 and a quarter of L3 (a core's share of an L3 that
 // others use too). The pairs form (sgemm_avx2_direct_t8_pairs) against direct_t on the Intel Xeon
 // of block_sizes.h (L3 300 MiB, shared with other guests), one thread, alternating, GB/s of W:
@@ -282,8 +282,8 @@ inline bool direct_at_once(const kernels::GemmKernel& kernel, int64_t m, int64_t
 // path's budget for the topology (blocking::small_budget) found once: the small path's one call
 // of the tiles over A and B in place (kSmall: ukernel_a_in_place over the whole product), or a
 // direct kernel over all of K and all columns, one call per group of rows (kDirect:
-// kernel.direct, kernel.direct_mr rows at a time; kDirectTransposed: kernel.direct_t (one row:
-// direct_t_cached where offered) over a transposed B, kDirectMaxRows rows at a time), or none of
+// kernel.direct, kernel.direct_mr rows at a time; kDirectTransposed: kernel.direct_t, or
+// direct_t_cached where offered, over a transposed B, kDirectMaxRows rows at a time), or none of
 // these (kPlanned: the plan's executor, run_tiny). plan_test.cpp checks it against plan_tiny.
 enum class TinyCall { kSmall, kDirect, kDirectTransposed, kPlanned };
 inline TinyCall tiny_call(const kernels::GemmKernel& kernel, const blocking::SmallBudget& budget,

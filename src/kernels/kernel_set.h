@@ -120,9 +120,9 @@ struct GemmKernel {
   void (*direct_t)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a, int64_t a_rs,
                    int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc, AccInit init,
                    const void* beta) = nullptr;
-  // Optional: direct_t's form for one row whose W the caches hold (driver::plan_direct decides):
-  // twice the columns in flight, so twice the chains per fma latency, over twice the rows of W at
-  // once, which costs where W comes from memory. Other rows as direct_t; the same chains.
+  // Optional: direct_t's form for a W the caches hold (driver::plan_direct decides): twice the
+  // columns in flight, so twice the chains per fma latency for few rows, over twice the rows of W
+  // at once, which costs where W comes from memory. The same chains as direct_t.
   decltype(direct_t) direct_t_cached = nullptr;
   // Optional, bf16 and f16 kernels only: direct_panels over prepacked panels that keep the
   // caller's 16-bit values (K x nr, row stride nr, unwidened: half the bytes of f32 panels),

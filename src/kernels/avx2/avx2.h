@@ -58,7 +58,7 @@ inline constexpr int kDirectTNr = 8;
 void sgemm_avx2_direct_t8(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                           int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                           int64_t ldc, AccInit init, float beta);
-// Its direct_t_cached form: one row over pairs of eight-column blocks (other rows as above).
+// Its direct_t_cached form: up to three rows over pairs of eight-column blocks (four as above).
 void sgemm_avx2_direct_t8_pairs(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                                 int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                                 int64_t ldc, AccInit init, float beta);

@@ -8,10 +8,12 @@
 // fma(alpha * op(A)[i][k], B[k][j], acc) in increasing k, exactly as packing and the micro-kernel
 // would compute it, without writing W anywhere. One block of eight columns reads eight rows of W
 // at a time: eight sequential streams. Sixteen (two blocks side by side, for two chains per row)
-// ran at a third of the speed on the Zen 3 machine at M = 1, N = K = 4096, one thread: more
-// streams than the prefetchers follow. (With the second block 16 or 32 k behind the first, so
-// that the sixteen rows' lines at one k no longer share an L1 set, it still ran 20-30 % slower at
-// M = 1 and M = 4: the limit is the number of streams, not the L1's associativity.) k % 8
+// ran at a third of the speed on the Zen 3 machine at M = 1, N = K = 4096 (W from memory), one
+// thread: more streams than the prefetchers follow. (With the second block 16 or 32 k behind the
+// first, so that the sixteen rows' lines at one k no longer share an L1 set, it still ran 20-30 %
+// slower at M = 1 and M = 4: the limit is the number of streams, not the L1's associativity.)
+// From cache the pair is faster, since one row's chains then wait on the fma's latency, not on
+// memory: sgemm_avx2_direct_t8_pairs, which the planner takes where W is in cache. k % 8
 // trailing steps gather their eight values with scalar loads; the n % 8 trailing columns run
 // scalar chains (kernels/scalar_chain.h: vfmadd231ss, the same rounding).
 // Each row asks for its line kAhead floats ahead once per line (prefetcht0): the hardware
@@ -133,31 +135,35 @@ void direct_t(int64_t k, const A& a, const float* b, int64_t ldb, float* c, int6
   store(acc, c, ldc);
 }
 
-// One row x 16 columns: two blocks of eight, the second kPairSkew steps behind the first. Each
-// block is one chain per column; two in flight take twice the columns per fma latency. No
-// software prefetch: with sixteen rows in flight it gained nothing (1 x 4096 x 4096 on the Xeon
-// of block_sizes.h: 24.2 GB/s of W without, 23.6 with), and its addresses cost registers.
-template <class A>
-void direct_t_pair(int64_t k, const A& a, const float* b, int64_t ldb, float* c, AccInit init,
-                   float beta) {
-  __m256 acc0[1], acc1[1];
-  start(acc0, c, 0, init, beta);
-  start(acc1, c + 8, 0, init, beta);
+// M rows x 16 columns: two blocks of eight, the second kPairSkew steps behind the first. A block
+// holds one chain per row and column, so one row's product waits on the fma's latency; two
+// blocks in flight take twice the columns per latency. Up to kPairMaxRows rows (2 M accumulators
+// and a block's eight transposed vectors in the sixteen ymm registers). No software prefetch:
+// with sixteen rows of W in flight it gained nothing (1 x 4096 x 4096 on the Xeon of
+// block_sizes.h: 24.2 GB/s of W without, 23.6 with), and its addresses cost registers.
+constexpr int kPairMaxRows = 3;
+template <int M, class A>
+void direct_t_pair(int64_t k, const A& a, const float* b, int64_t ldb, float* c, int64_t ldc,
+                   AccInit init, float beta) {
+  static_assert(M <= kPairMaxRows);
+  __m256 acc0[M], acc1[M];
+  start(acc0, c, ldc, init, beta);
+  start(acc1, c + 8, ldc, init, beta);
   const float* b1 = b + 8 * ldb;
   const int64_t k8 = k / 8 * 8;
   int64_t p = 0;
   constexpr bool kPrefetch = false;
-  for (; p < k8 && p < kPairSkew; p += 8) eight_steps<1, A, kPrefetch>(acc0, a, b, ldb, p);
+  for (; p < k8 && p < kPairSkew; p += 8) eight_steps<M, A, kPrefetch>(acc0, a, b, ldb, p);
   for (; p < k8; p += 8) {
-    eight_steps<1, A, kPrefetch>(acc0, a, b, ldb, p);
-    eight_steps<1, A, kPrefetch>(acc1, a, b1, ldb, p - kPairSkew);
+    eight_steps<M, A, kPrefetch>(acc0, a, b, ldb, p);
+    eight_steps<M, A, kPrefetch>(acc1, a, b1, ldb, p - kPairSkew);
   }
   for (int64_t q = p > kPairSkew ? p - kPairSkew : 0; q < k8; q += 8)
-    eight_steps<1, A, kPrefetch>(acc1, a, b1, ldb, q);
+    eight_steps<M, A, kPrefetch>(acc1, a, b1, ldb, q);
   last_steps(acc0, a, b, ldb, k8, k);
   last_steps(acc1, a, b1, ldb, k8, k);
-  store(acc0, c, 0);
-  store(acc1, c + 8, 0);
+  store(acc0, c, ldc);
+  store(acc1, c + 8, ldc);
 }
 
 template <int M, class A>
@@ -167,6 +173,14 @@ void direct_t_rows(int64_t n, int64_t k, const A& a, const float* b, int64_t ldb
   if (j < n)
     scalar_chains<float, 8>(M, n - j, k, a.alpha, a.a, a.a_rs, a.a_cs, b + j * ldb, /*b_rs=*/1,
                             /*b_cs=*/ldb, c + j, ldc, init, beta);
+}
+
+template <int M, class A>
+void direct_t_pairs(int64_t n, int64_t k, const A& a, const float* b, int64_t ldb, float* c,
+                    int64_t ldc, AccInit init, float beta) {
+  int64_t j = 0;
+  for (; j + 16 <= n; j += 16) direct_t_pair<M>(k, a, b + j * ldb, ldb, c + j, ldc, init, beta);
+  direct_t_rows<M>(n, k, a, b, ldb, c, ldc, init, beta, j);
 }
 
 }  // namespace
@@ -188,14 +202,14 @@ void sgemm_avx2_direct_t8(int64_t m, int64_t n, int64_t k, float alpha, const fl
 void sgemm_avx2_direct_t8_pairs(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                                 int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                                 int64_t ldc, AccInit init, float beta) {
-  if (m != 1) {
-    sgemm_avx2_direct_t8(m, n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta);
-    return;
-  }
-  with_rows_of_a(a, a_rs, a_cs, alpha, [&](const auto& row) {
-    int64_t j = 0;
-    for (; j + 16 <= n; j += 16) direct_t_pair(k, row, b + j * ldb, ldb, c + j, init, beta);
-    direct_t_rows<1>(n, k, row, b, ldb, c, ldc, init, beta, j);
+  static_assert(kDirectMaxRows == kPairMaxRows + 1, "the pairs up to three rows, then direct_t8");
+  with_rows_of_a(a, a_rs, a_cs, alpha, [&](const auto& rows) {
+    switch (m) {
+      case 1: direct_t_pairs<1>(n, k, rows, b, ldb, c, ldc, init, beta); break;
+      case 2: direct_t_pairs<2>(n, k, rows, b, ldb, c, ldc, init, beta); break;
+      case 3: direct_t_pairs<3>(n, k, rows, b, ldb, c, ldc, init, beta); break;
+      default: direct_t_rows<4>(n, k, rows, b, ldb, c, ldc, init, beta); break;
+    }
   });
 }
 
