@@ -29,6 +29,11 @@ struct Machine {
   int team = 1;
   double team_peak = 0;
   double team_peak_end = 0;
+  // One core's peak of the loop the team peak runs (the widest), at the start or the end.
+  double team_loop_peak(bool end) const {
+    if (avx512f) return end ? peak_avx512_end : peak_avx512;
+    return end ? peak_avx2_end : peak_avx2;
+  }
   double membw_gbs = 0;      // one core's read bandwidth from DRAM, GB/s (1e9 bytes/s)
   double membw_gbs_end = 0;  // the same, measured again after the GEMMs
   int64_t membw_mib = 0;

@@ -397,7 +397,7 @@ int run_bench(int argc, char** argv) {
       mc.peak_avx2, mc.peak_avx512, mc.peak_avx2_f64, mc.peak_avx512_f64, mc.membw_gbs);
   if (mc.team_peak > 0)
     std::printf("fma peak, %d threads at once: %.1f GFLOP/s (%.2f x one core)\n", mc.team,
-                mc.team_peak, mc.team_peak / mc.peak_for(PeakRef::kBest));
+                mc.team_peak, mc.team_peak / mc.team_loop_peak(false));
 
   run.environment = steering_environment();
   run.rows = build_rows(o, run.machine, &run.skips);

@@ -174,12 +174,12 @@ void machine_section(const Run& run, std::ostringstream& md) {
         "integer peak is measured, and the f32 FMA peak does not bound them: a VNNI instruction "
         "does 4 byte products per 32-bit lane)\n";
   if (m.team_peak > 0) {
-    const double one = m.peak_for(PeakRef::kBest);
     md << "- FMA peak of " << m.team << " threads at once (the widest loop above on each, bursts "
        << "started together, each round's flops over its slowest burst): "
-       << fmt("%.1f", m.team_peak) << " GFLOP/s at start (" << fmt("%.2f", m.team_peak / one)
-       << "x one core), " << fmt("%.1f", m.team_peak_end) << " at end ("
-       << fmt("%.2f", m.team_peak_end / one) << "x). Below " << m.team
+       << fmt("%.1f", m.team_peak) << " GFLOP/s at start ("
+       << fmt("%.2f", m.team_peak / m.team_loop_peak(false)) << "x one core), "
+       << fmt("%.1f", m.team_peak_end) << " at end ("
+       << fmt("%.2f", m.team_peak_end / m.team_loop_peak(true)) << "x). Below " << m.team
        << "x the threads do not each get a whole core's FMA units (shared units, a lower clock, "
        << "another guest), and no library's " << m.team << "-thread rows scale past that\n";
   }

@@ -202,13 +202,15 @@ void sgemm_avx2_direct_t8(int64_t m, int64_t n, int64_t k, float alpha, const fl
 void sgemm_avx2_direct_t8_pairs(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                                 int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                                 int64_t ldc, AccInit init, float beta) {
-  static_assert(kDirectMaxRows == kPairMaxRows + 1, "the pairs up to three rows, then direct_t8");
+  if (m > kPairMaxRows) {
+    sgemm_avx2_direct_t8(m, n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta);
+    return;
+  }
   with_rows_of_a(a, a_rs, a_cs, alpha, [&](const auto& rows) {
     switch (m) {
       case 1: direct_t_pairs<1>(n, k, rows, b, ldb, c, ldc, init, beta); break;
       case 2: direct_t_pairs<2>(n, k, rows, b, ldb, c, ldc, init, beta); break;
-      case 3: direct_t_pairs<3>(n, k, rows, b, ldb, c, ldc, init, beta); break;
-      default: direct_t_rows<4>(n, k, rows, b, ldb, c, ldc, init, beta); break;
+      default: direct_t_pairs<3>(n, k, rows, b, ldb, c, ldc, init, beta); break;
     }
   });
 }
