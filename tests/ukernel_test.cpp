@@ -92,21 +92,24 @@ TEST(KernelSets, EveryCompiledSetIsWellFormed) {
   EXPECT_GT(checked, 0);
 }
 
-// Both AVX-512 forms are compiled together and run on any AVX-512 CPU, the vendor's first.
+// Every AVX-512 form is compiled together and runs on any AVX-512 CPU, this core's first.
 TEST(KernelSets, EveryFormOfThePathIsListedAndTheChosenOneFirst) {
+  const arch::CpuFeatures& cpu = arch::cpu_features();
   for (Isa isa : kernels::available_isas()) {
     const std::vector<const kernels::KernelSet*> sets = kernels::compiled_kernel_sets(isa);
     ASSERT_FALSE(sets.empty()) << isa_name(isa);
     EXPECT_EQ(sets.front(), kernels::compiled_kernel_set(isa)) << isa_name(isa);
-    std::vector<std::string> names;  // a form is its f32 and its integer kernels
+    // A form is its f32 and integer kernels and where its B blocks live.
+    std::vector<std::string> forms;
     for (const kernels::KernelSet* set : sets) {
       EXPECT_EQ(set->isa, isa);
-      names.push_back(std::string(set->sgemm.name) + " " + set->u8gemm.name);
+      forms.push_back(std::string(set->sgemm.name) + " " + set->u8gemm.name +
+                      (set->sgemm.b_block_in_l2 ? " L2" : " L3"));
     }
-    EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size())
-        << isa_name(isa) << ": two forms under one name";
+    EXPECT_EQ(std::set<std::string>(forms.begin(), forms.end()).size(), forms.size())
+        << isa_name(isa) << ": one form listed twice";
     // The x86 sets size the B block for L3 on AMD's cores and for L2 on the others.
-    const bool amd = arch::amd_or_hygon(arch::cpu_features().vendor);
+    const bool amd = arch::amd_or_hygon(cpu.vendor);
     if (isa == Isa::kAvx2 || isa == Isa::kAvx512) {
       const kernels::KernelSet& chosen = *sets.front();
       for (const kernels::GemmKernel* k : {&chosen.sgemm, &chosen.dgemm, &chosen.sbgemm,
@@ -114,16 +117,37 @@ TEST(KernelSets, EveryFormOfThePathIsListedAndTheChosenOneFirst) {
         EXPECT_EQ(k->b_block_in_l2, !amd) << k->name;
     }
     if (isa == Isa::kAvx512) {
-      // A third form where the AMX kernels take the integer products: the VNNI ones stay tested.
+      // Three tile forms (register broadcasts with B in L2 or L3, folded with B in L3), and a
+      // fourth where the AMX kernels take the integer products: the VNNI ones stay tested.
       const bool amx = std::string(sets.front()->u8gemm.name).find("_amx_") != std::string::npos;
-      EXPECT_EQ(amx, INVAR_TEST_HAVE_AMX && arch::cpu_features().amx_int8 && !amd);
-      ASSERT_EQ(sets.size(), amx ? 3u : 2u);
-      EXPECT_EQ(std::string(sets.front()->sgemm.name),
-                amd ? "sgemm_avx512_12x32_membcast" : "sgemm_avx512_12x32");
+      EXPECT_EQ(amx, INVAR_TEST_HAVE_AMX && cpu.amx_int8 && !amd);
+      ASSERT_EQ(sets.size(), amx ? 4u : 3u);
+      EXPECT_EQ(std::string(sets.front()->sgemm.name), arch::avx512_on_256bit_halves(cpu)
+                                                           ? "sgemm_avx512_12x32_membcast"
+                                                           : "sgemm_avx512_12x32");
     } else {
       EXPECT_EQ(sets.size(), 1u) << isa_name(isa);
     }
   }
+}
+
+// The cores on 256-bit halves, by family and model (CPUID leaf 1 as the vendors fold it).
+TEST(KernelSets, CoresOn256BitHalvesAreZen4AndZen5Mobile) {
+  const auto halves = [](const char* vendor, int family, int model) {
+    arch::CpuFeatures cpu;
+    cpu.vendor = vendor;
+    cpu.family = family;
+    cpu.model = model;
+    return arch::avx512_on_256bit_halves(cpu);
+  };
+  EXPECT_TRUE(halves("AuthenticAMD", 0x19, 0x11));   // Zen 4 EPYC (Genoa)
+  EXPECT_TRUE(halves("AuthenticAMD", 0x19, 0x61));   // Zen 4 Ryzen
+  EXPECT_FALSE(halves("AuthenticAMD", 0x1A, 0x02));  // Zen 5 EPYC (Turin)
+  EXPECT_FALSE(halves("AuthenticAMD", 0x1A, 0x44));  // Zen 5 Ryzen desktop
+  EXPECT_TRUE(halves("AuthenticAMD", 0x1A, 0x24));   // Zen 5 mobile
+  EXPECT_TRUE(halves("AuthenticAMD", 0x1A, 0x70));
+  EXPECT_FALSE(halves("GenuineIntel", 0x6, 0xCF));  // Xeon (Emerald Rapids)
+  EXPECT_FALSE(halves("GenuineIntel", 0x19, 0x11));
 }
 
 TYPED_TEST(Ukernel, WholeTilesMatchTheChainOnPackedPanels) {

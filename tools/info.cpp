@@ -38,8 +38,10 @@ int run_info(const InfoOptions& o) {
   const kernels::GemmKernel& sgemm = impl.kernels->sgemm;
 
   std::printf("invar %s\n", version());
-  std::printf("cpu:        %s%s%s\n", cpu.vendor.c_str(), cpu.brand.empty() ? "" : ", ",
+  std::printf("cpu:        %s%s%s", cpu.vendor.c_str(), cpu.brand.empty() ? "" : ", ",
               cpu.brand.c_str());
+  if (cpu.x86) std::printf(" (family 0x%x, model 0x%x)", cpu.family, cpu.model);
+  std::printf("\n");
   if (cpu.x86) {
     std::printf(
         "features:   avx2+fma+f16c %s, avx512f %s, avx512bw+vnni %s, avx512-bf16 %s, amx-int8 %s "
@@ -55,10 +57,16 @@ int run_info(const InfoOptions& o) {
   for (Isa isa : kernels::available_isas()) std::printf("%s ", isa_name(isa));
   std::printf("\nisa:        %s (%s)\n", isa_name(impl.isa), impl.isa_reason.c_str());
   if (impl.isa == Isa::kAvx2 || impl.isa == Isa::kAvx512) {
-    // kernels/kernel_set.cpp and kernels/sets/: the x86 sets' forms by vendor.
-    std::printf("form:       %s\n", sgemm.b_block_in_l2
-                                        ? "B blocks sized for L2 (every x86 core but AMD's)"
-                                        : "B blocks sized for L3 (AMD cores)");
+    // kernels/kernel_set.cpp and kernels/sets/: the x86 sets' forms by vendor and core.
+    std::printf("form:       %s", sgemm.b_block_in_l2
+                                      ? "B blocks sized for L2 (every x86 core but AMD's)"
+                                      : "B blocks sized for L3 (AMD cores)");
+    if (impl.isa == Isa::kAvx512)
+      std::printf("; A's broadcasts %s",
+                  arch::avx512_on_256bit_halves(cpu)
+                      ? "folded into the fmas (512-bit operations on 256-bit halves)"
+                      : "in registers (512-bit units)");
+    std::printf("\n");
   }
   std::printf("sgemm:      %s (tile %d x %d)\n", sgemm.name, sgemm.mr, sgemm.nr);
   const kernels::GemmKernel& dgemm = impl.kernels->dgemm;

@@ -77,6 +77,13 @@ CpuFeatures detect() {
   const uint32_t max_leaf = r0.eax;
   if (max_leaf < 1) return f;
   const Regs r1 = cpuid(1);
+  const int base_family = static_cast<int>((r1.eax >> 8) & 0xF);
+  const int base_model = static_cast<int>((r1.eax >> 4) & 0xF);
+  f.family =
+      base_family == 0xF ? base_family + static_cast<int>((r1.eax >> 20) & 0xFF) : base_family;
+  f.model = base_family == 0x6 || base_family == 0xF
+                ? base_model + (static_cast<int>((r1.eax >> 16) & 0xF) << 4)
+                : base_model;
   const bool fma = (r1.ecx >> 12) & 1;
   const bool osxsave = (r1.ecx >> 27) & 1;
   const bool avx = (r1.ecx >> 28) & 1;
@@ -144,6 +151,13 @@ bool request_tile_data() {
 
 bool amd_or_hygon(std::string_view vendor) {
   return vendor == "AuthenticAMD" || vendor == "HygonGenuine";
+}
+
+bool avx512_on_256bit_halves(const CpuFeatures& cpu) {
+  if (cpu.vendor != "AuthenticAMD") return false;
+  if (cpu.family == 0x19) return true;
+  return cpu.family == 0x1A &&
+         ((cpu.model >= 0x20 && cpu.model <= 0x2F) || (cpu.model >= 0x60 && cpu.model <= 0x7F));
 }
 
 }  // namespace invar::arch

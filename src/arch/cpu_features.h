@@ -18,6 +18,10 @@ namespace invar::arch {
 struct CpuFeatures {
   std::string vendor;  // "GenuineIntel", "AuthenticAMD", "arm", ...
   std::string brand;   // the processor's own name, when it reports one
+  // x86: CPUID leaf 1's family and model, the extended fields folded in as the vendors define
+  // them (family 0x19 is AMD's Zen 3 and Zen 4, 0x1A Zen 5).
+  int family = 0;
+  int model = 0;
   bool x86 = false;
   bool aarch64 = false;
   // x86: AVX2, FMA3 and F16C with YMM state enabled by the OS.
@@ -54,6 +58,12 @@ bool request_tile_data();
 // Whether a CPUID vendor string is AMD's or Hygon's (Zen-derived): the cores whose cache leaves
 // and tuning differ from Intel's.
 bool amd_or_hygon(std::string_view vendor);
+
+// Whether the core runs a 512-bit vector operation as two halves on 256-bit units: AMD's Zen 4
+// (family 0x19) and, by AMD's descriptions of them, the Zen 5 cores of its mobile processors
+// (family 0x1A, models 0x20-0x2F and 0x60-0x7F). The other AVX-512 cores (Intel's, Zen 5 in
+// AMD's server and desktop processors) have 512-bit units. No CPUID bit says it.
+bool avx512_on_256bit_halves(const CpuFeatures& cpu);
 
 }  // namespace invar::arch
 

@@ -8,10 +8,14 @@
 namespace invar::kernels {
 namespace {
 
-// The x86 sets' form for this CPU: on AMD's cores (and Hygon's) B blocks in L3 and, on the
-// AVX-512 path, the folded broadcasts; on every other core B blocks in L2 and broadcasts in
-// registers (sets/x86.h, sets/avx512.cpp).
-[[maybe_unused]] bool amd_form() { return arch::amd_or_hygon(arch::cpu_features().vendor); }
+// The x86 sets' form for this CPU: on AMD's cores (and Hygon's) B blocks in L3, on every other
+// core in L2 (sets/x86.h); on the AVX-512 path A's broadcasts folded into the fmas where the core
+// runs 512-bit operations on 256-bit halves, in registers elsewhere (sets/avx512.cpp).
+[[maybe_unused]] sets::X86Form x86_form() {
+  const arch::CpuFeatures& cpu = arch::cpu_features();
+  return {.b_in_l3 = arch::amd_or_hygon(cpu.vendor),
+          .folded_broadcasts = arch::avx512_on_256bit_halves(cpu)};
+}
 
 }  // namespace
 
@@ -19,10 +23,10 @@ const KernelSet* compiled_kernel_set(Isa isa) {
   switch (isa) {
     case Isa::kGeneric: return &sets::generic_set();
 #if defined(INVAR_HAVE_AVX2)
-    case Isa::kAvx2: return &sets::avx2_set(amd_form());
+    case Isa::kAvx2: return &sets::avx2_set(x86_form().b_in_l3);
 #endif
 #if defined(INVAR_HAVE_AVX512)
-    case Isa::kAvx512: return &sets::avx512_set(amd_form());
+    case Isa::kAvx512: return &sets::avx512_set(x86_form());
 #endif
 #if defined(INVAR_HAVE_NEON)
     case Isa::kNeon: return &sets::neon_set();
@@ -33,7 +37,7 @@ const KernelSet* compiled_kernel_set(Isa isa) {
 
 std::vector<const KernelSet*> compiled_kernel_sets(Isa isa) {
 #if defined(INVAR_HAVE_AVX512)
-  if (isa == Isa::kAvx512) return sets::avx512_sets(amd_form());
+  if (isa == Isa::kAvx512) return sets::avx512_sets(x86_form());
 #endif
   const KernelSet* chosen = compiled_kernel_set(isa);
   if (chosen == nullptr) return {};

@@ -146,6 +146,6 @@ constexpr KernelSet kAvx2L2Set = with_b_block_in_l2(kAvx2Set);
 
 }  // namespace
 
-const KernelSet& avx2_set(bool amd) { return amd ? kAvx2Set : kAvx2L2Set; }
+const KernelSet& avx2_set(bool b_in_l3) { return b_in_l3 ? kAvx2Set : kAvx2L2Set; }
 
 }  // namespace invar::kernels::sets

@@ -2,6 +2,7 @@
 // the integer kernels of the CPUs with VNNI or AMX.
 #include "kernels/avx512/avx512.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "arch/cpu_features.h"
@@ -38,8 +39,15 @@ static_assert(kSgemmNr == 32 && kDgemmNr == 16,
 // broadcast loaded into a register once per row and step (vbroadcastss, then two fmas), or
 // folded into each fma's memory operand ({1to16}, one instruction where there were two). Each
 // core takes the form and the blocking it was measured faster with (avx512_set below):
-//   - AMD Zen: the folded form, B streaming from L3 (b_streams). Zen 4, one thread: +2 to +5 %
-//     from 96^3 to 4096^3 over the register form; B from L3 as measured at b_streams.
+//   - AMD Zen 4, which runs each 512-bit operation on two 256-bit halves: the folded form, B
+//     streaming from L3 (b_streams). One thread: +2 to +5 % from 96^3 to 4096^3 over the
+//     register form; B from L3 as measured at b_streams.
+//   - AMD Zen 5 (EPYC, family 0x1A model 2; 512-bit units, two fmas a cycle): the register form,
+//     B streaming from L3. One thread, GFLOP/s against oneDNN 2.6's sgemm alternating in the
+//     same process (invar / oneDNN, median of five): 256^3 folded 0.84, register 1.04;
+//     512^3 0.92 / 1.00; 2048^3 0.83 / 0.98 (register with B blocks in L2 0.89);
+//     4096x32x1024 0.89 / 1.01; 4096x4096x64 0.83 / 0.93; 64x64x65536 0.83 / 0.90. There the
+//     folded form's extra loads of A (each element twice) cost issue slots the fmas need.
 //   - Every other x86 core (Intel's): the register form, the B block sized for L2
 //     (with_b_block_in_l2; blocking/block_sizes.h has that model's measurements). On an Intel
 //     Xeon with AMX (family 6 model 167 as its VM reports it), one thread: the 12 x 32 tile alone
@@ -48,7 +56,7 @@ static_assert(kSgemmNr == 32 && kDgemmNr == 16,
 //     at 215 with B's two loads and no broadcasts: each load costs that core issue time, and
 //     the folded form loads every element twice. 2048^3, B block in L2, 141-145 against 129-133
 //     folded. The f64 tile follows the f32 one.
-// tile_set<B>() is the set with B streaming from L3 (b_streams); the other form's blocking is
+// tile_set<B>() is the set with B streaming from L3 (b_streams); Intel's blocking is
 // with_b_block_in_l2's.
 //
 // b_streams: the kernel keeps its pace with B streaming from L2/L3 (GemmKernel::b_streams).
@@ -205,6 +213,7 @@ constexpr KernelSet tile_set() {
 }
 
 constexpr KernelSet kAvx512Set = with_b_block_in_l2(tile_set<Broadcast::kRegister>());
+constexpr KernelSet kAvx512StreamingSet = tile_set<Broadcast::kRegister>();
 constexpr KernelSet kAvx512MemBcastSet = tile_set<Broadcast::kFolded>();
 
 #if defined(INVAR_HAVE_AVX512_VNNI)
@@ -265,8 +274,8 @@ constexpr KernelSet with_vnni(KernelSet set) {
   };
   return set;
 }
-constexpr KernelSet kAvx512VnniSet =
-    with_b_block_in_l2(with_vnni(tile_set<Broadcast::kRegister>()));
+constexpr KernelSet kAvx512VnniSet = with_b_block_in_l2(with_vnni(kAvx512StreamingSet));
+constexpr KernelSet kAvx512StreamingVnniSet = with_vnni(kAvx512StreamingSet);
 constexpr KernelSet kAvx512MemBcastVnniSet = with_vnni(kAvx512MemBcastSet);
 
 #if defined(INVAR_HAVE_AVX512_AMX)
@@ -321,24 +330,40 @@ constexpr KernelSet kAvx512AmxSet = with_b_block_in_l2(with_amx(kAvx512VnniSet))
 
 }  // namespace
 
-const KernelSet& avx512_set(bool amd) {
-#if defined(INVAR_HAVE_AVX512_AMX)
-  if (arch::cpu_features().amx_int8 && !amd) return kAvx512AmxSet;  // no AMD core has AMX
-#endif
+namespace {
+
+// The three forms (sets.h, X86Form): the folded broadcasts stream B from L3 (no core on 256-bit
+// halves has B blocks in L2). With VNNI, each form's integer products run the byte-quad kernels.
+const KernelSet& tile_form(X86Form form) {
 #if defined(INVAR_HAVE_AVX512_VNNI)
-  if (arch::cpu_features().avx512_vnni) return amd ? kAvx512MemBcastVnniSet : kAvx512VnniSet;
+  if (arch::cpu_features().avx512_vnni) {
+    if (form.folded_broadcasts) return kAvx512MemBcastVnniSet;
+    return form.b_in_l3 ? kAvx512StreamingVnniSet : kAvx512VnniSet;
+  }
 #endif
-  return amd ? kAvx512MemBcastSet : kAvx512Set;
+  if (form.folded_broadcasts) return kAvx512MemBcastSet;
+  return form.b_in_l3 ? kAvx512StreamingSet : kAvx512Set;
 }
 
-std::vector<const KernelSet*> avx512_sets(bool amd) {
-  // The AVX2 forms differ in their blocking only, so the AVX-512 path alone has two. Where the
-  // AMX kernels take this CPU's integer products, a third: the same form with the VNNI kernels,
-  // so that those are still held to the chain here.
-  std::vector<const KernelSet*> sets = {&avx512_set(amd), &avx512_set(!amd)};
+}  // namespace
+
+const KernelSet& avx512_set(X86Form form) {
 #if defined(INVAR_HAVE_AVX512_AMX)
-  if (sets.front() == &kAvx512AmxSet) sets.push_back(&kAvx512VnniSet);
+  // No core with B blocks in L3 (AMD's) has AMX.
+  if (arch::cpu_features().amx_int8 && !form.b_in_l3) return kAvx512AmxSet;
 #endif
+  return tile_form(form);
+}
+
+std::vector<const KernelSet*> avx512_sets(X86Form form) {
+  // The AVX2 forms differ in their blocking only, so the AVX-512 path alone has several: this
+  // core's first, then the others. Where the AMX kernels take this CPU's integer products, the
+  // same forms with the VNNI kernels stay tested too.
+  std::vector<const KernelSet*> sets = {&avx512_set(form)};
+  for (X86Form other : {X86Form{false, false}, X86Form{true, false}, X86Form{true, true}}) {
+    const KernelSet* set = &tile_form(other);
+    if (std::find(sets.begin(), sets.end(), set) == sets.end()) sets.push_back(set);
+  }
   return sets;
 }
 

@@ -91,18 +91,25 @@ constexpr GemmKernel widened(const WidenedTile& tile, const Widening& own) {
 // Portable C++, every target (generic.cpp).
 const KernelSet& generic_set();
 
+// The x86 sets' per-core form, the same bits in each (kernel_set.cpp picks it for the CPU).
+struct X86Form {
+  bool b_in_l3 = false;  // B blocks sized for L3, streaming (AMD's cores); else for L2
+  // The AVX-512 tiles fold A's broadcast into each fma (cores on 256-bit halves); else they load
+  // it into a register once for its row's fmas (avx512.cpp).
+  bool folded_broadcasts = false;
+};
+
 #if defined(INVAR_HAVE_AVX2)
-// The AVX2 set in the form for AMD's cores (amd: B blocks in L3) or for the others' (avx2.cpp).
-const KernelSet& avx2_set(bool amd);
+// The AVX2 set with B blocks in L3 (AMD's cores) or in L2 (the others'; avx2.cpp).
+const KernelSet& avx2_set(bool b_in_l3);
 #endif
 
 #if defined(INVAR_HAVE_AVX512)
-// The AVX-512 set for this CPU's extensions (VNNI, AMX) in the form for AMD's cores or the
-// others' (avx512.cpp).
-const KernelSet& avx512_set(bool amd);
-// Every form of the AVX-512 set the tests hold to the chain on this CPU: avx512_set(amd) first
+// The AVX-512 set for this CPU's extensions (VNNI, AMX) in the given form (avx512.cpp).
+const KernelSet& avx512_set(X86Form form);
+// Every form of the AVX-512 set the tests hold to the chain on this CPU: avx512_set(form) first
 // (kernel_set.h, compiled_kernel_sets).
-std::vector<const KernelSet*> avx512_sets(bool amd);
+std::vector<const KernelSet*> avx512_sets(X86Form form);
 #endif
 
 #if defined(INVAR_HAVE_NEON)
