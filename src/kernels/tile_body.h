@@ -294,13 +294,17 @@ void edge_tile_narrow(int64_t rows, int64_t cols, int64_t kc, const typename N::
 // C's m x n block in R x (2 * lanes) tiles, each over all k steps, from a row-major A in place
 // (alpha 1) and B in groups of 2 * lanes columns, group g at b + g * gs, rows ldb apart (the
 // micro-kernel over A in place, ukernel.h). The same chains as the packed tiles.
+// Where the last tile would get fewer than R rows, the last two share their rows evenly: a tile's
+// chains are its rows times its vectors, and a few rows over one vector (16 x 16 as 12 + 4 rows)
+// wait on the fma's latency where two tiles of 8 keep both pipes busy.
 template <class V, int R>
 void tiles_a_in_place(int64_t m, int64_t n, int64_t k, const typename V::T* a, int64_t lda,
                       const typename V::T* b, int64_t ldb, int64_t gs, typename V::T* c,
                       int64_t ldc, AccInit init, typename V::T beta) {
   constexpr int64_t W = kTileVectors * V::kLanes;
-  for (int64_t i = 0; i < m; i += R) {
-    const int64_t rows = m - i < R ? m - i : R;
+  for (int64_t i = 0, rows = 0; i < m; i += rows) {
+    const int64_t left = m - i;
+    rows = left <= R ? left : left < 2 * R ? (left + 1) / 2 : R;
     for (int64_t j = 0; j < n; j += W) {
       const int64_t cols = n - j < W ? n - j : W;
       const RowsA<V> a_rows{a + i * lda, lda};
