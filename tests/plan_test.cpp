@@ -275,7 +275,7 @@ TEST(Plan, FewRowsReadBInPlace) {
 
 // x * W^T of a few rows runs the kernel's direct_t_cached form where W is at most
 // cached_w_bytes (the larger of L2 and a quarter of L3), in column groups of twice direct_t_nr;
-// over a larger W the plain direct_t.
+// over a larger W the plain direct_t, or on one thread its direct_t_alone form where offered.
 TEST(Plan, FewRowsOverAWInCacheTakeTheCachedForm) {
   GemmKernel kern = avx2();
   kern.direct_t_cached = stub_direct;
@@ -306,6 +306,23 @@ TEST(Plan, FewRowsOverAWInCacheTakeTheCachedForm) {
         << c.topology.source << " " << c.m << " x " << c.n << " x " << c.k;
     EXPECT_EQ(p.direct_cols, kern.direct_t_nr * (c.cached ? 2 : 1));
   }
+  // Over a W from memory one thread alone takes direct_t_alone where offered, a team direct_t.
+  kern.direct_t_alone = stub_direct;
+  for (int threads : {1, 2}) {
+    PlanRequest r = transposed(1, 4096, 4096);  // 64 MiB
+    r.threads = threads;
+    const Plan q = plan(kern, r, zen4());
+    ASSERT_EQ(q.path, Path::kDirectTransposed);
+    EXPECT_EQ(q.threads, threads);
+    EXPECT_FALSE(q.direct_t_cached);
+    EXPECT_EQ(q.direct_t_alone, threads == 1);
+    EXPECT_EQ(q.direct_cols, kern.direct_t_nr * (threads == 1 ? 2 : 1));
+  }
+  PlanRequest in_cache = transposed(1, 1024, 1024);  // 4 MiB: the cached form, not the alone one
+  in_cache.threads = 1;
+  EXPECT_TRUE(plan(kern, in_cache, zen4()).direct_t_cached);
+  EXPECT_FALSE(plan(kern, in_cache, zen4()).direct_t_alone);
+  kern.direct_t_alone = nullptr;
   // A tiny product's W is in cache whatever the topology.
   Plan p;
   ASSERT_TRUE(driver::plan_tiny(kern, transposed(1, 64, 64), zen4(), &p));

@@ -452,22 +452,25 @@ TYPED_TEST(Ukernel, SmallKernelsMatchTheChainInPlace) {
     EXPECT_GT(tested, 0);
 }
 
-// B stored transposed (x * W^T): the direct_t kernels, and their direct_t_cached forms, against
-// the chain, over column counts around their groups (and pairs of groups) and k around the
-// in-register transposes (8 and 16 steps), their tails and the pairs' skew (32 steps).
+// B stored transposed (x * W^T): the direct_t kernels, and their direct_t_cached and
+// direct_t_alone forms, against the chain, over column counts around their groups (and pairs of
+// groups) and k around the in-register transposes (8 and 16 steps), their tails and the pairs'
+// skews (32 and 64 steps).
 TYPED_TEST(Ukernel, TransposedDirectKernelsMatchTheChain) {
   using T = TypeParam;
   for (const kernels::KernelSet* set : runnable_sets()) {
     const kernels::GemmKernel& kern = kernel_of<T>(*set);
     if (kern.direct_t == nullptr) continue;
     const int64_t w = kern.direct_t_nr;
-    for (const auto fn : {kern.direct_t, kern.direct_t_cached}) {
+    for (const auto fn : {kern.direct_t, kern.direct_t_cached, kern.direct_t_alone}) {
       if (fn == nullptr) continue;
-      const char* form = fn == kern.direct_t ? " direct_t" : " direct_t_cached";
+      const char* form = fn == kern.direct_t          ? " direct_t"
+                         : fn == kern.direct_t_cached ? " direct_t_cached"
+                                                      : " direct_t_alone";
       for (int64_t n : {int64_t{1}, int64_t{7}, int64_t{8}, int64_t{9}, w - 1, w, w + 1, 2 * w,
                         2 * w + 1, 3 * w + 13, 4 * w + 9}) {
         for (int64_t m = 1; m <= kernels::kDirectMaxRows; ++m) {
-          for (int64_t k : {1, 7, 8, 9, 15, 16, 17, 23, 32, 39, 40, 47, 301}) {
+          for (int64_t k : {1, 7, 8, 9, 15, 16, 17, 23, 32, 39, 40, 47, 64, 72, 79, 301}) {
             const int64_t ldb = k + 3, ldc = n + 2;
             for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
               const bool trans_a = (n + k) % 2;

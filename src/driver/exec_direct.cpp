@@ -17,7 +17,7 @@ using kernels::GemmKernel;
 // plan.direct_cols-column groups, the last run ending at n.
 // With B stored transposed (x * W^T) the kernel is direct_t: each column of B is a contiguous row
 // of W, and one pass over all of K streams those rows once; over a W in cache it is
-// direct_t_cached (plan_direct).
+// direct_t_cached, and for one thread streaming it from memory direct_t_alone (plan_direct).
 void run_direct(const GemmKernel& kern, const GemmProblem& p, const Plan& plan,
                 runtime::ThreadPool* pool) {
   const bool transposed = plan.path == Path::kDirectTransposed;
@@ -25,6 +25,7 @@ void run_direct(const GemmKernel& kern, const GemmProblem& p, const Plan& plan,
   const int64_t height = plan.direct_rows;
   const auto fn = !transposed            ? kern.direct
                   : plan.direct_t_cached ? kern.direct_t_cached
+                  : plan.direct_t_alone  ? kern.direct_t_alone
                                          : kern.direct_t;
   INVAR_DCHECK(fn != nullptr, "the plan's direct kernel exists");
   INVAR_DCHECK(1 <= height && height <= (transposed ? kernels::kDirectMaxRows : kern.direct_mr),

@@ -166,7 +166,9 @@ inline __attribute__((always_inline)) bool plan_direct(const GemmKernel& kern, c
     plan->path = Path::kDirectTransposed;
     plan->direct_rows = kernels::kDirectMaxRows;
     plan->direct_t_cached = w_cached && kern.direct_t_cached != nullptr;
-    plan->direct_cols = kern.direct_t_nr * (plan->direct_t_cached ? 2 : 1);
+    plan->direct_t_alone =
+        !plan->direct_t_cached && plan->threads == 1 && kern.direct_t_alone != nullptr;
+    plan->direct_cols = kern.direct_t_nr * (plan->direct_t_cached || plan->direct_t_alone ? 2 : 1);
     plan->direct_kc = std::max<int64_t>(r.k, 1);
     return true;
   }
@@ -198,8 +200,11 @@ std::string describe_plan(const Plan& plan, const std::string& indent) {
       s += std::string(plan.threads > 1 ? " (column groups split)" : "") + "\n" + indent + "rows " +
            num(plan.direct_rows) + " per call, column groups of " + num(plan.direct_cols) +
            ", k-blocks of " + num(plan.direct_kc) +
-           (plan.path == Path::kDirectTransposed && plan.direct_t_cached
+           (plan.path != Path::kDirectTransposed ? ""
+            : plan.direct_t_cached
                 ? "\n" + indent + "W counted as in cache: the kernel's direct_t_cached form"
+            : plan.direct_t_alone
+                ? "\n" + indent + "W streamed by one thread: the kernel's direct_t_alone form"
                 : "");
       break;
     case Path::kSmall:

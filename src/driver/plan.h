@@ -197,8 +197,10 @@ struct Plan {
   int64_t direct_rows;
   int64_t direct_cols;
   int64_t direct_kc;
-  // kDirectTransposed: a W the caches hold, on kernel.direct_t_cached.
+  // kDirectTransposed: a W the caches hold, on kernel.direct_t_cached; or one thread streaming W
+  // from memory, on kernel.direct_t_alone.
   bool direct_t_cached;
+  bool direct_t_alone;
   // kSmall: whether the members split rows (else columns) for a full team.
   bool small_by_rows;
 

@@ -124,6 +124,10 @@ struct GemmKernel {
   // columns in flight, so twice the chains per fma latency for few rows, over twice the rows of W
   // at once, which costs where W comes from memory. The same chains as direct_t.
   decltype(direct_t) direct_t_cached = nullptr;
+  // Optional: direct_t's form for one thread alone streaming a W the caches do not hold
+  // (driver::plan_direct decides), where one core reads more rows of W at once than a team's
+  // members together should. The same chains as direct_t.
+  decltype(direct_t) direct_t_alone = nullptr;
   // Optional, bf16 and f16 kernels only: direct_panels over prepacked panels that keep the
   // caller's 16-bit values (K x nr, row stride nr, unwidened: half the bytes of f32 panels),
   // widened in registers; the decode step over 16-bit prepacked weights (api/packed16.cpp).

@@ -62,6 +62,12 @@ void sgemm_avx2_direct_t8(int64_t m, int64_t n, int64_t k, float alpha, const fl
 void sgemm_avx2_direct_t8_pairs(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                                 int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                                 int64_t ldc, AccInit init, float beta);
+// The same pairs streaming W from memory (software prefetch, the second block further behind):
+// the direct_t_alone of the AMD Zen 5 form (kernels/sets/avx512.cpp).
+void sgemm_avx2_direct_t8_pairs_streaming(int64_t m, int64_t n, int64_t k, float alpha,
+                                          const float* a, int64_t a_rs, int64_t a_cs,
+                                          const float* b, int64_t ldb, float* c, int64_t ldc,
+                                          AccInit init, float beta);
 
 // The decode step over bf16 (sb) and f16 (sh) operands (ukernel.h, WidenedDirectFn), widened
 // in registers: m <= kDirectMaxRows rows over a row-major B (direct), a transposed B (direct_t)

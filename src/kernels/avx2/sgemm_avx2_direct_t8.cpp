@@ -85,16 +85,16 @@ inline void start(__m256 (&acc)[M], const float* c, int64_t ldc, AccInit init, f
   }
 }
 
-// Steps p .. p + 7 (p a multiple of 8), each row's line kAhead floats ahead asked for once
+// Steps p .. p + 7 (p a multiple of 8), each row's line kAheadBy floats ahead asked for once
 // where kPrefetch.
-template <int M, class A, bool kPrefetch = true>
+template <int M, class A, bool kPrefetch = true, int64_t kAheadBy = kAhead>
 inline __attribute__((always_inline)) void eight_steps(__m256 (&acc)[M], const A& a, const float* b,
                                                        int64_t ldb, int64_t p) {
   if (kPrefetch && p % 16 == 0) {
     // An address past the end of W is harmless: a prefetch never faults (and the address is
     // formed as an integer, never as a pointer beyond the array).
     for (int l = 0; l < 8; ++l) {
-      const auto at = reinterpret_cast<std::uintptr_t>(b + l * ldb + p) + kAhead * sizeof(float);
+      const auto at = reinterpret_cast<std::uintptr_t>(b + l * ldb + p) + kAheadBy * sizeof(float);
       _mm_prefetch(reinterpret_cast<const char*>(at), _MM_HINT_T0);
     }
   }
@@ -135,31 +135,48 @@ void direct_t(int64_t k, const A& a, const float* b, int64_t ldb, float* c, int6
   store(acc, c, ldc);
 }
 
-// M rows x 16 columns: two blocks of eight, the second kPairSkew steps behind the first. A block
-// holds one chain per row and column, so one row's product waits on the fma's latency; two
-// blocks in flight take twice the columns per latency. Up to kPairMaxRows rows (2 M accumulators
-// and a block's eight transposed vectors in the sixteen ymm registers). No software prefetch:
-// with sixteen rows of W in flight it gained nothing (1 x 4096 x 4096 on the Xeon of
-// block_sizes.h: 24.2 GB/s of W without, 23.6 with), and its addresses cost registers.
+// How a pair of blocks reads W: from the caches (no software prefetch; the second block
+// kPairSkew steps behind), or streaming from memory (each row's line kStreamAhead floats ahead
+// asked for, the second block kStreamSkew steps behind).
+enum class PairRead { kCached, kStreaming };
+
+// Streaming W from memory, sixteen rows in flight, on the AMD Zen 5 of kernels/sets/avx512.cpp
+// (one thread, kernels alternating in one process, median GB/s of W): 1 x 4096 x 4096 (64 MiB)
+// 25.6 for sgemm_avx2_direct_t8, 27.0 for the pair without prefetch, 29.8 with the second block
+// 64 steps behind, 32.6 asking 512 floats ahead too (256: 31.6, 768: 31.1); 1 x 16384 x 4096 23.1
+// against 25.8; 3 x 4096 x 4096 22.5 against 25.5. From the caches the prefetch loses there
+// (1 x 1024 x 1024: 48-49 without, 41 with), hence two forms.
+constexpr int64_t kStreamAhead = 512;
+constexpr int64_t kStreamSkew = 64;
+
+// M rows x 16 columns: two blocks of eight, the second kPairSkew (kStreamSkew) steps behind the
+// first. A block holds one chain per row and column, so one row's product waits on the fma's
+// latency; two blocks in flight take twice the columns per latency. Up to kPairMaxRows rows
+// (2 M accumulators and a block's eight transposed vectors in the sixteen ymm registers).
+// Cached, no software prefetch: with sixteen rows of W in flight it gained nothing on the Xeon of
+// block_sizes.h (1 x 4096 x 4096: 24.2 GB/s of W without, 23.6 with), and its addresses cost
+// registers.
 constexpr int kPairMaxRows = 3;
-template <int M, class A>
+template <int M, PairRead kRead, class A>
 void direct_t_pair(int64_t k, const A& a, const float* b, int64_t ldb, float* c, int64_t ldc,
                    AccInit init, float beta) {
   static_assert(M <= kPairMaxRows);
+  constexpr bool kPrefetch = kRead == PairRead::kStreaming;
+  constexpr int64_t kSkew = kPrefetch ? kStreamSkew : kPairSkew;
   __m256 acc0[M], acc1[M];
   start(acc0, c, ldc, init, beta);
   start(acc1, c + 8, ldc, init, beta);
   const float* b1 = b + 8 * ldb;
   const int64_t k8 = k / 8 * 8;
   int64_t p = 0;
-  constexpr bool kPrefetch = false;
-  for (; p < k8 && p < kPairSkew; p += 8) eight_steps<M, A, kPrefetch>(acc0, a, b, ldb, p);
+  for (; p < k8 && p < kSkew; p += 8)
+    eight_steps<M, A, kPrefetch, kStreamAhead>(acc0, a, b, ldb, p);
   for (; p < k8; p += 8) {
-    eight_steps<M, A, kPrefetch>(acc0, a, b, ldb, p);
-    eight_steps<M, A, kPrefetch>(acc1, a, b1, ldb, p - kPairSkew);
+    eight_steps<M, A, kPrefetch, kStreamAhead>(acc0, a, b, ldb, p);
+    eight_steps<M, A, kPrefetch, kStreamAhead>(acc1, a, b1, ldb, p - kSkew);
   }
-  for (int64_t q = p > kPairSkew ? p - kPairSkew : 0; q < k8; q += 8)
-    eight_steps<M, A, kPrefetch>(acc1, a, b1, ldb, q);
+  for (int64_t q = p > kSkew ? p - kSkew : 0; q < k8; q += 8)
+    eight_steps<M, A, kPrefetch, kStreamAhead>(acc1, a, b1, ldb, q);
   last_steps(acc0, a, b, ldb, k8, k);
   last_steps(acc1, a, b1, ldb, k8, k);
   store(acc0, c, ldc);
@@ -175,12 +192,30 @@ void direct_t_rows(int64_t n, int64_t k, const A& a, const float* b, int64_t ldb
                             /*b_cs=*/ldb, c + j, ldc, init, beta);
 }
 
-template <int M, class A>
+template <int M, PairRead kRead, class A>
 void direct_t_pairs(int64_t n, int64_t k, const A& a, const float* b, int64_t ldb, float* c,
                     int64_t ldc, AccInit init, float beta) {
   int64_t j = 0;
-  for (; j + 16 <= n; j += 16) direct_t_pair<M>(k, a, b + j * ldb, ldb, c + j, ldc, init, beta);
+  for (; j + 16 <= n; j += 16)
+    direct_t_pair<M, kRead>(k, a, b + j * ldb, ldb, c + j, ldc, init, beta);
   direct_t_rows<M>(n, k, a, b, ldb, c, ldc, init, beta, j);
+}
+
+template <PairRead kRead>
+void pairs_entry(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t a_rs,
+                 int64_t a_cs, const float* b, int64_t ldb, float* c, int64_t ldc, AccInit init,
+                 float beta) {
+  if (m > kPairMaxRows) {
+    sgemm_avx2_direct_t8(m, n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta);
+    return;
+  }
+  with_rows_of_a(a, a_rs, a_cs, alpha, [&](const auto& rows) {
+    switch (m) {
+      case 1: direct_t_pairs<1, kRead>(n, k, rows, b, ldb, c, ldc, init, beta); break;
+      case 2: direct_t_pairs<2, kRead>(n, k, rows, b, ldb, c, ldc, init, beta); break;
+      default: direct_t_pairs<3, kRead>(n, k, rows, b, ldb, c, ldc, init, beta); break;
+    }
+  });
 }
 
 }  // namespace
@@ -202,17 +237,14 @@ void sgemm_avx2_direct_t8(int64_t m, int64_t n, int64_t k, float alpha, const fl
 void sgemm_avx2_direct_t8_pairs(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                                 int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                                 int64_t ldc, AccInit init, float beta) {
-  if (m > kPairMaxRows) {
-    sgemm_avx2_direct_t8(m, n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta);
-    return;
-  }
-  with_rows_of_a(a, a_rs, a_cs, alpha, [&](const auto& rows) {
-    switch (m) {
-      case 1: direct_t_pairs<1>(n, k, rows, b, ldb, c, ldc, init, beta); break;
-      case 2: direct_t_pairs<2>(n, k, rows, b, ldb, c, ldc, init, beta); break;
-      default: direct_t_pairs<3>(n, k, rows, b, ldb, c, ldc, init, beta); break;
-    }
-  });
+  pairs_entry<PairRead::kCached>(m, n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta);
+}
+
+void sgemm_avx2_direct_t8_pairs_streaming(int64_t m, int64_t n, int64_t k, float alpha,
+                                          const float* a, int64_t a_rs, int64_t a_cs,
+                                          const float* b, int64_t ldb, float* c, int64_t ldc,
+                                          AccInit init, float beta) {
+  pairs_entry<PairRead::kStreaming>(m, n, k, alpha, a, a_rs, a_cs, b, ldb, c, ldc, init, beta);
 }
 
 }  // namespace invar::kernels::avx2

@@ -213,7 +213,16 @@ constexpr KernelSet tile_set() {
 }
 
 constexpr KernelSet kAvx512Set = with_b_block_in_l2(tile_set<Broadcast::kRegister>());
-constexpr KernelSet kAvx512StreamingSet = tile_set<Broadcast::kRegister>();
+// On the AMD cores with 512-bit units (Zen 5), one thread's decode step over a W streaming from
+// memory reads sixteen rows at once (sgemm_avx2_direct_t8_pairs_streaming, which has the
+// measurements): x * W^T 1 x 4096 x 4096 +27 %, 1 x 16384 x 4096 +12 % over the eight-row
+// kernel there. Two threads, each reading sixteen rows, were level with it or slower (4096 x 4096
+// 39-41 GB/s against 41-47, alternating runs), so a team keeps direct_t (direct_t_alone).
+constexpr KernelSet with_streaming_pairs(KernelSet set) {
+  set.sgemm.direct_t_alone = erase<&avx2::sgemm_avx2_direct_t8_pairs_streaming>;
+  return set;
+}
+constexpr KernelSet kAvx512StreamingSet = with_streaming_pairs(tile_set<Broadcast::kRegister>());
 constexpr KernelSet kAvx512MemBcastSet = tile_set<Broadcast::kFolded>();
 
 #if defined(INVAR_HAVE_AVX512_VNNI)
@@ -274,7 +283,8 @@ constexpr KernelSet with_vnni(KernelSet set) {
   };
   return set;
 }
-constexpr KernelSet kAvx512VnniSet = with_b_block_in_l2(with_vnni(kAvx512StreamingSet));
+constexpr KernelSet kAvx512VnniSet =
+    with_b_block_in_l2(with_vnni(tile_set<Broadcast::kRegister>()));
 constexpr KernelSet kAvx512StreamingVnniSet = with_vnni(kAvx512StreamingSet);
 constexpr KernelSet kAvx512MemBcastVnniSet = with_vnni(kAvx512MemBcastSet);
 

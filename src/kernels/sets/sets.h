@@ -26,6 +26,7 @@ constexpr bool well_formed(const GemmKernel& k) {
          (k.direct == nullptr || (k.direct_mr >= kDirectMaxRows && k.direct_nr > 0)) &&
          (k.direct_t == nullptr || k.direct_t_nr > 0) &&
          (k.direct_t_cached == nullptr || k.direct_t != nullptr) &&
+         (k.direct_t_alone == nullptr || k.direct_t != nullptr) &&
          (k.direct_panels == nullptr || k.direct != nullptr) &&
          ((k.a_in_place_panels == 0 && k.a_in_place_team_panels == 0) ||
           k.direct_panels != nullptr) &&
