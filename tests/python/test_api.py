@@ -226,20 +226,23 @@ def test_the_gil_is_released_while_computing():
     import threading
     import time
 
-    a = seeded((1200, 1200), np.float32, 1)
-    b = seeded((1200, 1200), np.float32, 2)
-    start = time.perf_counter()
-    invar.matmul(a, b)
-    duration = time.perf_counter() - start
-    done = threading.Event()
-    worker = threading.Thread(target=lambda: (invar.matmul(a, b), done.set()))
-    gaps, last = [], time.perf_counter()
-    worker.start()
-    while not done.is_set():  # this thread keeps running Python while the product computes
-        now = time.perf_counter()
-        gaps.append(now - last)
-        last = now
-    worker.join()
+    # One thread computes, so this one has a core of its own: with every core busy, one
+    # descheduling of this thread (a few ms) could exceed half of a product that takes 10 ms.
+    a = seeded((1600, 1600), np.float32, 1)
+    b = seeded((1600, 1600), np.float32, 2)
+    with invar.threads(1):
+        start = time.perf_counter()
+        invar.matmul(a, b)
+        duration = time.perf_counter() - start
+        done = threading.Event()
+        worker = threading.Thread(target=lambda: (invar.matmul(a, b), done.set()))
+        gaps, last = [], time.perf_counter()
+        worker.start()
+        while not done.is_set():  # this thread keeps running Python while the product computes
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+        worker.join()
     assert len(gaps) > 10 and max(gaps) < duration / 2, (max(gaps), duration)
 
 
