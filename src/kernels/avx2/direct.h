@@ -13,9 +13,9 @@
 // gs = G, so the groups lie side by side in each row); prepacked panels are ldb = gpp * G = NR
 // and gs = the panel's size, so the same code streams several panels at once.
 //
-// The last n % G columns use vmaskmov: masked-off lanes of B and C are neither read (no fault
-// past the end of a row, however the row ends) nor written, and the lanes that are computed see
-// the same fma chain as full vectors.
+// The last n % G columns are masked (avx2/vec.h): masked-off lanes of B and C are neither read
+// (no fault past the end of a row, however the row ends) nor written, and the lanes that are
+// computed see the same fma chain as full vectors.
 #ifndef INVAR_KERNELS_AVX2_DIRECT_H_
 #define INVAR_KERNELS_AVX2_DIRECT_H_
 
@@ -48,7 +48,7 @@ template <class Vec, int M, int NV, Tail kTail, bool kScale>
 void direct_block(int64_t k, typename Vec::T alpha, const typename Vec::T* a, int64_t a_rs,
                   int64_t a_cs, const typename Vec::T* b, int64_t g0, int64_t ldb, int64_t gs,
                   int gpp, typename Vec::T* c, int64_t ldc, AccInit init, typename Vec::T beta,
-                  const __m256i* masks) {
+                  const typename Vec::Mask* masks) {
   using T = typename Vec::T;
   using V = typename Vec::V;
   constexpr int L = Vec::kLanes;
@@ -129,7 +129,7 @@ void direct_rows(int64_t n, int64_t k, typename Vec::T alpha, const typename Vec
                                                   c + j, ldc, init, beta, nullptr);
   if (j < n) {
     const int left = static_cast<int>(n - j);
-    const __m256i masks[2] = {Vec::mask(left), Vec::mask(left - Vec::kLanes)};
+    const typename Vec::Mask masks[2] = {Vec::mask(left), Vec::mask(left - Vec::kLanes)};
     if (b_padded) {
       direct_block<Vec, M, 2, Tail::kCOnly, kScale>(k, alpha, a, a_rs, a_cs, b, j / G, ldb, gs, gpp,
                                                     c + j, ldc, init, beta, masks);
