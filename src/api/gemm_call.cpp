@@ -345,9 +345,10 @@ struct StridedOperands {
 
 // Entries begin .. end - 1 of a strided batch whose first entry is the tiny product p with its
 // plan: the kernel call the plan makes, over each entry's operands, with nothing else per entry.
-// A product of a few rows over a row-major B (driver::direct_at_once) is one record of the
-// direct kernel's arguments (kernels::DirectArgs) whose three addresses move on; one on the small
-// path, the kernel's tiles over A and B in place; any other runs its plan (run_tiny_plan).
+// A product of a few rows over a row-major B (driver::few_rows_at_once, as the C API's tiny lane
+// runs it) is one record of the direct kernel's arguments (kernels::DirectArgs) whose three
+// addresses move on; one on the small path, the kernel's tiles over A and B in place; any other
+// runs its plan (run_tiny_plan).
 template <class In, class InB, class Out>
 void run_strided(const kernels::GemmKernel& kernel, driver::GemmProblem p, const driver::Plan& plan,
                  const StridedOperands<In, InB, Out>& at, int64_t begin, int64_t end) {
@@ -360,7 +361,7 @@ void run_strided(const kernels::GemmKernel& kernel, driver::GemmProblem p, const
     }
     return;
   }
-  if (kernel.direct_args != nullptr && driver::direct_at_once(kernel, p.m, p.n, p.k, p.b_cs)) {
+  if (driver::few_rows_at_once(kernel, p.m, p.n, p.k, p.b_cs)) {
     kernels::DirectArgs r{p.m,
                           p.n,
                           p.k,

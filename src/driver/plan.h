@@ -279,6 +279,18 @@ inline bool direct_at_once(const kernels::GemmKernel& kernel, int64_t m, int64_t
          tiny_shape(m, n, k);
 }
 
+// Whether a tiny product over a row-major B runs as one call of the direct kernel's record form
+// (kernels::DirectArgs, GemmKernel::direct_args): direct_at_once's products, and up to
+// kFewRowsMaxRows rows of at most kFewRowsMaxCols columns, which the record form runs as one or
+// two blocks of accumulators where plan_tiny's plan would run the small path's tiles. The chains
+// are the same either way. The C API's tiny lane and a strided batch's entries take it.
+inline bool few_rows_at_once(const kernels::GemmKernel& kernel, int64_t m, int64_t n, int64_t k,
+                             int64_t b_cs) {
+  return kernel.direct_args != nullptr && b_cs == 1 && tiny_shape(m, n, k) &&
+         (m <= kernels::kDirectMaxRows ||
+          (m <= kernels::kFewRowsMaxRows && n <= kernels::kFewRowsMaxCols));
+}
+
 // The kernel calls plan_tiny's plan for a tiny product (tiny_shape) that may take a direct path
 // (allow_direct, neither operand prepacked) makes, found without making the plan, from the small
 // path's budget for the topology (blocking::small_budget) found once: the small path's one call
