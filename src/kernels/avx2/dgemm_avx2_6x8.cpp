@@ -8,8 +8,8 @@
 //
 // The body is kernels/tile_body.h's over ymm vectors of 4 doubles: one vfmadd231pd per
 // accumulator and step, each lane one element's chain in increasing k; the edge form's last
-// vector goes through vmaskmovpd. Nothing in this file is shared with other translation units
-// except the declared entry points.
+// vector is read under a mask and written lane by lane (F64Vec::maskstore). Nothing in this file
+// is shared with other translation units except the declared entry points.
 #include "kernels/avx2/avx2.h"
 #include "kernels/avx2/vec.h"
 #include "kernels/tile_body.h"

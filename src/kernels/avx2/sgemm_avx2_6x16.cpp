@@ -7,9 +7,9 @@
 //   alignment; kc >= 1.
 //
 // The body is kernels/tile_body.h's over ymm vectors: one vfmadd231ps per accumulator and step,
-// each lane one element's chain in increasing k; the edge form's last vector goes through
-// vmaskmovps (which does not touch the lanes it leaves out). Nothing in this file is shared with
-// other translation units except the declared entry points.
+// each lane one element's chain in increasing k; the edge form's last vector is read under a
+// mask and written lane by lane (F32Vec::maskstore), touching none of the lanes it leaves out.
+// Nothing in this file is shared with other translation units except the declared entry points.
 #include "kernels/avx2/avx2.h"
 #include "kernels/avx2/vec.h"
 #include "kernels/tile_body.h"
