@@ -101,6 +101,9 @@ CacheTopology zen4() {
 CacheTopology xeon_amx() {
   return make("xeon_amx", {48 * kKiB, 12, 64, 1}, {2 * kMiB, 16, 64, 1}, {300 * kMiB, 20, 64, 1});
 }
+CacheTopology zen3() {
+  return make("zen3", {32 * kKiB, 8, 64, 1}, {512 * kKiB, 8, 64, 1}, {32 * kMiB, 16, 64, 1});
+}
 CacheTopology tiny() { return make("tiny", {8 * kKiB, 2, 64, 1}, {128 * kKiB, 4, 64, 1}, {}); }
 
 PlanRequest request(int64_t m, int64_t n, int64_t k, int threads) {
@@ -447,6 +450,12 @@ TEST(Plan, SmallProductsRunTheSmallFormWithUnitAlphaOnly) {
   p = plan(kern, request(256, 256, 256, 1), tiny());
   EXPECT_FALSE(p.small_fits);
   EXPECT_EQ(p.path, Path::kLoopNest);
+  // A 512 KiB L2 lends B a quarter of itself (blocking::small_budget): 160^3 (B 100 KiB) reads
+  // its operands in place, 192^3 (144 KiB) and 256^3 pack; a 1 MiB L2 half (192^3 in place).
+  EXPECT_EQ(plan(kern, request(160, 160, 160, 1), zen3()).path, Path::kSmall);
+  EXPECT_EQ(plan(kern, request(192, 192, 192, 1), zen3()).path, Path::kLoopNest);
+  EXPECT_EQ(plan(kern, request(256, 256, 256, 1), zen3()).path, Path::kLoopNest);
+  EXPECT_EQ(plan(kern, request(192, 192, 192, 1), zen4()).path, Path::kSmall);
 }
 
 TEST(Plan, NothingDirectWhenNotAllowedOrAPrepacked) {

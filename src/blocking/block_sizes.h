@@ -179,13 +179,22 @@ int64_t l3_nc(const arch::CacheLevel& l3, TileShape tile, PackedBytes bytes, int
 int64_t balanced_block(int64_t extent, int64_t max_block, int64_t multiple);
 
 // Whether a product may run the micro-kernel over A in place (kernels/ukernel.h) instead of
-// packing: all of op(B) (k x n) fits in half of this worker's L2 share, where it stays while the
-// tiles sweep it once per MR rows, and an MR-row strip of A over all of k fits in half of L1, where
-// it stays while the strip's tiles sweep B. Operands are counted at their packed size (as they are
-// read). Inline: the planner asks it on every small product's call.
+// packing: all of op(B) (k x n) fits in this worker's budget of L2 (below), where it stays while
+// the tiles sweep it once per MR rows, and an MR-row strip of A over all of k fits in half of L1,
+// where it stays while the strip's tiles sweep B. Operands are counted at their packed size (as
+// they are read). Inline: the planner asks it on every small product's call.
 //
-// The budget (half of the L2 share, half of L1) is small_budget's, which a caller asking on
-// every call finds once for its topology.
+// The budget is small_budget's, which a caller asking on every call finds once for its topology:
+// half of L1 for the strip; for B half of the L2 share, or a quarter of a share below
+// kSmallWholeHalfL2. Each tile reads B's rows in place, one line per k step, from L2; a 512 KiB
+// L2 served that worse than a packed panel in L1 well before B filled half of it. An AMD EPYC
+// Zen 3 (L1d 32 KiB, L2 512 KiB), one thread, alternating calls in one process, GFLOP/s,
+// tiles over operands in place against the loop nest: 128^3 (B 64 KiB) 82 against 72, 256 x 256 x
+// 64 (64 KiB) 60 against 51; 192^3 (144 KiB) 80 against 87, 255^3 (254 KiB) 79 against 84, 256^3
+// 65 against 82, 64 x 256 x 256 67 against 77. With a 1 MiB or larger L2 half held: the Zen 4
+// machine, 192^3 104 against 94 and 256^3 107 against 104 (exec_direct.cpp); the Intel Xeon's
+// 2 MiB, 384^3 (576 KiB) level on one thread and +9 % on two (driver/plan.h).
+inline constexpr double kSmallWholeHalfL2 = 1 << 20;
 struct SmallBudget {
   double b_bytes;      // all of op(B)
   double strip_bytes;  // an MR-row strip of A
@@ -193,7 +202,8 @@ struct SmallBudget {
 inline SmallBudget small_budget(const arch::CacheTopology& topology) {
   const double l2_share = static_cast<double>(topology.l2.bytes) /
                           static_cast<double>(topology.l2.sharing > 1 ? topology.l2.sharing : 1);
-  return {l2_share / 2, static_cast<double>(topology.l1d.bytes) / 2};
+  return {l2_share >= kSmallWholeHalfL2 ? l2_share / 2 : l2_share / 4,
+          static_cast<double>(topology.l1d.bytes) / 2};
 }
 inline bool small_kernel_fits(SmallBudget budget, TileShape tile, PackedBytes bytes, int64_t n,
                               int64_t k) {
