@@ -282,7 +282,7 @@ inline bool direct_at_once(const kernels::GemmKernel& kernel, int64_t m, int64_t
 // Whether a tiny product over a row-major B runs as one call of the direct kernel's record form
 // (kernels::DirectArgs, GemmKernel::direct_args): direct_at_once's products, and up to
 // kFewRowsMaxRows rows of at most kFewRowsMaxCols columns, which the record form runs as one or
-// two blocks of accumulators where plan_tiny's plan would run the small path's tiles. The chains
+// two blocks of accumulators where plan_tiny's plan may run the small path's tiles. The chains
 // are the same either way. The C API's tiny lane and a strided batch's entries take it.
 inline bool few_rows_at_once(const kernels::GemmKernel& kernel, int64_t m, int64_t n, int64_t k,
                              int64_t b_cs) {

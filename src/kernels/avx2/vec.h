@@ -8,10 +8,10 @@
 // A mask is the first `lanes` lanes, held both as the vector vmaskmov loads under and as the
 // count. maskstore writes by the count: the whole vector, or its leading 4 / 2 / 1 lanes (f32;
 // 2 / 1 for f64) by plain stores, one per set bit of the count. A masked store (vmaskmovps to
-// memory) costs about fourteen cycles on the Zen 3 machine of kernels/sets/avx2.cpp (4.45 ns
-// against 0.63 for a whole store, one thread, a loop of stores into L1), and the smallest
-// products store every row of C under a mask: the eight rows of an 8^3 product (one vector
-// each, all lanes) took about half of its time.
+// memory) took about fourteen cycles on an AMD EPYC Zen 3 (4.45 ns against 0.63 for a whole
+// store, one thread, a loop of stores into L1), and the smallest products store every row of C
+// under a mask: an 8^3 product's eight rows (one vector each, all lanes) cost some 36 ns at that
+// rate, in a call that took 66.
 #ifndef INVAR_KERNELS_AVX2_VEC_H_
 #define INVAR_KERNELS_AVX2_VEC_H_
 
