@@ -6,8 +6,10 @@
 // oneDNN itself loaded (omp_set_num_threads, before each turn of the row).
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 
 #include "dl.h"
 #include "rows.h"
@@ -84,15 +86,25 @@ void add_onednn(const std::string& path, const std::vector<int>& threads,
   if (u8s8 == nullptr) {
     skips->push_back(name + ": no dnnl_gemm_u8s8s32: no u8s8 rows");
   } else {
-    // The same probe as for bf16: a status other than success means no rows.
-    const uint8_t x[16] = {};
-    const int8_t w[16] = {};
+    // The same probe as for bf16: a status other than success means no rows. The operands are
+    // the largest values (255 x 127), whose exact sum over 4 steps is 129540: where the
+    // library adds pairs of products in 16 bits (vpmaddubsw, on a CPU without VNNI) they
+    // saturate, and its rows would not be the product.
+    uint8_t x[16];
+    int8_t w[16];
+    std::fill(std::begin(x), std::end(x), uint8_t{255});
+    std::fill(std::begin(w), std::end(w), int8_t{127});
     const int32_t zero = 0;
-    int32_t y[16];
+    int32_t y[16] = {};
     const int status = u8s8('N', 'N', 'F', 4, 4, 4, 1.0f, x, 4, 0, w, 4, 0, 0.0f, y, 4, &zero);
     if (status != 0) {
       skips->push_back(name + ": dnnl_gemm_u8s8s32 returned status " + std::to_string(status) +
                        " on this CPU: no u8s8 rows");
+      u8s8 = nullptr;
+    } else if (std::any_of(std::begin(y), std::end(y), [](int32_t v) { return v != 129540; })) {
+      skips->push_back(name + ": dnnl_gemm_u8s8s32 gives " + std::to_string(y[0]) +
+                       " for 4 x 255 x 127 = 129540 on this CPU (16-bit sums saturate): no u8s8 "
+                       "rows");
       u8s8 = nullptr;
     }
   }
