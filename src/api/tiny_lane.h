@@ -156,9 +156,9 @@ enum class TinyLane {
 };
 
 // Runs C <- alpha * op(A) * op(B) + beta * C of f32 or f64 operands on the default context's
-// direct kernel's record form when the lane is open, the arguments plainly valid, the product
-// tiny and of at most kDirectMaxRows rows over a row-major B, or at most kFewRowsMaxRows rows of
-// at most kFewRowsMaxCols columns: the record (kernels::DirectArgs) is filled at once. Above
+// direct kernel's record form when the lane is open, the arguments plainly valid, and the product
+// one that driver::few_rows_at_once gives to the record form (tiny, over a row-major B, its rows
+// and columns within few_rows_extents): the record (kernels::DirectArgs) is filled at once. Above
 // kDirectMaxRows rows this is not the planner's way (the small path's tiles, or the direct kernel
 // with alpha != 1 or a transposed A), but the chains are the same. Nothing is read or written, and
 // no message set, unless it ran. The kernel runs in the library's FP mode (runtime::FpModeGuard);
@@ -171,9 +171,7 @@ inline TinyLane run_tiny_direct(int trans_a, int trans_b, int64_t m, int64_t n, 
   if (state == nullptr || !tiny_arguments(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, c, ldc))
     return TinyLane::kDeclined;
   const kernels::DirectArgsFn direct = state->direct<T>();
-  if (direct == nullptr || trans_b != 0 ||
-      (m > kernels::kDirectMaxRows &&
-       (m > kernels::kFewRowsMaxRows || n > kernels::kFewRowsMaxCols)))
+  if (direct == nullptr || trans_b != 0 || !driver::few_rows_extents(m, n))
     return state->kernel<T>() != nullptr ? TinyLane::kNotDirect : TinyLane::kDeclined;
   const kernels::AccInit init = is_zero(beta)  ? kernels::AccInit::kZero
                                 : is_one(beta) ? kernels::AccInit::kLoad

@@ -284,11 +284,15 @@ inline bool direct_at_once(const kernels::GemmKernel& kernel, int64_t m, int64_t
 // kFewRowsMaxRows rows of at most kFewRowsMaxCols columns, which the record form runs as one or
 // two blocks of accumulators where plan_tiny's plan may run the small path's tiles. The chains
 // are the same either way. The C API's tiny lane and a strided batch's entries take it.
+// few_rows_extents is the rule on m and n alone, for a caller that has tested the rest.
+inline bool few_rows_extents(int64_t m, int64_t n) {
+  return m <= kernels::kDirectMaxRows ||
+         (m <= kernels::kFewRowsMaxRows && n <= kernels::kFewRowsMaxCols);
+}
 inline bool few_rows_at_once(const kernels::GemmKernel& kernel, int64_t m, int64_t n, int64_t k,
                              int64_t b_cs) {
   return kernel.direct_args != nullptr && b_cs == 1 && tiny_shape(m, n, k) &&
-         (m <= kernels::kDirectMaxRows ||
-          (m <= kernels::kFewRowsMaxRows && n <= kernels::kFewRowsMaxCols));
+         few_rows_extents(m, n);
 }
 
 // The kernel calls plan_tiny's plan for a tiny product (tiny_shape) that may take a direct path
