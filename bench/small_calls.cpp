@@ -6,7 +6,7 @@
 // dispatched kernel over the same entries (a user's loop). The rows take turns, three rounds per
 // shape; each row's best round is reported.
 //
-//   invar_bench_small [--seconds S] [--openblas PATH]
+//   invar_bench_small [--seconds S] [--openblas PATH] [--squares 4,8,...] [--no-skinny]
 #include <sched.h>
 
 #include <algorithm>
@@ -204,13 +204,31 @@ void run_shape(const Peers& peers, const Shape& s, bool batch, double seconds) {
 int main(int argc, char** argv) {
   double seconds = 0.1;
   std::string openblas = "libopenblas.so.0";
+  std::vector<int64_t> sides = {2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 20, 24, 32};
+  bool skinny_rows = true;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--seconds") && i + 1 < argc) {
       seconds = std::atof(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--squares") && i + 1 < argc) {
+      sides.clear();
+      for (const char* p = argv[++i]; *p != '\0'; p += *p == ',') {
+        char* end = nullptr;
+        const long side = std::strtol(p, &end, 10);
+        if (end == p || side < 1 || side > 4096) {
+          std::fprintf(stderr, "--squares: a comma-separated list of sides 1 .. 4096\n");
+          return 2;
+        }
+        sides.push_back(side);
+        p = end;
+      }
+    } else if (!std::strcmp(argv[i], "--no-skinny")) {
+      skinny_rows = false;
     } else if (!std::strcmp(argv[i], "--openblas") && i + 1 < argc) {
       openblas = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: %s [--seconds S] [--openblas PATH]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--seconds S] [--openblas PATH] [--squares 4,8,...] [--no-skinny]\n",
+                   argv[0]);
       return 2;
     }
   }
@@ -255,7 +273,7 @@ int main(int argc, char** argv) {
   std::printf("M calls/s (batch rows: M products/s), one thread, best of 3 rounds of %.2f s\n%s\n",
               seconds, invar_get_config());
   std::vector<Shape> squares, skinny;
-  for (int64_t n : {2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 20, 24, 32}) squares.push_back({n, n, n});
+  for (int64_t n : sides) squares.push_back({n, n, n});
   for (Shape s : {Shape{1, 64, 64}, Shape{2, 64, 64}, Shape{4, 64, 64}, Shape{4, 256, 256},
                   Shape{8, 128, 128}, Shape{16, 64, 256}, Shape{16, 256, 64}, Shape{16, 128, 128}})
     skinny.push_back(s);
@@ -263,7 +281,7 @@ int main(int argc, char** argv) {
     run_shape<float>(peers, s, s.m == 4 || s.m == 8 || s.m == 16 || s.m == 32, seconds);
     run_shape<double>(peers, s, s.m == 4 || s.m == 8 || s.m == 16 || s.m == 32, seconds);
   }
-  for (const Shape& s : skinny) {
+  for (const Shape& s : skinny_rows ? skinny : std::vector<Shape>{}) {
     run_shape<float>(peers, s, false, seconds);
     run_shape<double>(peers, s, false, seconds);
   }

@@ -382,6 +382,73 @@ TYPED_TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
   if (avx2) EXPECT_GT(with_args, 0);
 }
 
+// The record form over a strided batch (GemmKernel::direct_batch) against the chain, entry by
+// entry: every row count it takes, widths around one and two vectors of either ISA's lanes (8 and
+// 16 f32, 4 and 8 f64: its blocks' instances) and past them (the per-entry form), alpha 1 with A
+// in place and alpha != 1 or a transposed A (through few_rows' buffer). The entries lie in one
+// buffer per operand, a gap of NaN between them; B's rows hold exactly n values (ldb == n) and
+// its last entry ends at a guard page, as does A's, so a read past an entry's columns or a step
+// too many faults or shows; C's two padding columns and the gaps must come back unchanged.
+TYPED_TEST(Ukernel, DirectBatchMatchesTheChainPerEntry) {
+  using T = TypeParam;
+  int tested = 0;
+  bool offered = false;
+  for (const kernels::KernelSet* set : runnable_sets()) {
+    offered = offered || set->isa == Isa::kAvx2 || set->isa == Isa::kAvx512;
+    const kernels::GemmKernel& kern = kernel_of<T>(*set);
+    if (kern.direct_batch == nullptr) continue;
+    ASSERT_NE(kern.direct_args, nullptr) << kern.name;
+    ++tested;
+    const int64_t count = 3;
+    for (int64_t m = 1; m <= kernels::kFewRowsMaxRows; ++m) {
+      for (int64_t n : {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33}) {
+        for (int64_t k : {1, 2, 5, 17}) {
+          for (bool trans_a : {false, true}) {
+            for (T alpha : {T(1), T(-0.5)}) {
+              for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
+                const T beta = init == AccInit::kScale ? T(-0.75) : T(0);
+                const int64_t ldc = n + 2;
+                const int64_t sa = m * k + 1, sb = k * n + 1, sc = m * ldc + 1;
+                const T nan = std::numeric_limits<T>::quiet_NaN();
+                GuardedBuffer<T> a(static_cast<std::size_t>((count - 1) * sa + m * k));
+                GuardedBuffer<T> b(static_cast<std::size_t>((count - 1) * sb + k * n));
+                const auto av = random_values<T>(a.size(), 30 + m + k);
+                const auto bv = random_values<T>(b.size(), 31 + n + k);
+                std::memcpy(a.data(), av.data(), a.size() * sizeof(T));
+                std::memcpy(b.data(), bv.data(), b.size() * sizeof(T));
+                for (int64_t e = 1; e < count; ++e) {
+                  a.data()[e * sa - 1] = nan;
+                  b.data()[e * sb - 1] = nan;
+                }
+                auto c = random_values<T>((count - 1) * sc + m * ldc, 32 + m + n + k);
+                if (init == AccInit::kZero) {
+                  for (int64_t e = 0; e < count; ++e)
+                    for (int64_t i = 0; i < m; ++i)
+                      for (int64_t j = 0; j < n; ++j) c[e * sc + i * ldc + j] = nan;
+                }
+                auto expected = c;
+                const int64_t a_rs = trans_a ? 1 : k, a_cs = trans_a ? m : 1;
+                for (int64_t e = 0; e < count; ++e)
+                  reference_gemm<T>(trans_a, false, m, n, k, alpha, a.data() + e * sa,
+                                    trans_a ? m : k, b.data() + e * sb, n, start_beta(init, beta),
+                                    expected.data() + e * sc, ldc);
+                kern.direct_batch({m, n, k, &alpha, a.data(), a_rs, a_cs, b.data(), n, c.data(),
+                                   ldc, init, &beta},
+                                  count, sa, sb, sc);
+                ASSERT_EQ(std::memcmp(c.data(), expected.data(), c.size() * sizeof(T)), 0)
+                    << kern.name << " direct_batch m=" << m << " n=" << n << " k=" << k
+                    << " trans_a=" << trans_a << " alpha=" << alpha;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  // The AVX2 and AVX-512 sets offer it: it must have been tested where they run.
+  if (offered) EXPECT_GT(tested, 0);
+}
+
 // The micro-kernels over A in place (alpha 1) against the chain, over row and column counts around
 // their tiles, k around the unroll, every accumulator start and padded leading dimensions, with
 // B in place (row-major, groups NR apart) and as packed panels (groups gs apart, here with a gap

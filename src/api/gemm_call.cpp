@@ -375,6 +375,10 @@ void run_strided(const kernels::GemmKernel& kernel, driver::GemmProblem p, const
                           p.ldc,
                           p.first_init,
                           p.beta};
+    if (kernel.direct_batch != nullptr) {
+      kernel.direct_batch(r, end - begin, at.sa, at.sb, at.sc);
+      return;
+    }
     for (int64_t i = begin; i < end; ++i) {
       r.a = at.a_at(i);
       r.b = at.b_at(i);

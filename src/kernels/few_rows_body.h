@@ -255,6 +255,81 @@ inline __attribute__((always_inline)) void few_rows(const DirectArgs& r) {
   }
 }
 
+// The products of a strided batch (DirectBatchFn) of M rows and NV vectors of columns, the last
+// masked when kMasked, A in place: the mask, beta and the loop's set-up once, then per entry one
+// block of M rows, or two (rows 0..3, then the others) where M x NV accumulators would be more
+// than twelve (few_rows_wide). The entry's chains are few_rows' own.
+template <class Vec, int M, int NV, bool kMasked>
+__attribute__((noinline)) void few_rows_batch_blocks(const DirectArgs& r, int64_t count,
+                                                     int64_t a_stride, int64_t b_stride,
+                                                     int64_t c_stride) {
+  using T = typename Vec::T;
+  constexpr int kFirst = M * NV <= 12 ? M : 4;
+  const T* a = static_cast<const T*>(r.a);
+  const T* b = static_cast<const T*>(r.b);
+  T* c = static_cast<T*>(r.c);
+  const int64_t k = r.k, lda = r.a_rs, ldb = r.ldb, ldc = r.ldc;
+  const AccInit init = r.init;
+  const T beta = *static_cast<const T*>(r.beta);
+  const typename Vec::Mask mask =
+      kMasked ? Vec::mask(static_cast<int>(r.n - Vec::kLanes * (NV - 1))) : typename Vec::Mask{};
+  for (int64_t i = 0; i < count; ++i, a += a_stride, b += b_stride, c += c_stride) {
+    few_rows_block<Vec, kFirst, NV, kMasked>(k, a, lda, b, ldb, c, ldc, init, beta, mask);
+    if constexpr (kFirst < M)
+      few_rows_block<Vec, M - kFirst, NV, kMasked>(k, a + kFirst * lda, lda, b, ldb,
+                                                   c + kFirst * ldc, ldc, init, beta, mask);
+  }
+}
+
+// M rows of at most two vectors of columns: the instance of few_rows_batch_blocks for n.
+template <class Vec, int M>
+inline __attribute__((always_inline)) void few_rows_batch_m(const DirectArgs& r, int64_t count,
+                                                            int64_t sa, int64_t sb, int64_t sc) {
+  constexpr int L = Vec::kLanes;
+  if (r.n <= L) {
+    if (r.n == L)
+      few_rows_batch_blocks<Vec, M, 1, false>(r, count, sa, sb, sc);
+    else
+      few_rows_batch_blocks<Vec, M, 1, true>(r, count, sa, sb, sc);
+  } else {
+    if (r.n == 2 * L)
+      few_rows_batch_blocks<Vec, M, 2, false>(r, count, sa, sb, sc);
+    else
+      few_rows_batch_blocks<Vec, M, 2, true>(r, count, sa, sb, sc);
+  }
+}
+
+// The direct kernel's record form over a strided batch's entries (ukernel.h: DirectBatchFn):
+// entries of at most two vectors of columns with A in place by few_rows_batch_blocks, any other
+// entry by few_rows.
+template <class Vec>
+inline __attribute__((always_inline)) void few_rows_batch(const DirectArgs& first, int64_t count,
+                                                          int64_t a_stride, int64_t b_stride,
+                                                          int64_t c_stride) {
+  using T = typename Vec::T;
+  if (*static_cast<const T*>(first.alpha) == T(1) && first.a_cs == 1 &&
+      first.n <= 2 * Vec::kLanes) {
+    static_assert(kFewRowsMaxRows == 8, "one instance per row count");
+    switch (first.m) {
+      case 1: few_rows_batch_m<Vec, 1>(first, count, a_stride, b_stride, c_stride); return;
+      case 2: few_rows_batch_m<Vec, 2>(first, count, a_stride, b_stride, c_stride); return;
+      case 3: few_rows_batch_m<Vec, 3>(first, count, a_stride, b_stride, c_stride); return;
+      case 4: few_rows_batch_m<Vec, 4>(first, count, a_stride, b_stride, c_stride); return;
+      case 5: few_rows_batch_m<Vec, 5>(first, count, a_stride, b_stride, c_stride); return;
+      case 6: few_rows_batch_m<Vec, 6>(first, count, a_stride, b_stride, c_stride); return;
+      case 7: few_rows_batch_m<Vec, 7>(first, count, a_stride, b_stride, c_stride); return;
+      default: few_rows_batch_m<Vec, 8>(first, count, a_stride, b_stride, c_stride); return;
+    }
+  }
+  DirectArgs r = first;
+  for (int64_t i = 0; i < count; ++i) {
+    r.a = static_cast<const T*>(first.a) + i * a_stride;
+    r.b = static_cast<const T*>(first.b) + i * b_stride;
+    r.c = static_cast<T*>(first.c) + i * c_stride;
+    few_rows<Vec>(r);
+  }
+}
+
 }  // namespace
 }  // namespace invar::kernels
 

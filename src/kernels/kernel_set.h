@@ -98,9 +98,11 @@ struct GemmKernel {
   void (*direct)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a, int64_t a_rs,
                  int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc, AccInit init,
                  const void* beta) = nullptr;
-  // Optional (nullptr: not offered): the direct kernel for m <= kDirectMaxRows taking its
-  // arguments as one record (ukernel.h: DirectArgs), the tiny lane's.
+  // Optional (nullptr: not offered): the direct kernel for m <= kFewRowsMaxRows over a
+  // row-major B taking its arguments as one record (ukernel.h: DirectArgs), the tiny lane's, and
+  // the same over a strided batch's entries (offered with it).
   DirectArgsFn direct_args = nullptr;
+  DirectBatchFn direct_batch = nullptr;
   // Optional: the direct kernel over prepacked panels (K x nr, row stride nr), its `ldb`
   // argument being the distance between panels in elements; it walks several panels at once.
   void (*direct_panels)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a,

@@ -82,6 +82,12 @@ struct DirectArgs {
   const void* beta;
 };
 using DirectArgsFn = void (*)(const DirectArgs& args);
+// The record form over the `count` products of a strided batch: product i is `first` with its a,
+// b and c moved on i times a_stride, b_stride and c_stride elements. The same chains as `count`
+// calls of DirectArgsFn, one per entry; what a call costs whatever its size (the record read,
+// the kernel's set-up) is paid once per batch.
+using DirectBatchFn = void (*)(const DirectArgs& first, int64_t count, int64_t a_stride,
+                               int64_t b_stride, int64_t c_stride);
 
 // The direct kernels over bf16 and f16 operands (each value passed as its raw bits): the same
 // shapes and chains as SgemmDirectFn on the operands widened exactly to f32, C in f32.

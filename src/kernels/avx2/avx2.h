@@ -34,8 +34,11 @@ void sgemm_avx2_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const fl
                           int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                           int64_t ldc, AccInit init, float beta);
 
-// The same for m <= kDirectMaxRows, its arguments as one record (ukernel.h: DirectArgs).
+// The same for m <= kFewRowsMaxRows, its arguments as one record (ukernel.h: DirectArgs), and
+// over a strided batch's entries (DirectBatchFn).
 void sgemm_avx2_direct_args(const DirectArgs& args);
+void sgemm_avx2_direct_batch(const DirectArgs& first, int64_t count, int64_t a_stride,
+                             int64_t b_stride, int64_t c_stride);
 
 // The same over prepacked panels (pack.h: K x NR, row stride NR, panel_stride floats apart),
 // several panels in flight at once when m is small: NR = 16 (this path's tile) and 32 (the
@@ -169,8 +172,11 @@ void dgemm_avx2_6x8_a_in_place(int64_t m, int64_t n, int64_t k, const double* a,
 void dgemm_avx2_direct_8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
                          int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
                          int64_t ldc, AccInit init, double beta);
-// The same for m <= kDirectMaxRows, its arguments as one record (ukernel.h: DirectArgs).
+// The same for m <= kFewRowsMaxRows, its arguments as one record (ukernel.h: DirectArgs), and
+// over a strided batch's entries (DirectBatchFn).
 void dgemm_avx2_direct_args(const DirectArgs& args);
+void dgemm_avx2_direct_batch(const DirectArgs& first, int64_t count, int64_t a_stride,
+                             int64_t b_stride, int64_t c_stride);
 // The same with B stored transposed (B[k][j] at b[j * ldb + k]), eight columns at a time
 // (kDirectTNr, as the f32 kernel): a row-major y = W x read in place.
 void dgemm_avx2_direct_t8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,

@@ -13,6 +13,11 @@ static_assert(2 * F64Vec::kLanes == kDgemmNr, "a direct group is one AVX2 panel 
 
 void dgemm_avx2_direct_args(const DirectArgs& args) { few_rows<F64Vec>(args); }
 
+void dgemm_avx2_direct_batch(const DirectArgs& first, int64_t count, int64_t a_stride,
+                             int64_t b_stride, int64_t c_stride) {
+  few_rows_batch<F64Vec>(first, count, a_stride, b_stride, c_stride);
+}
+
 void dgemm_avx2_direct_8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
                          int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
                          int64_t ldc, AccInit init, double beta) {

@@ -13,6 +13,11 @@ static_assert(2 * F32Vec::kLanes == kSgemmNr, "a direct group is one AVX2 panel 
 
 void sgemm_avx2_direct_args(const DirectArgs& args) { few_rows<F32Vec>(args); }
 
+void sgemm_avx2_direct_batch(const DirectArgs& first, int64_t count, int64_t a_stride,
+                             int64_t b_stride, int64_t c_stride) {
+  few_rows_batch<F32Vec>(first, count, a_stride, b_stride, c_stride);
+}
+
 void sgemm_avx2_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                           int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                           int64_t ldc, AccInit init, float beta) {

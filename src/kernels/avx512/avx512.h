@@ -72,6 +72,10 @@ void dgemm_avx512_direct_8(int64_t m, int64_t n, int64_t k, double alpha, const 
                            int64_t ldc, AccInit init, double beta);
 void sgemm_avx512_direct_args(const DirectArgs& args);
 void dgemm_avx512_direct_args(const DirectArgs& args);
+void sgemm_avx512_direct_batch(const DirectArgs& first, int64_t count, int64_t a_stride,
+                               int64_t b_stride, int64_t c_stride);
+void dgemm_avx512_direct_batch(const DirectArgs& first, int64_t count, int64_t a_stride,
+                               int64_t b_stride, int64_t c_stride);
 
 inline constexpr int kIgemmMr = 12;
 inline constexpr int kIgemmNr = 32;

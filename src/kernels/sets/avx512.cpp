@@ -111,6 +111,7 @@ constexpr KernelSet tile_set() {
               .direct_nr = avx2::kSgemmNr,
               .direct = erase<&avx512::sgemm_avx512_direct_16>,
               .direct_args = &avx512::sgemm_avx512_direct_args,
+              .direct_batch = &avx512::sgemm_avx512_direct_batch,
               // B packed alone and A read in place (gemm_driver.h) up to two 32-column panels on
               // one thread, one on a team. Measured on a Zen 4 against the loop nest (alternating
               // runs), one / two threads: 4096x32x1024 +21 % / +32 %, 512x32x512 +20 % / +21 %;
@@ -144,6 +145,7 @@ constexpr KernelSet tile_set() {
               .direct_nr = avx2::kDgemmNr,
               .direct = erase<&avx512::dgemm_avx512_direct_8>,
               .direct_args = &avx512::dgemm_avx512_direct_args,
+              .direct_batch = &avx512::dgemm_avx512_direct_batch,
               // Up to two 16-column panels (Zen 4, against the loop nest, 1 / 2 threads): f64
               // 512x16x512 +38 % / +40 %, 1024x32x2048 +19 % / +9 %, 4096x32x1024 +14 % / +6 %;
               // four panels lost (1024x48x1024 -9 % / -12 %, 2048x64x1024 on two threads -13 %).
