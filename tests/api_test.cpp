@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <random>
@@ -96,6 +97,56 @@ TEST(CppApi, ShapeMismatchThrowsAndLeavesCUntouched) {
     EXPECT_EQ(e.status(), Status::kInvalidArgument);
     EXPECT_NE(std::string(e.what()).find("op(A) is 3 x 4"), std::string::npos) << e.what();
   }
+}
+
+// Tiny products through invar::gemm on a context of one's own run on that context's tiny lane
+// (Context::Impl::tiny, as invar_sgemm on the default context): the chain's bits for every
+// layout, alpha and beta, on the record form (up to 8 rows), the kernel calls of plan_tiny's plan
+// and the planned run, the same as the loop nest's on a context without a direct path.
+template <class T>
+void tiny_products_on_contexts() {
+  Context lane, nest;
+  nest.impl().allow_direct = false;
+  const kernels::GemmKernel& kernel = kernels::kernel_for<T>(*lane.impl().kernels);
+  if (kernel.direct_args != nullptr && kernel.permitted == nullptr)
+    EXPECT_EQ(lane.impl().tiny.direct<T>(), kernel.direct_args);  // the lane is open
+  for (const auto& [m, n, k] :
+       {std::array<int64_t, 3>{1, 1, 1}, std::array<int64_t, 3>{2, 2, 2},
+        std::array<int64_t, 3>{4, 4, 4}, std::array<int64_t, 3>{3, 17, 5},
+        std::array<int64_t, 3>{8, 8, 8}, std::array<int64_t, 3>{7, 17, 3},
+        std::array<int64_t, 3>{12, 12, 12}, std::array<int64_t, 3>{16, 1, 9},
+        std::array<int64_t, 3>{5, 40, 33}}) {
+    for (Op op_a : {Op::kNoTrans, Op::kTrans}) {
+      for (Op op_b : {Op::kNoTrans, Op::kTrans}) {
+        for (T alpha : {T(1), T(-0.5)}) {
+          for (T beta : {T(0), T(1), T(0.75)}) {
+            const bool ta = op_a == Op::kTrans, tb = op_b == Op::kTrans;
+            const int64_t a_rows = ta ? k : m, a_cols = ta ? m : k;
+            const int64_t b_rows = tb ? n : k, b_cols = tb ? k : n;
+            const int64_t lda = a_cols + 1, ldb = b_cols + 2, ldc = n + 3;
+            const auto a = random_values<T>(a_rows * lda, 7 + m);
+            const auto b = random_values<T>(b_rows * ldb, 8 + n);
+            auto c = random_values<T>(m * ldc, 9 + k);
+            auto expected = c, nested = c;
+            reference_gemm<T>(ta, tb, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta,
+                              expected.data(), ldc);
+            const MatrixView<const T> av(a.data(), a_rows, a_cols, lda);
+            const MatrixView<const T> bv(b.data(), b_rows, b_cols, ldb);
+            gemm(alpha, op_a, av, op_b, bv, beta, MatrixView<T>(c.data(), m, n, ldc), lane);
+            gemm(alpha, op_a, av, op_b, bv, beta, MatrixView<T>(nested.data(), m, n, ldc), nest);
+            ASSERT_TRUE(same_bits(c, expected)) << m << "x" << n << "x" << k << " " << ta << tb
+                                                << " alpha " << alpha << " beta " << beta;
+            ASSERT_TRUE(same_bits(nested, expected)) << m << "x" << n << "x" << k;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(CppApi, TinyProductsOnAContextTakeItsLane) {
+  tiny_products_on_contexts<float>();
+  tiny_products_on_contexts<double>();
 }
 
 TEST(CppApi, OpenMpThreadsNeedALoadedRuntime) {

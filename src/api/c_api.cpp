@@ -142,8 +142,8 @@ __attribute__((noinline)) invar_status tiny_problem_entry(int trans_a, int trans
                                                           int64_t n, int64_t k, T alpha, const T* a,
                                                           int64_t lda, const T* b, int64_t ldb,
                                                           T beta, T* c, int64_t ldc) {
-  if (invar::api::run_tiny_problem(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
-                                   ldc)) {
+  if (invar::api::run_tiny_problem(*invar::api::tiny_lane(), trans_a, trans_b, m, n, k, alpha, a,
+                                   lda, b, ldb, beta, c, ldc)) {
     invar::api::clear_last_error();
     return INVAR_OK;
   }
@@ -160,8 +160,8 @@ inline __attribute__((always_inline)) invar_status plain_entry(int trans_a, int 
                                                                const T* a, int64_t lda, const T* b,
                                                                int64_t ldb, T beta, T* c,
                                                                int64_t ldc) {
-  switch (
-      invar::api::run_tiny_direct(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)) {
+  switch (invar::api::run_tiny_direct(invar::api::tiny_lane(), trans_a, trans_b, m, n, k, alpha, a,
+                                      lda, b, ldb, beta, c, ldc)) {
     case invar::api::TinyLane::kRan: invar::api::clear_last_error(); return INVAR_OK;
     case invar::api::TinyLane::kNotDirect:
       return tiny_problem_entry(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);

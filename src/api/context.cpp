@@ -133,6 +133,7 @@ Context::Impl::Impl(const ContextOptions& options) {
   overrides.kc = options.kc > 0 ? options.kc : env_int("INVAR_KC", kMaxBlock);
   overrides.nc = options.nc > 0 ? options.nc : env_int("INVAR_NC", kMaxBlock);
   pool.set_team_runner(runner_from_env());
+  tiny = api::lane_state_of(*kernels, allow_direct);
 }
 
 const char* isa_name(Isa isa) {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <string>
 
+#include "api/lane_state.h"
 #include "blocking/block_sizes.h"
 #include "invar/invar.hpp"
 #include "kernels/kernel_set.h"
@@ -32,6 +33,9 @@ struct Context::Impl {
   // the two), and why, for `invar info`.
   const kernels::GemmKernel* sbgemm_dot = nullptr;
   std::string sbgemm_dot_reason;
+  // The tiny lane's view of this context (api/tiny_lane.h), as made: a caller that turns
+  // allow_direct off afterwards (tests) is read by the lane's users before they take it.
+  api::LaneState tiny;
   runtime::WorkspacePool workspaces;
   // Threads start on first use, as many as a call asks for; the cap only bounds
   // set_num_threads. A call that finds the pool busy with another user thread's call, or that

@@ -1,10 +1,12 @@
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "api/context_impl.h"
 #include "api/gemm_call.h"
 #include "api/packed.h"
+#include "api/tiny_lane.h"
 #include "invar/invar.hpp"
 #include "invar/invar_version.h"
 #include "runtime/fp_mode.h"
@@ -67,9 +69,38 @@ api::GemmCall<In, Out> make_call(Acc alpha, Op op_a, MatrixView<const In> a, Op 
   return call;
 }
 
+// An f32 or f64 product through the context's tiny lane (api/tiny_lane.h) when it is plainly
+// valid and tiny, as invar_sgemm runs one on the default context: true when it ran. Anything else
+// (shapes that disagree, invalid arguments, a larger product, a context without a direct path)
+// is left untouched to make_call and run, which decide it.
+template <class T>
+bool run_tiny(T alpha, Op op_a, MatrixView<const T> a, Op op_b, MatrixView<const T> b, T beta,
+              MatrixView<T> c, Context& context) {
+  const Context::Impl& impl = context.impl();
+  if (!impl.allow_direct) return false;
+  const int ta = static_cast<int>(op_a), tb = static_cast<int>(op_b);
+  const int64_t m = ta == 1 ? a.cols() : a.rows(), k = ta == 1 ? a.rows() : a.cols();
+  const int64_t kb = tb == 1 ? b.cols() : b.rows(), n = tb == 1 ? b.rows() : b.cols();
+  if (k != kb || c.rows() != m || c.cols() != n) return false;
+  switch (api::run_tiny_direct(&impl.tiny, ta, tb, m, n, k, alpha, a.data(), a.ld(), b.data(),
+                               b.ld(), beta, c.data(), c.ld())) {
+    case api::TinyLane::kRan: return true;
+    case api::TinyLane::kNotDirect:
+      return api::run_tiny_problem(impl.tiny, ta, tb, m, n, k, alpha, a.data(), a.ld(), b.data(),
+                                   b.ld(), beta, c.data(), c.ld());
+    case api::TinyLane::kDeclined: break;
+  }
+  return false;
+}
+
 template <class In, class InB, class Out, class Acc>
 void gemm_impl(Acc alpha, Op op_a, MatrixView<const In> a, Op op_b, MatrixView<const InB> b,
                Acc beta, MatrixView<Out> c, Context& context) {
+  if constexpr ((std::is_same_v<In, float> ||
+                 std::is_same_v<In, double>)&&std::is_same_v<InB, In> &&
+                std::is_same_v<Out, In> && std::is_same_v<Acc, In>) {
+    if (run_tiny(alpha, op_a, a, op_b, b, beta, c, context)) return;
+  }
   run(make_call(alpha, op_a, a, op_b, b, beta, c), context);
 }
 

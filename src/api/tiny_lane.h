@@ -30,6 +30,7 @@
 
 #include "api/context_impl.h"
 #include "api/gemm_call.h"
+#include "api/lane_state.h"
 #include "arch/cache_topology.h"
 #include "blocking/block_sizes.h"
 #include "driver/gemm_driver.h"
@@ -39,51 +40,15 @@
 namespace invar::api {
 
 // What the lane reads of the process, found once (a function-local static: one test of its
-// guard per call): the default context's f32 and f64 kernels (nullptr, and the lane closed to
-// that type, where the context runs no direct path or the kernel asks per product whether it
-// may run: GemmKernel::permitted) and the cache topology. Making it throws, and is tried again on
-// the next call, when the context or the topology cannot be made or the topology is unusable (a
-// bad INVAR_L1D, INVAR_L2 or INVAR_L3): the general entry then reports it.
-struct LaneState {
-  const kernels::GemmKernel* sgemm;
-  const kernels::GemmKernel* dgemm;
-  // Their direct kernels' record forms (GemmKernel::direct_args), nullptr where there is none:
-  // the common case's one load.
-  kernels::DirectArgsFn sgemm_direct;
-  kernels::DirectArgsFn dgemm_direct;
-  const arch::CacheTopology* topology;
-  blocking::SmallBudget small_budget;  // of *topology, for driver::tiny_call
-
-  template <class T>
-  const kernels::GemmKernel* kernel() const {
-    if constexpr (std::is_same_v<T, float>)
-      return sgemm;
-    else
-      return dgemm;
-  }
-  template <class T>
-  kernels::DirectArgsFn direct() const {
-    if constexpr (std::is_same_v<T, float>)
-      return sgemm_direct;
-    else
-      return dgemm_direct;
-  }
-};
+// guard per call): the default context's lane (Context::Impl::tiny, api/lane_state.h). Making it
+// throws, and is tried again on the next call, when the context or the topology cannot be made or
+// the topology is unusable (a bad INVAR_L1D, INVAR_L2 or INVAR_L3): the general entry then reports
+// it.
 inline LaneState make_lane_state() {
   const Context::Impl& context = Context::default_context().impl();
   const arch::EffectiveCacheTopology& caches = arch::cache_topology();
   if (!caches.error.empty()) throw InvalidArgument(caches.error);
-  const auto lane = [&](const kernels::GemmKernel& kernel) {
-    return context.allow_direct && kernel.permitted == nullptr ? &kernel : nullptr;
-  };
-  const kernels::GemmKernel* sgemm = lane(context.kernels->sgemm);
-  const kernels::GemmKernel* dgemm = lane(context.kernels->dgemm);
-  return {sgemm,
-          dgemm,
-          sgemm != nullptr ? sgemm->direct_args : nullptr,
-          dgemm != nullptr ? dgemm->direct_args : nullptr,
-          &caches.topology,
-          blocking::small_budget(caches.topology)};
+  return context.tiny;
 }
 inline const LaneState& lane_state() {
   static const LaneState state = make_lane_state();
@@ -164,10 +129,9 @@ enum class TinyLane {
 // no message set, unless it ran. The kernel runs in the library's FP mode (runtime::FpModeGuard);
 // the tests before it read alpha and beta by their bits.
 template <class T>
-inline TinyLane run_tiny_direct(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha,
-                                const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
-                                int64_t ldc) noexcept {
-  const LaneState* state = tiny_lane();
+inline TinyLane run_tiny_direct(const LaneState* state, int trans_a, int trans_b, int64_t m,
+                                int64_t n, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
+                                int64_t ldb, T beta, T* c, int64_t ldc) noexcept {
   if (state == nullptr || !tiny_arguments(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, c, ldc))
     return TinyLane::kDeclined;
   const kernels::DirectArgsFn direct = state->direct<T>();
@@ -190,10 +154,9 @@ inline TinyLane run_tiny_direct(int trans_a, int trans_b, int64_t m, int64_t n, 
 // rows nor columns contiguous, a kernel without these). True when it ran, false (nothing read or
 // written) when run_tiny declines it.
 template <class T>
-inline bool run_tiny_problem(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, T alpha,
-                             const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
-                             int64_t ldc) noexcept {
-  const LaneState& state = *tiny_lane();
+inline bool run_tiny_problem(const LaneState& state, int trans_a, int trans_b, int64_t m, int64_t n,
+                             int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
+                             T beta, T* c, int64_t ldc) noexcept {
   const kernels::GemmKernel& kernel = *state.kernel<T>();
   const int64_t a_rs = trans_a ? 1 : lda, a_cs = trans_a ? lda : 1;
   const int64_t b_rs = trans_b ? 1 : ldb, b_cs = trans_b ? ldb : 1;
