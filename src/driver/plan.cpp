@@ -466,11 +466,12 @@ Plan make_plan(const GemmKernel& kern, const PlanRequest& r, const arch::CacheTo
       static_cast<double>(r.n) * static_cast<double>(r.k) * static_cast<double>(kern.b_in_bytes);
   const bool w_cached = b_bytes <= static_cast<double>(cached_w_bytes(topology));
   if (!plan_direct(kern, r, small_fits, w_cached, &plan)) {
-    plan_packed(kern, r,
-                blocking::choose_block_sizes(topology, tile_shape(kern),
-                                             {kern.a_packed_bytes, kern.b_packed_bytes}, r.m, r.n,
-                                             r.k, overrides),
-                &plan);
+    blocking::BlockSizes blocks = blocking::choose_block_sizes(
+        topology, tile_shape(kern), {kern.a_packed_bytes, kern.b_packed_bytes}, r.m, r.n, r.k,
+        overrides);
+    if (r.b_transposed && !r.b_prepacked && overrides.nc <= 0 && r.m <= blocks.mc)
+      blocks.nc = std::min(blocks.nc, blocking::balanced_block(r.n, kTransposedBNc, kern.nr));
+    plan_packed(kern, r, blocks, &plan);
   }
   return plan;
 }

@@ -126,6 +126,17 @@ inline constexpr int64_t kBOuterPanels = 6;
 // 146-147 -> 148-153.
 inline constexpr std::size_t kWholeKBlockABytes = std::size_t{8} << 20;
 
+// The widest packed B block of the loop nest over a transposed B (x * W^T: each column of op(B) a
+// row of W in memory) when all of A is one row block. Packing a k-block of such a B reads a
+// KC-long piece of each of NC rows of W, and the next k-block the pieces that follow them; the
+// smaller NC, the sooner the packer comes back to a row (it is not the TLB: W on 2 MiB pages
+// showed the same gain). Zen 3 (AVX2), W 4096 x 4096 f32, alternating runs against NC = 4096
+// (its L3 block), median GFLOP/s, one / two threads: M = 16 41.5 -> 46.4 / 63.9 -> 74.8, M = 64
+// 62.6 -> 67.0 / 116.1 -> 124.9, M = 128 76.5 -> 77.4, M = 256 80.7 -> 82.3 / 135.2 -> 134.4
+// (NC = 256 and 1024 within a few per cent of 512). Over a row-major B, whose k-block is KC whole
+// rows, it lost (M = 64: 75.3 -> 70.9) and is not applied; nor under an NC the caller set.
+inline constexpr int64_t kTransposedBNc = 512;
+
 // ---- The plan -------------------------------------------------------------------------------
 
 // What the planner needs to know of a product (validated, m, n, k >= 1, alpha != 0).
