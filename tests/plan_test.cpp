@@ -571,6 +571,27 @@ TEST(Plan, KBlocksOuterOverBBlocksInL2) {
   EXPECT_EQ(p.order, LoopOrder::kColumnBlocksOuter);
 }
 
+TEST(Plan, ATransposedBUnderOneRowBlockPacksNarrowBlocks) {
+  // x * W^T, W 4096 x 4096, all of A in one row block: NC at most kTransposedBNc.
+  PlanRequest r = request(64, 4096, 4096, 1);
+  r.b_row_major = false;
+  r.b_transposed = true;
+  Plan p = plan(avx2(), r, zen3());
+  ASSERT_EQ(p.path, Path::kLoopNest);
+  EXPECT_LE(p.nc, driver::kTransposedBNc);
+  EXPECT_EQ(p.nc % avx2().nr, 0);
+  // Not under an NC the caller set, not over a row-major B, not with several row blocks.
+  blocking::BlockOverrides o;
+  o.nc = 2048;
+  EXPECT_EQ(plan(avx2(), r, zen3(), o).nc, 2048);
+  const int64_t row_major_nc = plan(avx2(), request(64, 4096, 4096, 1), zen3()).nc;
+  EXPECT_GT(row_major_nc, driver::kTransposedBNc);
+  r.m = 4096;
+  p = plan(avx2(), r, zen3());
+  EXPECT_GT(p.nc, driver::kTransposedBNc);
+  EXPECT_LT(p.mc, r.m);
+}
+
 TEST(Plan, OverridesWin) {
   blocking::BlockOverrides o;
   o.mc = 50;
