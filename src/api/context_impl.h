@@ -33,8 +33,8 @@ struct Context::Impl {
   // the two), and why, for `invar info`.
   const kernels::GemmKernel* sbgemm_dot = nullptr;
   std::string sbgemm_dot_reason;
-  // The tiny lane's view of this context (api/tiny_lane.h), as made: a caller that turns
-  // allow_direct off afterwards (tests) is read by the lane's users before they take it.
+  // The tiny lane's view of this context (api/tiny_lane.h), found when it is made; invar::gemm
+  // reads allow_direct again on every call (tests turn it off on a context already made).
   api::LaneState tiny;
   runtime::WorkspacePool workspaces;
   // Threads start on first use, as many as a call asks for; the cap only bounds

@@ -96,9 +96,10 @@ bool run_tiny(T alpha, Op op_a, MatrixView<const T> a, Op op_b, MatrixView<const
 template <class In, class InB, class Out, class Acc>
 void gemm_impl(Acc alpha, Op op_a, MatrixView<const In> a, Op op_b, MatrixView<const InB> b,
                Acc beta, MatrixView<Out> c, Context& context) {
-  if constexpr ((std::is_same_v<In, float> ||
-                 std::is_same_v<In, double>)&&std::is_same_v<InB, In> &&
-                std::is_same_v<Out, In> && std::is_same_v<Acc, In>) {
+  constexpr bool kFloat = std::is_same_v<In, float> || std::is_same_v<In, double>;
+  constexpr bool kOneType =
+      std::is_same_v<InB, In> && std::is_same_v<Out, In> && std::is_same_v<Acc, In>;
+  if constexpr (kFloat && kOneType) {
     if (run_tiny(alpha, op_a, a, op_b, b, beta, c, context)) return;
   }
   run(make_call(alpha, op_a, a, op_b, b, beta, c), context);

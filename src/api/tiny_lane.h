@@ -120,10 +120,11 @@ enum class TinyLane {
   kNotDirect,  // nothing, but the call is plainly valid and tiny: run_tiny_problem's
 };
 
-// Runs C <- alpha * op(A) * op(B) + beta * C of f32 or f64 operands on the default context's
-// direct kernel's record form when the lane is open, the arguments plainly valid, and the product
-// one that driver::few_rows_at_once gives to the record form (tiny, over a row-major B, its rows
-// and columns within few_rows_extents): the record (kernels::DirectArgs) is filled at once. Above
+// Runs C <- alpha * op(A) * op(B) + beta * C of f32 or f64 operands on the direct kernel's record
+// form of the context whose lane `state` is (tiny_lane(): the default context's; nullptr: closed)
+// when the lane is open to T, the arguments plainly valid, and the product one that
+// driver::few_rows_at_once gives to the record form (tiny, over a row-major B, its rows and
+// columns within few_rows_extents): the record (kernels::DirectArgs) is filled at once. Above
 // kDirectMaxRows rows this is not the planner's way (the small path's tiles, or the direct kernel
 // with alpha != 1 or a transposed A), but the chains are the same. Nothing is read or written, and
 // no message set, unless it ran. The kernel runs in the library's FP mode (runtime::FpModeGuard);
@@ -148,11 +149,11 @@ inline TinyLane run_tiny_direct(const LaneState* state, int trans_a, int trans_b
 }
 
 // The product run_tiny_direct found plainly valid and tiny but not for the direct kernel at once
-// (kNotDirect), in the library's FP mode: the kernel calls plan_tiny's plan makes of it
-// (driver::tiny_call: the small path's tiles over all of it, or a direct kernel over all of K and
-// all columns per group of rows) made at once, else through driver::run_tiny (a B with neither
-// rows nor columns contiguous, a kernel without these). True when it ran, false (nothing read or
-// written) when run_tiny declines it.
+// (kNotDirect), on the same lane's kernel, in the library's FP mode: the kernel calls plan_tiny's
+// plan makes of it (driver::tiny_call: the small path's tiles over all of it, or a direct kernel
+// over all of K and all columns per group of rows) made at once, else through driver::run_tiny (a B
+// with neither rows nor columns contiguous, a kernel without these). True when it ran, false
+// (nothing read or written) when run_tiny declines it.
 template <class T>
 inline bool run_tiny_problem(const LaneState& state, int trans_a, int trans_b, int64_t m, int64_t n,
                              int64_t k, T alpha, const T* a, int64_t lda, const T* b, int64_t ldb,
