@@ -183,6 +183,37 @@ TYPED_TEST(Batch, TinyEntriesPlannedOnceEqualSingleCalls) {
   }
 }
 
+// A strided batch of one entry may carry any stride: nothing past the entry is formed, let alone
+// read (the record form's batch loop once moved its pointers on after the last entry, which
+// wraps around the address space with strides this large: UBSan's pointer-overflow check).
+TYPED_TEST(Batch, OneEntryWithAnyStride) {
+  using T = TypeParam;
+  for (const auto& [m, n, k] : {std::array<int64_t, 3>{2, 3, 4}, std::array<int64_t, 3>{8, 8, 8},
+                                std::array<int64_t, 3>{6, 16, 5}}) {
+    const auto a = random_values<T>(m * k, 11);
+    const auto b = random_values<T>(k * n, 12);
+    auto c = random_values<T>(m * n, 13);
+    auto expected = c;
+    const int64_t huge = int64_t{1} << 60;
+    invar_status s;
+    if constexpr (sizeof(T) == 4) {
+      s = invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 1.0f, a.data(), k,
+                                    huge, b.data(), n, huge, 0.5f, c.data(), n, huge, 1);
+      ASSERT_EQ(invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 1.0f, a.data(), k, b.data(), n,
+                            0.5f, expected.data(), n),
+                INVAR_OK);
+    } else {
+      s = invar_dgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 1.0, a.data(), k, huge,
+                                    b.data(), n, huge, 0.5, c.data(), n, huge, 1);
+      ASSERT_EQ(invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, k, 1.0, a.data(), k, b.data(), n,
+                            0.5, expected.data(), n),
+                INVAR_OK);
+    }
+    ASSERT_EQ(s, INVAR_OK) << invar_last_error();
+    EXPECT_TRUE(same_bits(c, expected)) << m << "x" << n << "x" << k;
+  }
+}
+
 TYPED_TEST(Batch, PointerArraysAndTheCppApi) {
   using T = TypeParam;
   const int64_t m = 9, n = 13, k = 17, batch = 6;

@@ -273,11 +273,16 @@ __attribute__((noinline)) void few_rows_batch_blocks(const DirectArgs& r, int64_
   const T beta = *static_cast<const T*>(r.beta);
   const typename Vec::Mask mask =
       kMasked ? Vec::mask(static_cast<int>(r.n - Vec::kLanes * (NV - 1))) : typename Vec::Mask{};
-  for (int64_t i = 0; i < count; ++i, a += a_stride, b += b_stride, c += c_stride) {
-    few_rows_block<Vec, kFirst, NV, kMasked>(k, a, lda, b, ldb, c, ldc, init, beta, mask);
+  // Each entry's addresses from the first's (a pointer moved on past the last entry would be
+  // outside every object the caller passed).
+  for (int64_t i = 0; i < count; ++i) {
+    const T* ai = a + i * a_stride;
+    const T* bi = b + i * b_stride;
+    T* ci = c + i * c_stride;
+    few_rows_block<Vec, kFirst, NV, kMasked>(k, ai, lda, bi, ldb, ci, ldc, init, beta, mask);
     if constexpr (kFirst < M)
-      few_rows_block<Vec, M - kFirst, NV, kMasked>(k, a + kFirst * lda, lda, b, ldb,
-                                                   c + kFirst * ldc, ldc, init, beta, mask);
+      few_rows_block<Vec, M - kFirst, NV, kMasked>(k, ai + kFirst * lda, lda, bi, ldb,
+                                                   ci + kFirst * ldc, ldc, init, beta, mask);
   }
 }
 
