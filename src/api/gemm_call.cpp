@@ -346,9 +346,9 @@ struct StridedOperands {
 // Entries begin .. end - 1 of a strided batch whose first entry is the tiny product p with its
 // plan: the kernel call the plan makes, over each entry's operands, with nothing else per entry.
 // A product of a few rows over a row-major B (driver::few_rows_at_once, as the C API's tiny lane
-// runs it) is one record of the direct kernel's arguments (kernels::DirectArgs) whose three
-// addresses move on; one on the small path, the kernel's tiles over A and B in place; any other
-// runs its plan (run_tiny_plan).
+// runs it) is one call of the direct kernel's batch form over the first entry's record
+// (kernels::DirectArgs) and the three strides; one on the small path, the kernel's tiles over A and
+// B in place; any other runs its plan (run_tiny_plan).
 template <class In, class InB, class Out>
 void run_strided(const kernels::GemmKernel& kernel, driver::GemmProblem p, const driver::Plan& plan,
                  const StridedOperands<In, InB, Out>& at, int64_t begin, int64_t end) {
@@ -375,16 +375,7 @@ void run_strided(const kernels::GemmKernel& kernel, driver::GemmProblem p, const
                           p.ldc,
                           p.first_init,
                           p.beta};
-    if (kernel.direct_batch != nullptr) {
-      kernel.direct_batch(r, end - begin, at.sa, at.sb, at.sc);
-      return;
-    }
-    for (int64_t i = begin; i < end; ++i) {
-      r.a = at.a_at(i);
-      r.b = at.b_at(i);
-      r.c = at.c_at(i);
-      kernel.direct_args(r);
-    }
+    kernel.direct_batch(r, end - begin, at.sa, at.sb, at.sc);  // offered with direct_args
     return;
   }
   if (plan.path == driver::Path::kSmall) {

@@ -100,7 +100,7 @@ struct GemmKernel {
                  const void* beta) = nullptr;
   // Optional (nullptr: not offered): the direct kernel for m <= kFewRowsMaxRows over a
   // row-major B taking its arguments as one record (ukernel.h: DirectArgs), the tiny lane's, and
-  // the same over a strided batch's entries (offered with it).
+  // the same over a strided batch's entries: the two are offered together (sets.h, well_formed).
   DirectArgsFn direct_args = nullptr;
   DirectBatchFn direct_batch = nullptr;
   // Optional: the direct kernel over prepacked panels (K x nr, row stride nr), its `ldb`

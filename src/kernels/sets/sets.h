@@ -28,6 +28,7 @@ constexpr bool well_formed(const GemmKernel& k) {
          (k.direct_t_cached == nullptr || k.direct_t != nullptr) &&
          (k.direct_t_alone == nullptr || k.direct_t != nullptr) &&
          (k.direct_panels == nullptr || k.direct != nullptr) &&
+         ((k.direct_args == nullptr) == (k.direct_batch == nullptr)) &&
          ((k.a_in_place_panels == 0 && k.a_in_place_team_panels == 0) ||
           k.direct_panels != nullptr) &&
          (!k.b_block_in_l2 || (!k.b_streams && k.ukernel_packing_b == nullptr));
