@@ -464,7 +464,7 @@ TYPED_TEST(Ukernel, SmallKernelsMatchTheChainInPlace) {
     if (kern.ukernel_a_in_place == nullptr) continue;
     ++tested;
     const int64_t mr = kern.mr, nr = kern.nr;
-    for (int64_t m : {int64_t{1}, int64_t{5}, mr, mr + 1, 2 * mr + 3}) {
+    for (int64_t m : {int64_t{1}, int64_t{2}, int64_t{5}, mr, mr + 1, 2 * mr + 3}) {
       for (int64_t n : {int64_t{1}, nr - 1, nr, nr + 1, 2 * nr + 5}) {
         for (int64_t k : {1, 4, 7, 33}) {
           for (int64_t pad : {0, 3}) {
