@@ -12,6 +12,12 @@
 // thread: more streams than the prefetchers follow. (With the second block 16 or 32 k behind the
 // first, so that the sixteen rows' lines at one k no longer share an L1 set, it still ran 20-30 %
 // slower at M = 1 and M = 4: the limit is the number of streams, not the L1's associativity.)
+// Measured again there, the forms alternating in one process, 1 x 4096 x 4096, median GB/s of
+// W: this kernel 22.0, the pair with the second block 32 to 768 k behind 15.1-17.5 (512 k behind
+// and asking 128 floats ahead too 17.7); twelve rows (this block and four rows on 128-bit
+// vectors, two chains) 14.7-15.5 against 18.9; 1 x 16384 x 4096 and 2 x 11008 x 4096 alike.
+// The peers' rate there (26-27 GB/s) is a dot product's, which sums each column's products in
+// an order of its own.
 // From cache the pair is faster, since one row's chains then wait on the fma's latency, not on
 // memory: sgemm_avx2_direct_t8_pairs, which the planner takes where W is in cache. k % 8
 // trailing steps gather their eight values with scalar loads; the n % 8 trailing columns run
