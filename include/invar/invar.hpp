@@ -142,32 +142,41 @@ class INVAR_API Context {
 };
 
 // ---- GEMM ------------------------------------------------------------------------------------
+//
+// Views are taken by const reference. Passed by value, a view (32 bytes) goes through the stack,
+// and the copies made of it read the caller's stores of its fields back in wider loads than
+// they were written with, which the store buffer cannot forward: a 4 x 4 x 4 product through
+// this header took 35-40 ns against 20-25 ns by reference (the Zen 3 of block_sizes.h, one
+// thread), the C API's invar_sgemm 20.
 
 // C <- alpha * op(A) * op(B) + beta * C. op(A) must be M x K, op(B) K x N and C M x N.
-INVAR_API void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b,
-                    MatrixView<const float> b, float beta, MatrixView<float> c, Context& context);
+INVAR_API void gemm(float alpha, Op op_a, const MatrixView<const float>& a, Op op_b,
+                    const MatrixView<const float>& b, float beta, const MatrixView<float>& c,
+                    Context& context);
 
-inline void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b,
-                 MatrixView<const float> b, float beta, MatrixView<float> c) {
+inline void gemm(float alpha, Op op_a, const MatrixView<const float>& a, Op op_b,
+                 const MatrixView<const float>& b, float beta, const MatrixView<float>& c) {
   gemm(alpha, op_a, a, op_b, b, beta, c, Context::default_context());
 }
 
 // C <- A * B.
-inline void gemm(MatrixView<const float> a, MatrixView<const float> b, MatrixView<float> c) {
+inline void gemm(const MatrixView<const float>& a, const MatrixView<const float>& b,
+                 const MatrixView<float>& c) {
   gemm(1.0f, Op::kNoTrans, a, Op::kNoTrans, b, 0.0f, c);
 }
 
 // The same in double precision: the same chain over doubles.
-INVAR_API void gemm(double alpha, Op op_a, MatrixView<const double> a, Op op_b,
-                    MatrixView<const double> b, double beta, MatrixView<double> c,
+INVAR_API void gemm(double alpha, Op op_a, const MatrixView<const double>& a, Op op_b,
+                    const MatrixView<const double>& b, double beta, const MatrixView<double>& c,
                     Context& context);
 
-inline void gemm(double alpha, Op op_a, MatrixView<const double> a, Op op_b,
-                 MatrixView<const double> b, double beta, MatrixView<double> c) {
+inline void gemm(double alpha, Op op_a, const MatrixView<const double>& a, Op op_b,
+                 const MatrixView<const double>& b, double beta, const MatrixView<double>& c) {
   gemm(alpha, op_a, a, op_b, b, beta, c, Context::default_context());
 }
 
-inline void gemm(MatrixView<const double> a, MatrixView<const double> b, MatrixView<double> c) {
+inline void gemm(const MatrixView<const double>& a, const MatrixView<const double>& b,
+                 const MatrixView<double>& c) {
   gemm(1.0, Op::kNoTrans, a, Op::kNoTrans, b, 0.0, c);
 }
 
@@ -179,11 +188,11 @@ enum class Uplo { kUpper, kLower };
 // The uplo triangle of C <- alpha * op(A) * op(B) + beta * C, C square (op(A) N x K, op(B)
 // K x N): each of its elements has the bits gemm gives it; the other triangle is neither read nor
 // written (invar_sgemmt). With op(B) = op(A)^T it is syrk.
-INVAR_API void gemmt(Uplo uplo, float alpha, Op op_a, MatrixView<const float> a, Op op_b,
-                     MatrixView<const float> b, float beta, MatrixView<float> c,
+INVAR_API void gemmt(Uplo uplo, float alpha, Op op_a, const MatrixView<const float>& a, Op op_b,
+                     const MatrixView<const float>& b, float beta, const MatrixView<float>& c,
                      Context& context = Context::default_context());
-INVAR_API void gemmt(Uplo uplo, double alpha, Op op_a, MatrixView<const double> a, Op op_b,
-                     MatrixView<const double> b, double beta, MatrixView<double> c,
+INVAR_API void gemmt(Uplo uplo, double alpha, Op op_a, const MatrixView<const double>& a, Op op_b,
+                     const MatrixView<const double>& b, double beta, const MatrixView<double>& c,
                      Context& context = Context::default_context());
 
 // ---- fused epilogues --------------------------------------------------------------------------
@@ -202,11 +211,11 @@ struct Epilogue {
   Activation activation = Activation::kNone;
 };
 
-INVAR_API void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b,
-                    MatrixView<const float> b, float beta, MatrixView<float> c,
+INVAR_API void gemm(float alpha, Op op_a, const MatrixView<const float>& a, Op op_b,
+                    const MatrixView<const float>& b, float beta, const MatrixView<float>& c,
                     const Epilogue<float>& epilogue, Context& context);
-INVAR_API void gemm(double alpha, Op op_a, MatrixView<const double> a, Op op_b,
-                    MatrixView<const double> b, double beta, MatrixView<double> c,
+INVAR_API void gemm(double alpha, Op op_a, const MatrixView<const double>& a, Op op_b,
+                    const MatrixView<const double>& b, double beta, const MatrixView<double>& c,
                     const Epilogue<double>& epilogue, Context& context);
 
 // ---- prepacked operands ----------------------------------------------------------------------
@@ -239,33 +248,34 @@ class INVAR_API PackedB {
   std::unique_ptr<Impl> impl_;
 };
 
-INVAR_API PackedB pack_b(Op op_b, MatrixView<const float> b, Context& context);
-INVAR_API PackedB pack_b(Op op_b, MatrixView<const double> b, Context& context);
-inline PackedB pack_b(Op op_b, MatrixView<const float> b) {
+INVAR_API PackedB pack_b(Op op_b, const MatrixView<const float>& b, Context& context);
+INVAR_API PackedB pack_b(Op op_b, const MatrixView<const double>& b, Context& context);
+inline PackedB pack_b(Op op_b, const MatrixView<const float>& b) {
   return pack_b(op_b, b, Context::default_context());
 }
-inline PackedB pack_b(Op op_b, MatrixView<const double> b) {
+inline PackedB pack_b(Op op_b, const MatrixView<const double>& b) {
   return pack_b(op_b, b, Context::default_context());
 }
 
 // C <- alpha * op(A) * B + beta * C with B prepacked: the same bits as the unpacked call.
-INVAR_API void gemm(float alpha, Op op_a, MatrixView<const float> a, const PackedB& b, float beta,
-                    MatrixView<float> c, Context& context);
-INVAR_API void gemm(double alpha, Op op_a, MatrixView<const double> a, const PackedB& b,
-                    double beta, MatrixView<double> c, Context& context);
-inline void gemm(float alpha, Op op_a, MatrixView<const float> a, const PackedB& b, float beta,
-                 MatrixView<float> c) {
+INVAR_API void gemm(float alpha, Op op_a, const MatrixView<const float>& a, const PackedB& b,
+                    float beta, const MatrixView<float>& c, Context& context);
+INVAR_API void gemm(double alpha, Op op_a, const MatrixView<const double>& a, const PackedB& b,
+                    double beta, const MatrixView<double>& c, Context& context);
+inline void gemm(float alpha, Op op_a, const MatrixView<const float>& a, const PackedB& b,
+                 float beta, const MatrixView<float>& c) {
   gemm(alpha, op_a, a, b, beta, c, Context::default_context());
 }
-inline void gemm(double alpha, Op op_a, MatrixView<const double> a, const PackedB& b, double beta,
-                 MatrixView<double> c) {
+inline void gemm(double alpha, Op op_a, const MatrixView<const double>& a, const PackedB& b,
+                 double beta, const MatrixView<double>& c) {
   gemm(alpha, op_a, a, b, beta, c, Context::default_context());
 }
 // With an epilogue: x * W^T + bias, activated, over prepacked weights.
-INVAR_API void gemm(float alpha, Op op_a, MatrixView<const float> a, const PackedB& b, float beta,
-                    MatrixView<float> c, const Epilogue<float>& epilogue, Context& context);
-INVAR_API void gemm(double alpha, Op op_a, MatrixView<const double> a, const PackedB& b,
-                    double beta, MatrixView<double> c, const Epilogue<double>& epilogue,
+INVAR_API void gemm(float alpha, Op op_a, const MatrixView<const float>& a, const PackedB& b,
+                    float beta, const MatrixView<float>& c, const Epilogue<float>& epilogue,
+                    Context& context);
+INVAR_API void gemm(double alpha, Op op_a, const MatrixView<const double>& a, const PackedB& b,
+                    double beta, const MatrixView<double>& c, const Epilogue<double>& epilogue,
                     Context& context);
 
 // alpha * op(A) packed once into the micro-kernel's panel layout, alpha included (it is applied
@@ -291,37 +301,38 @@ class INVAR_API PackedA {
   std::unique_ptr<Impl> impl_;
 };
 
-INVAR_API PackedA pack_a(float alpha, Op op_a, MatrixView<const float> a, Context& context);
-INVAR_API PackedA pack_a(double alpha, Op op_a, MatrixView<const double> a, Context& context);
-inline PackedA pack_a(float alpha, Op op_a, MatrixView<const float> a) {
+INVAR_API PackedA pack_a(float alpha, Op op_a, const MatrixView<const float>& a, Context& context);
+INVAR_API PackedA pack_a(double alpha, Op op_a, const MatrixView<const double>& a,
+                         Context& context);
+inline PackedA pack_a(float alpha, Op op_a, const MatrixView<const float>& a) {
   return pack_a(alpha, op_a, a, Context::default_context());
 }
-inline PackedA pack_a(double alpha, Op op_a, MatrixView<const double> a) {
+inline PackedA pack_a(double alpha, Op op_a, const MatrixView<const double>& a) {
   return pack_a(alpha, op_a, a, Context::default_context());
 }
 
 // C <- alpha * op(A) * op(B) + beta * C with alpha * op(A) prepacked (alpha is the one given to
 // pack_a), and with both operands prepacked: the same bits as the unpacked call.
-INVAR_API void gemm(const PackedA& a, Op op_b, MatrixView<const float> b, float beta,
-                    MatrixView<float> c, Context& context);
-INVAR_API void gemm(const PackedA& a, Op op_b, MatrixView<const double> b, double beta,
-                    MatrixView<double> c, Context& context);
-INVAR_API void gemm(const PackedA& a, const PackedB& b, float beta, MatrixView<float> c,
+INVAR_API void gemm(const PackedA& a, Op op_b, const MatrixView<const float>& b, float beta,
+                    const MatrixView<float>& c, Context& context);
+INVAR_API void gemm(const PackedA& a, Op op_b, const MatrixView<const double>& b, double beta,
+                    const MatrixView<double>& c, Context& context);
+INVAR_API void gemm(const PackedA& a, const PackedB& b, float beta, const MatrixView<float>& c,
                     Context& context);
-INVAR_API void gemm(const PackedA& a, const PackedB& b, double beta, MatrixView<double> c,
+INVAR_API void gemm(const PackedA& a, const PackedB& b, double beta, const MatrixView<double>& c,
                     Context& context);
-inline void gemm(const PackedA& a, Op op_b, MatrixView<const float> b, float beta,
-                 MatrixView<float> c) {
+inline void gemm(const PackedA& a, Op op_b, const MatrixView<const float>& b, float beta,
+                 const MatrixView<float>& c) {
   gemm(a, op_b, b, beta, c, Context::default_context());
 }
-inline void gemm(const PackedA& a, Op op_b, MatrixView<const double> b, double beta,
-                 MatrixView<double> c) {
+inline void gemm(const PackedA& a, Op op_b, const MatrixView<const double>& b, double beta,
+                 const MatrixView<double>& c) {
   gemm(a, op_b, b, beta, c, Context::default_context());
 }
-inline void gemm(const PackedA& a, const PackedB& b, float beta, MatrixView<float> c) {
+inline void gemm(const PackedA& a, const PackedB& b, float beta, const MatrixView<float>& c) {
   gemm(a, b, beta, c, Context::default_context());
 }
-inline void gemm(const PackedA& a, const PackedB& b, double beta, MatrixView<double> c) {
+inline void gemm(const PackedA& a, const PackedB& b, double beta, const MatrixView<double>& c) {
   gemm(a, b, beta, c, Context::default_context());
 }
 
@@ -344,19 +355,23 @@ INVAR_API void gemm_batch(double alpha, Op op_a, const MatrixView<const double>*
 // the f32 gemm on the widened operands bit for bit. With C in the 16-bit type, beta * C starts
 // from C widened, the chains run in f32 to the end, and each result is rounded once (to nearest
 // even) into C.
-INVAR_API void gemm(float alpha, Op op_a, MatrixView<const bf16> a, Op op_b,
-                    MatrixView<const bf16> b, float beta, MatrixView<float> c, Context& context);
-INVAR_API void gemm(float alpha, Op op_a, MatrixView<const bf16> a, Op op_b,
-                    MatrixView<const bf16> b, float beta, MatrixView<bf16> c, Context& context);
-INVAR_API void gemm(float alpha, Op op_a, MatrixView<const f16> a, Op op_b, MatrixView<const f16> b,
-                    float beta, MatrixView<float> c, Context& context);
-INVAR_API void gemm(float alpha, Op op_a, MatrixView<const f16> a, Op op_b, MatrixView<const f16> b,
-                    float beta, MatrixView<f16> c, Context& context);
+INVAR_API void gemm(float alpha, Op op_a, const MatrixView<const bf16>& a, Op op_b,
+                    const MatrixView<const bf16>& b, float beta, const MatrixView<float>& c,
+                    Context& context);
+INVAR_API void gemm(float alpha, Op op_a, const MatrixView<const bf16>& a, Op op_b,
+                    const MatrixView<const bf16>& b, float beta, const MatrixView<bf16>& c,
+                    Context& context);
+INVAR_API void gemm(float alpha, Op op_a, const MatrixView<const f16>& a, Op op_b,
+                    const MatrixView<const f16>& b, float beta, const MatrixView<float>& c,
+                    Context& context);
+INVAR_API void gemm(float alpha, Op op_a, const MatrixView<const f16>& a, Op op_b,
+                    const MatrixView<const f16>& b, float beta, const MatrixView<f16>& c,
+                    Context& context);
 
 template <class In, class Out,
           class = std::enable_if_t<(std::is_same_v<In, bf16> || std::is_same_v<In, f16>)>>
-void gemm(float alpha, Op op_a, MatrixView<const In> a, Op op_b, MatrixView<const In> b, float beta,
-          MatrixView<Out> c) {
+void gemm(float alpha, Op op_a, const MatrixView<const In>& a, Op op_b,
+          const MatrixView<const In>& b, float beta, const MatrixView<Out>& c) {
   gemm(alpha, op_a, a, op_b, b, beta, c, Context::default_context());
 }
 
@@ -364,18 +379,18 @@ void gemm(float alpha, Op op_a, MatrixView<const In> a, Op op_b, MatrixView<cons
 
 // s8 x s8 and u8 x s8 -> s32: C <- alpha * (op(A) . op(B)) + beta * C, exact modulo 2^32 (see
 // invar_gemm_s8s8s32 in invar.h); every path and thread count gives the same bits.
-INVAR_API void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, Op op_b,
-                    MatrixView<const int8_t> b, int32_t beta, MatrixView<int32_t> c,
+INVAR_API void gemm(int32_t alpha, Op op_a, const MatrixView<const int8_t>& a, Op op_b,
+                    const MatrixView<const int8_t>& b, int32_t beta, const MatrixView<int32_t>& c,
                     Context& context);
-INVAR_API void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, Op op_b,
-                    MatrixView<const int8_t> b, int32_t beta, MatrixView<int32_t> c,
+INVAR_API void gemm(int32_t alpha, Op op_a, const MatrixView<const uint8_t>& a, Op op_b,
+                    const MatrixView<const int8_t>& b, int32_t beta, const MatrixView<int32_t>& c,
                     Context& context);
-inline void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, Op op_b,
-                 MatrixView<const int8_t> b, int32_t beta, MatrixView<int32_t> c) {
+inline void gemm(int32_t alpha, Op op_a, const MatrixView<const int8_t>& a, Op op_b,
+                 const MatrixView<const int8_t>& b, int32_t beta, const MatrixView<int32_t>& c) {
   gemm(alpha, op_a, a, op_b, b, beta, c, Context::default_context());
 }
-inline void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, Op op_b,
-                 MatrixView<const int8_t> b, int32_t beta, MatrixView<int32_t> c) {
+inline void gemm(int32_t alpha, Op op_a, const MatrixView<const uint8_t>& a, Op op_b,
+                 const MatrixView<const int8_t>& b, int32_t beta, const MatrixView<int32_t>& c) {
   gemm(alpha, op_a, a, op_b, b, beta, c, Context::default_context());
 }
 
@@ -383,50 +398,50 @@ inline void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, Op op_b,
 // int8 A (pack_b_s8s8s32) or of a uint8 A (pack_b_u8s8s32), whose kernels differ; the products
 // over it have the bits of the unpacked call. The rules of PackedB apply; a handle packed for
 // the other A type, or for a floating-point call, throws InvalidArgument.
-INVAR_API PackedB pack_b_s8s8s32(Op op_b, MatrixView<const int8_t> b, Context& context);
-INVAR_API PackedB pack_b_u8s8s32(Op op_b, MatrixView<const int8_t> b, Context& context);
-inline PackedB pack_b_s8s8s32(Op op_b, MatrixView<const int8_t> b) {
+INVAR_API PackedB pack_b_s8s8s32(Op op_b, const MatrixView<const int8_t>& b, Context& context);
+INVAR_API PackedB pack_b_u8s8s32(Op op_b, const MatrixView<const int8_t>& b, Context& context);
+inline PackedB pack_b_s8s8s32(Op op_b, const MatrixView<const int8_t>& b) {
   return pack_b_s8s8s32(op_b, b, Context::default_context());
 }
-inline PackedB pack_b_u8s8s32(Op op_b, MatrixView<const int8_t> b) {
+inline PackedB pack_b_u8s8s32(Op op_b, const MatrixView<const int8_t>& b) {
   return pack_b_u8s8s32(op_b, b, Context::default_context());
 }
-INVAR_API void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, const PackedB& b,
-                    int32_t beta, MatrixView<int32_t> c, Context& context);
-INVAR_API void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, const PackedB& b,
-                    int32_t beta, MatrixView<int32_t> c, Context& context);
-inline void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, const PackedB& b, int32_t beta,
-                 MatrixView<int32_t> c) {
+INVAR_API void gemm(int32_t alpha, Op op_a, const MatrixView<const int8_t>& a, const PackedB& b,
+                    int32_t beta, const MatrixView<int32_t>& c, Context& context);
+INVAR_API void gemm(int32_t alpha, Op op_a, const MatrixView<const uint8_t>& a, const PackedB& b,
+                    int32_t beta, const MatrixView<int32_t>& c, Context& context);
+inline void gemm(int32_t alpha, Op op_a, const MatrixView<const int8_t>& a, const PackedB& b,
+                 int32_t beta, const MatrixView<int32_t>& c) {
   gemm(alpha, op_a, a, b, beta, c, Context::default_context());
 }
-inline void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, const PackedB& b,
-                 int32_t beta, MatrixView<int32_t> c) {
+inline void gemm(int32_t alpha, Op op_a, const MatrixView<const uint8_t>& a, const PackedB& b,
+                 int32_t beta, const MatrixView<int32_t>& c) {
   gemm(alpha, op_a, a, b, beta, c, Context::default_context());
 }
 
 // Prepacked bf16 and f16 B (see invar_gemm_bf16bf16f32_pack_b in invar.h): kept in 16 bits, half
 // the bytes of f32 panels, widened in registers by the decode step; the products over it, with
 // an f32 or a 16-bit C, have the bits of the unpacked call. The rules of PackedB apply.
-INVAR_API PackedB pack_b(Op op_b, MatrixView<const bf16> b, Context& context);
-INVAR_API PackedB pack_b(Op op_b, MatrixView<const f16> b, Context& context);
-inline PackedB pack_b(Op op_b, MatrixView<const bf16> b) {
+INVAR_API PackedB pack_b(Op op_b, const MatrixView<const bf16>& b, Context& context);
+INVAR_API PackedB pack_b(Op op_b, const MatrixView<const f16>& b, Context& context);
+inline PackedB pack_b(Op op_b, const MatrixView<const bf16>& b) {
   return pack_b(op_b, b, Context::default_context());
 }
-inline PackedB pack_b(Op op_b, MatrixView<const f16> b) {
+inline PackedB pack_b(Op op_b, const MatrixView<const f16>& b) {
   return pack_b(op_b, b, Context::default_context());
 }
-INVAR_API void gemm(float alpha, Op op_a, MatrixView<const bf16> a, const PackedB& b, float beta,
-                    MatrixView<float> c, Context& context);
-INVAR_API void gemm(float alpha, Op op_a, MatrixView<const bf16> a, const PackedB& b, float beta,
-                    MatrixView<bf16> c, Context& context);
-INVAR_API void gemm(float alpha, Op op_a, MatrixView<const f16> a, const PackedB& b, float beta,
-                    MatrixView<float> c, Context& context);
-INVAR_API void gemm(float alpha, Op op_a, MatrixView<const f16> a, const PackedB& b, float beta,
-                    MatrixView<f16> c, Context& context);
+INVAR_API void gemm(float alpha, Op op_a, const MatrixView<const bf16>& a, const PackedB& b,
+                    float beta, const MatrixView<float>& c, Context& context);
+INVAR_API void gemm(float alpha, Op op_a, const MatrixView<const bf16>& a, const PackedB& b,
+                    float beta, const MatrixView<bf16>& c, Context& context);
+INVAR_API void gemm(float alpha, Op op_a, const MatrixView<const f16>& a, const PackedB& b,
+                    float beta, const MatrixView<float>& c, Context& context);
+INVAR_API void gemm(float alpha, Op op_a, const MatrixView<const f16>& a, const PackedB& b,
+                    float beta, const MatrixView<f16>& c, Context& context);
 template <class In, class Out,
           class = std::enable_if_t<(std::is_same_v<In, bf16> || std::is_same_v<In, f16>)>>
-inline void gemm(float alpha, Op op_a, MatrixView<const In> a, const PackedB& b, float beta,
-                 MatrixView<Out> c) {
+inline void gemm(float alpha, Op op_a, const MatrixView<const In>& a, const PackedB& b, float beta,
+                 const MatrixView<Out>& c) {
   gemm(alpha, op_a, a, b, beta, c, Context::default_context());
 }
 

@@ -36,8 +36,8 @@ void run(const api::GemmCall<In, Out>& call, Context& context) {
 
 // The GemmCall of one product, its shapes checked against each other.
 template <class In, class InB, class Out, class Acc>
-api::GemmCall<In, Out> make_call(Acc alpha, Op op_a, MatrixView<const In> a, Op op_b,
-                                 MatrixView<const InB> b, Acc beta, MatrixView<Out> c,
+api::GemmCall<In, Out> make_call(Acc alpha, Op op_a, const MatrixView<const In>& a, Op op_b,
+                                 const MatrixView<const InB>& b, Acc beta, const MatrixView<Out>& c,
                                  const char* function = "invar::gemm") {
   const bool ta = op_a == Op::kTrans;
   const bool tb = op_b == Op::kTrans;
@@ -74,8 +74,8 @@ api::GemmCall<In, Out> make_call(Acc alpha, Op op_a, MatrixView<const In> a, Op 
 // (shapes that disagree, invalid arguments, a larger product, a context without a direct path)
 // is left untouched to make_call and run, which decide it.
 template <class T>
-bool run_tiny(T alpha, Op op_a, MatrixView<const T> a, Op op_b, MatrixView<const T> b, T beta,
-              MatrixView<T> c, Context& context) {
+bool run_tiny(T alpha, Op op_a, const MatrixView<const T>& a, Op op_b, const MatrixView<const T>& b,
+              T beta, const MatrixView<T>& c, Context& context) {
   const Context::Impl& impl = context.impl();
   if (!impl.allow_direct) return false;
   const int ta = static_cast<int>(op_a), tb = static_cast<int>(op_b);
@@ -94,8 +94,9 @@ bool run_tiny(T alpha, Op op_a, MatrixView<const T> a, Op op_b, MatrixView<const
 }
 
 template <class In, class InB, class Out, class Acc>
-void gemm_impl(Acc alpha, Op op_a, MatrixView<const In> a, Op op_b, MatrixView<const InB> b,
-               Acc beta, MatrixView<Out> c, Context& context) {
+void gemm_impl(Acc alpha, Op op_a, const MatrixView<const In>& a, Op op_b,
+               const MatrixView<const InB>& b, Acc beta, const MatrixView<Out>& c,
+               Context& context) {
   constexpr bool kFloat = std::is_same_v<In, float> || std::is_same_v<In, double>;
   constexpr bool kOneType =
       std::is_same_v<InB, In> && std::is_same_v<Out, In> && std::is_same_v<Acc, In>;
@@ -143,8 +144,8 @@ void set_epilogue(api::GemmCall<T>& call, const Epilogue<T>& e) {
 // element type of alpha and beta (T for the floating-point types, int32_t for int8), Out that of
 // C (Acc, or bf16 and f16 for a 16-bit C).
 template <class In, class Acc = typename api::GemmCall<In>::Acc, class Out = Acc>
-api::GemmCall<In, Out> packed_b_call(Acc alpha, Op op_a, MatrixView<const In> a, const PackedB& b,
-                                     Acc beta, MatrixView<Out> c) {
+api::GemmCall<In, Out> packed_b_call(Acc alpha, Op op_a, const MatrixView<const In>& a,
+                                     const PackedB& b, Acc beta, const MatrixView<Out>& c) {
   const bool ta = op_a == Op::kTrans;
   if (op_a != Op::kNoTrans && !ta) throw InvalidArgument("invar::gemm: invalid Op value");
   const int64_t m = ta ? a.cols() : a.rows();
@@ -169,8 +170,8 @@ api::GemmCall<In, Out> packed_b_call(Acc alpha, Op op_a, MatrixView<const In> a,
 }
 
 template <class T>
-void gemm_packed_impl(T alpha, Op op_a, MatrixView<const T> a, const PackedB& b, T beta,
-                      MatrixView<T> c, Context& context, const Epilogue<T>& epilogue = {}) {
+void gemm_packed_impl(T alpha, Op op_a, const MatrixView<const T>& a, const PackedB& b, T beta,
+                      const MatrixView<T>& c, Context& context, const Epilogue<T>& epilogue = {}) {
   api::GemmCall<T> call = packed_b_call(alpha, op_a, a, b, beta, c);
   set_epilogue(call, epilogue);
   run(call, context);
@@ -178,7 +179,7 @@ void gemm_packed_impl(T alpha, Op op_a, MatrixView<const T> a, const PackedB& b,
 
 // AIn: the A element type whose kernel the panels are for (T itself but for the int8 B).
 template <class T, class AIn = T>
-PackedB pack_b_impl(const char* function, Op op_b, MatrixView<const T> b, Context& context) {
+PackedB pack_b_impl(const char* function, Op op_b, const MatrixView<const T>& b, Context& context) {
   const bool tb = op_b == Op::kTrans;
   if (op_b != Op::kNoTrans && !tb)
     throw InvalidArgument(std::string(function) + ": invalid Op value");
@@ -191,7 +192,7 @@ PackedB pack_b_impl(const char* function, Op op_b, MatrixView<const T> b, Contex
 }
 
 template <class T>
-PackedA pack_a_impl(T alpha, Op op_a, MatrixView<const T> a, Context& context) {
+PackedA pack_a_impl(T alpha, Op op_a, const MatrixView<const T>& a, Context& context) {
   runtime::FpModeGuard fp_mode;
   const bool ta = op_a == Op::kTrans;
   if (op_a != Op::kNoTrans && !ta) throw InvalidArgument("invar::pack_a: invalid Op value");
@@ -205,8 +206,8 @@ PackedA pack_a_impl(T alpha, Op op_a, MatrixView<const T> a, Context& context) {
 
 // A prepacked A times op(B), or times a prepacked B when `packed_b` is set.
 template <class T>
-void gemm_packed_a_impl(const PackedA& a, Op op_b, MatrixView<const T> b, const PackedB* packed_b,
-                        T beta, MatrixView<T> c, Context& context) {
+void gemm_packed_a_impl(const PackedA& a, Op op_b, const MatrixView<const T>& b,
+                        const PackedB* packed_b, T beta, const MatrixView<T>& c, Context& context) {
   runtime::FpModeGuard fp_mode;  // the handle's alpha is converted in the library's mode
   const bool tb = op_b == Op::kTrans;
   if (op_b != Op::kNoTrans && !tb) throw InvalidArgument("invar::gemm: invalid Op value");
@@ -240,46 +241,50 @@ void gemm_packed_a_impl(const PackedA& a, Op op_b, MatrixView<const T> b, const 
 
 }  // namespace
 
-PackedA pack_a(float alpha, Op op_a, MatrixView<const float> a, Context& context) {
+PackedA pack_a(float alpha, Op op_a, const MatrixView<const float>& a, Context& context) {
   return pack_a_impl(alpha, op_a, a, context);
 }
 
-PackedA pack_a(double alpha, Op op_a, MatrixView<const double> a, Context& context) {
+PackedA pack_a(double alpha, Op op_a, const MatrixView<const double>& a, Context& context) {
   return pack_a_impl(alpha, op_a, a, context);
 }
 
-void gemm(const PackedA& a, Op op_b, MatrixView<const float> b, float beta, MatrixView<float> c,
-          Context& context) {
+void gemm(const PackedA& a, Op op_b, const MatrixView<const float>& b, float beta,
+          const MatrixView<float>& c, Context& context) {
   gemm_packed_a_impl(a, op_b, b, nullptr, beta, c, context);
 }
 
-void gemm(const PackedA& a, Op op_b, MatrixView<const double> b, double beta, MatrixView<double> c,
-          Context& context) {
+void gemm(const PackedA& a, Op op_b, const MatrixView<const double>& b, double beta,
+          const MatrixView<double>& c, Context& context) {
   gemm_packed_a_impl(a, op_b, b, nullptr, beta, c, context);
 }
 
-void gemm(const PackedA& a, const PackedB& b, float beta, MatrixView<float> c, Context& context) {
+void gemm(const PackedA& a, const PackedB& b, float beta, const MatrixView<float>& c,
+          Context& context) {
   gemm_packed_a_impl(a, Op::kNoTrans, MatrixView<const float>(nullptr, 0, 0), &b, beta, c, context);
 }
 
-void gemm(const PackedA& a, const PackedB& b, double beta, MatrixView<double> c, Context& context) {
+void gemm(const PackedA& a, const PackedB& b, double beta, const MatrixView<double>& c,
+          Context& context) {
   gemm_packed_a_impl(a, Op::kNoTrans, MatrixView<const double>(nullptr, 0, 0), &b, beta, c,
                      context);
 }
 
-void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b, MatrixView<const float> b,
-          float beta, MatrixView<float> c, Context& context) {
+void gemm(float alpha, Op op_a, const MatrixView<const float>& a, Op op_b,
+          const MatrixView<const float>& b, float beta, const MatrixView<float>& c,
+          Context& context) {
   gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
 }
 
-void gemm(double alpha, Op op_a, MatrixView<const double> a, Op op_b, MatrixView<const double> b,
-          double beta, MatrixView<double> c, Context& context) {
+void gemm(double alpha, Op op_a, const MatrixView<const double>& a, Op op_b,
+          const MatrixView<const double>& b, double beta, const MatrixView<double>& c,
+          Context& context) {
   gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
 }
 
 template <class T>
-void gemmt_impl(Uplo uplo, T alpha, Op op_a, MatrixView<const T> a, Op op_b, MatrixView<const T> b,
-                T beta, MatrixView<T> c, Context& context) {
+void gemmt_impl(Uplo uplo, T alpha, Op op_a, const MatrixView<const T>& a, Op op_b,
+                const MatrixView<const T>& b, T beta, const MatrixView<T>& c, Context& context) {
   if (uplo != Uplo::kUpper && uplo != Uplo::kLower)
     throw InvalidArgument("invar::gemmt: invalid Uplo value");
   if (c.rows() != c.cols())
@@ -289,79 +294,84 @@ void gemmt_impl(Uplo uplo, T alpha, Op op_a, MatrixView<const T> a, Op op_b, Mat
   run(call, context);
 }
 
-void gemmt(Uplo uplo, float alpha, Op op_a, MatrixView<const float> a, Op op_b,
-           MatrixView<const float> b, float beta, MatrixView<float> c, Context& context) {
+void gemmt(Uplo uplo, float alpha, Op op_a, const MatrixView<const float>& a, Op op_b,
+           const MatrixView<const float>& b, float beta, const MatrixView<float>& c,
+           Context& context) {
   gemmt_impl(uplo, alpha, op_a, a, op_b, b, beta, c, context);
 }
 
-void gemmt(Uplo uplo, double alpha, Op op_a, MatrixView<const double> a, Op op_b,
-           MatrixView<const double> b, double beta, MatrixView<double> c, Context& context) {
+void gemmt(Uplo uplo, double alpha, Op op_a, const MatrixView<const double>& a, Op op_b,
+           const MatrixView<const double>& b, double beta, const MatrixView<double>& c,
+           Context& context) {
   gemmt_impl(uplo, alpha, op_a, a, op_b, b, beta, c, context);
 }
 
-PackedB pack_b(Op op_b, MatrixView<const float> b, Context& context) {
+PackedB pack_b(Op op_b, const MatrixView<const float>& b, Context& context) {
   return pack_b_impl("invar::pack_b", op_b, b, context);
 }
 
-PackedB pack_b(Op op_b, MatrixView<const double> b, Context& context) {
+PackedB pack_b(Op op_b, const MatrixView<const double>& b, Context& context) {
   return pack_b_impl("invar::pack_b", op_b, b, context);
 }
 
-void gemm(float alpha, Op op_a, MatrixView<const float> a, const PackedB& b, float beta,
-          MatrixView<float> c, Context& context) {
+void gemm(float alpha, Op op_a, const MatrixView<const float>& a, const PackedB& b, float beta,
+          const MatrixView<float>& c, Context& context) {
   gemm_packed_impl(alpha, op_a, a, b, beta, c, context);
 }
 
-void gemm(double alpha, Op op_a, MatrixView<const double> a, const PackedB& b, double beta,
-          MatrixView<double> c, Context& context) {
+void gemm(double alpha, Op op_a, const MatrixView<const double>& a, const PackedB& b, double beta,
+          const MatrixView<double>& c, Context& context) {
   gemm_packed_impl(alpha, op_a, a, b, beta, c, context);
 }
 
-PackedB pack_b(Op op_b, MatrixView<const bf16> b, Context& context) {
+PackedB pack_b(Op op_b, const MatrixView<const bf16>& b, Context& context) {
   return pack_b_impl("invar::pack_b", op_b, b, context);
 }
 
-PackedB pack_b(Op op_b, MatrixView<const f16> b, Context& context) {
+PackedB pack_b(Op op_b, const MatrixView<const f16>& b, Context& context) {
   return pack_b_impl("invar::pack_b", op_b, b, context);
 }
 
-void gemm(float alpha, Op op_a, MatrixView<const bf16> a, const PackedB& b, float beta,
-          MatrixView<float> c, Context& context) {
+void gemm(float alpha, Op op_a, const MatrixView<const bf16>& a, const PackedB& b, float beta,
+          const MatrixView<float>& c, Context& context) {
   run(packed_b_call(alpha, op_a, a, b, beta, c), context);
 }
 
-void gemm(float alpha, Op op_a, MatrixView<const bf16> a, const PackedB& b, float beta,
-          MatrixView<bf16> c, Context& context) {
+void gemm(float alpha, Op op_a, const MatrixView<const bf16>& a, const PackedB& b, float beta,
+          const MatrixView<bf16>& c, Context& context) {
   run(packed_b_call(alpha, op_a, a, b, beta, c), context);
 }
 
-void gemm(float alpha, Op op_a, MatrixView<const f16> a, const PackedB& b, float beta,
-          MatrixView<float> c, Context& context) {
+void gemm(float alpha, Op op_a, const MatrixView<const f16>& a, const PackedB& b, float beta,
+          const MatrixView<float>& c, Context& context) {
   run(packed_b_call(alpha, op_a, a, b, beta, c), context);
 }
 
-void gemm(float alpha, Op op_a, MatrixView<const f16> a, const PackedB& b, float beta,
-          MatrixView<f16> c, Context& context) {
+void gemm(float alpha, Op op_a, const MatrixView<const f16>& a, const PackedB& b, float beta,
+          const MatrixView<f16>& c, Context& context) {
   run(packed_b_call(alpha, op_a, a, b, beta, c), context);
 }
 
-void gemm(float alpha, Op op_a, MatrixView<const bf16> a, Op op_b, MatrixView<const bf16> b,
-          float beta, MatrixView<float> c, Context& context) {
+void gemm(float alpha, Op op_a, const MatrixView<const bf16>& a, Op op_b,
+          const MatrixView<const bf16>& b, float beta, const MatrixView<float>& c,
+          Context& context) {
   gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
 }
 
-void gemm(float alpha, Op op_a, MatrixView<const bf16> a, Op op_b, MatrixView<const bf16> b,
-          float beta, MatrixView<bf16> c, Context& context) {
+void gemm(float alpha, Op op_a, const MatrixView<const bf16>& a, Op op_b,
+          const MatrixView<const bf16>& b, float beta, const MatrixView<bf16>& c,
+          Context& context) {
   gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
 }
 
-void gemm(float alpha, Op op_a, MatrixView<const f16> a, Op op_b, MatrixView<const f16> b,
-          float beta, MatrixView<float> c, Context& context) {
+void gemm(float alpha, Op op_a, const MatrixView<const f16>& a, Op op_b,
+          const MatrixView<const f16>& b, float beta, const MatrixView<float>& c,
+          Context& context) {
   gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
 }
 
-void gemm(float alpha, Op op_a, MatrixView<const f16> a, Op op_b, MatrixView<const f16> b,
-          float beta, MatrixView<f16> c, Context& context) {
+void gemm(float alpha, Op op_a, const MatrixView<const f16>& a, Op op_b,
+          const MatrixView<const f16>& b, float beta, const MatrixView<f16>& c, Context& context) {
   gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
 }
 
@@ -413,55 +423,59 @@ void gemm_batch(int32_t alpha, Op op_a, const MatrixView<const uint8_t>* a, Op o
   gemm_batch_impl(alpha, op_a, a, op_b, b, beta, c, batch, context);
 }
 
-void gemm(float alpha, Op op_a, MatrixView<const float> a, Op op_b, MatrixView<const float> b,
-          float beta, MatrixView<float> c, const Epilogue<float>& epilogue, Context& context) {
+void gemm(float alpha, Op op_a, const MatrixView<const float>& a, Op op_b,
+          const MatrixView<const float>& b, float beta, const MatrixView<float>& c,
+          const Epilogue<float>& epilogue, Context& context) {
   auto call = make_call(alpha, op_a, a, op_b, b, beta, c);
   set_epilogue(call, epilogue);
   run(call, context);
 }
 
-void gemm(double alpha, Op op_a, MatrixView<const double> a, Op op_b, MatrixView<const double> b,
-          double beta, MatrixView<double> c, const Epilogue<double>& epilogue, Context& context) {
+void gemm(double alpha, Op op_a, const MatrixView<const double>& a, Op op_b,
+          const MatrixView<const double>& b, double beta, const MatrixView<double>& c,
+          const Epilogue<double>& epilogue, Context& context) {
   auto call = make_call(alpha, op_a, a, op_b, b, beta, c);
   set_epilogue(call, epilogue);
   run(call, context);
 }
 
-void gemm(float alpha, Op op_a, MatrixView<const float> a, const PackedB& b, float beta,
-          MatrixView<float> c, const Epilogue<float>& epilogue, Context& context) {
+void gemm(float alpha, Op op_a, const MatrixView<const float>& a, const PackedB& b, float beta,
+          const MatrixView<float>& c, const Epilogue<float>& epilogue, Context& context) {
   gemm_packed_impl(alpha, op_a, a, b, beta, c, context, epilogue);
 }
 
-void gemm(double alpha, Op op_a, MatrixView<const double> a, const PackedB& b, double beta,
-          MatrixView<double> c, const Epilogue<double>& epilogue, Context& context) {
+void gemm(double alpha, Op op_a, const MatrixView<const double>& a, const PackedB& b, double beta,
+          const MatrixView<double>& c, const Epilogue<double>& epilogue, Context& context) {
   gemm_packed_impl(alpha, op_a, a, b, beta, c, context, epilogue);
 }
 
-void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, Op op_b, MatrixView<const int8_t> b,
-          int32_t beta, MatrixView<int32_t> c, Context& context) {
+void gemm(int32_t alpha, Op op_a, const MatrixView<const int8_t>& a, Op op_b,
+          const MatrixView<const int8_t>& b, int32_t beta, const MatrixView<int32_t>& c,
+          Context& context) {
   gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
 }
 
-void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, Op op_b, MatrixView<const int8_t> b,
-          int32_t beta, MatrixView<int32_t> c, Context& context) {
+void gemm(int32_t alpha, Op op_a, const MatrixView<const uint8_t>& a, Op op_b,
+          const MatrixView<const int8_t>& b, int32_t beta, const MatrixView<int32_t>& c,
+          Context& context) {
   gemm_impl(alpha, op_a, a, op_b, b, beta, c, context);
 }
 
-PackedB pack_b_s8s8s32(Op op_b, MatrixView<const int8_t> b, Context& context) {
+PackedB pack_b_s8s8s32(Op op_b, const MatrixView<const int8_t>& b, Context& context) {
   return pack_b_impl<int8_t, int8_t>("invar::pack_b_s8s8s32", op_b, b, context);
 }
 
-PackedB pack_b_u8s8s32(Op op_b, MatrixView<const int8_t> b, Context& context) {
+PackedB pack_b_u8s8s32(Op op_b, const MatrixView<const int8_t>& b, Context& context) {
   return pack_b_impl<int8_t, uint8_t>("invar::pack_b_u8s8s32", op_b, b, context);
 }
 
-void gemm(int32_t alpha, Op op_a, MatrixView<const int8_t> a, const PackedB& b, int32_t beta,
-          MatrixView<int32_t> c, Context& context) {
+void gemm(int32_t alpha, Op op_a, const MatrixView<const int8_t>& a, const PackedB& b, int32_t beta,
+          const MatrixView<int32_t>& c, Context& context) {
   run(packed_b_call(alpha, op_a, a, b, beta, c), context);
 }
 
-void gemm(int32_t alpha, Op op_a, MatrixView<const uint8_t> a, const PackedB& b, int32_t beta,
-          MatrixView<int32_t> c, Context& context) {
+void gemm(int32_t alpha, Op op_a, const MatrixView<const uint8_t>& a, const PackedB& b,
+          int32_t beta, const MatrixView<int32_t>& c, Context& context) {
   run(packed_b_call(alpha, op_a, a, b, beta, c), context);
 }
 
