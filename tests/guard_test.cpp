@@ -24,11 +24,12 @@ struct Shape {
   int64_t m, n, k;
 };
 
-// Few rows (the direct path), tile edges of every kernel (MR up to 32, NR up to 32), K around
-// the unroll and block edges, and one product large enough for several blocks.
-const Shape kShapes[] = {{1, 1, 1},    {1, 17, 5},   {2, 33, 3},   {3, 1, 64},  {4, 65, 9},
-                         {5, 7, 1},    {7, 16, 17},  {13, 31, 2},  {17, 9, 33}, {33, 64, 7},
-                         {37, 70, 45}, {65, 3, 129}, {96, 97, 300}};
+// Few rows (the direct path; columns filling half a vector or masked in it), tile edges of every
+// kernel (MR up to 32, NR up to 32), K around the unroll and block edges, and one product large
+// enough for several blocks.
+const Shape kShapes[] = {{1, 1, 1},   {1, 17, 5},  {2, 33, 3},   {3, 1, 64},   {4, 65, 9},
+                         {5, 7, 1},   {6, 2, 5},   {4, 4, 4},    {7, 16, 17},  {13, 31, 2},
+                         {17, 9, 33}, {33, 64, 7}, {37, 70, 45}, {65, 3, 129}, {96, 97, 300}};
 
 template <class T>
 void fill(T* p, std::size_t count, uint64_t seed) {
@@ -123,6 +124,11 @@ TEST(Guard, F32AndF64) {
       "dgemm", 0.5, 2.0, [](bool ta, bool tb, Shape s, auto& g) {
         return invar_dgemm(tr(ta), tr(tb), s.m, s.n, s.k, 0.5, g.a.data(), g.lda, g.b.data(), g.ldb,
                            2.0, g.c.data(), g.ldc);
+      });
+  check_all<double, double, double, double>(
+      "dgemm beta 0", 1.0, 0.0, [](bool ta, bool tb, Shape s, auto& g) {
+        return invar_dgemm(tr(ta), tr(tb), s.m, s.n, s.k, 1.0, g.a.data(), g.lda, g.b.data(), g.ldb,
+                           0.0, g.c.data(), g.ldc);
       });
 }
 

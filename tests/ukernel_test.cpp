@@ -330,10 +330,11 @@ TYPED_TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
     const kernels::GemmKernel& kern = kernel_of<T>(*set);
     if (kern.direct == nullptr) continue;
     // Widths around the few-rows blocks too (kernels/few_rows_body.h: 12 vectors over 1 row
-    // down to 3 over 4), and depths around its buffer's chunks (256 k steps).
+    // down to 3 over 4; one vector, or half of one, whole or masked), and depths around its
+    // buffer's chunks (256 k steps).
     const int64_t dnr = kern.direct_nr;
-    for (int64_t nr : {int64_t{1}, int64_t{3}, dnr - 1, dnr + 1, int64_t{25}, int64_t{47},
-                       int64_t{101}, 9 * dnr + 5}) {
+    for (int64_t nr : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{4}, int64_t{8}, dnr - 1, dnr + 1,
+                       int64_t{25}, int64_t{47}, int64_t{101}, 9 * dnr + 5}) {
       const int64_t ldb = nr + 5, ldc = nr + 3;
       // Rows up to direct_mr for the direct kernel, up to kFewRowsMaxRows for its record form.
       const int64_t rows = std::max<int64_t>(kern.direct_mr, kernels::kFewRowsMaxRows);

@@ -28,6 +28,7 @@
 #include <immintrin.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/ukernel.h"
 
@@ -214,15 +215,41 @@ __attribute__((noinline)) void few_rows_scaled(const DirectArgs& r) {
   } while (p0 < r.k);
 }
 
-// M rows of at most one vector of columns (the smallest products, 2^3 to 4^3 among them), A
-// in place: one masked block, without few_rows_all's set-up for wider blocks.
+// M rows of at most one vector of columns (the smallest products, 2^3 to 8^3 among them), A
+// in place: one block, without few_rows_all's set-up for wider blocks; masked unless the columns
+// fill the vector.
 template <class Vec, int M>
 __attribute__((noinline)) void few_rows_narrow(const DirectArgs& r) {
   using T = typename Vec::T;
-  few_rows_block<Vec, M, 1, true>(r.k, static_cast<const T*>(r.a), r.a_rs,
-                                  static_cast<const T*>(r.b), r.ldb, static_cast<T*>(r.c), r.ldc,
-                                  r.init, *static_cast<const T*>(r.beta),
-                                  Vec::mask(static_cast<int>(r.n)));
+  const T* a = static_cast<const T*>(r.a);
+  const T* b = static_cast<const T*>(r.b);
+  T* c = static_cast<T*>(r.c);
+  const T beta = *static_cast<const T*>(r.beta);
+  if (r.n == Vec::kLanes)
+    few_rows_block<Vec, M, 1, false>(r.k, a, r.a_rs, b, r.ldb, c, r.ldc, r.init, beta,
+                                     typename Vec::Mask{});
+  else
+    few_rows_block<Vec, M, 1, true>(r.k, a, r.a_rs, b, r.ldb, c, r.ldc, r.init, beta,
+                                    Vec::mask(static_cast<int>(r.n)));
+}
+
+// Whether Vec names a vector of half its width (avx2/vec.h: Vec::Half).
+template <class Vec, class = void>
+struct HasHalf : std::false_type {};
+template <class Vec>
+struct HasHalf<Vec, std::void_t<typename Vec::Half>> : std::true_type {};
+
+// M rows of at most one vector of columns: on half a vector where they fit in one (its loads and
+// stores whole or masked, as the full vector's would be; the same fma per lane), else on one.
+template <class Vec, int M>
+inline __attribute__((always_inline)) void few_rows_narrowest(const DirectArgs& r) {
+  if constexpr (HasHalf<Vec>::value) {
+    if (r.n <= Vec::Half::kLanes) {
+      few_rows_narrow<typename Vec::Half, M>(r);
+      return;
+    }
+  }
+  few_rows_narrow<Vec, M>(r);
 }
 
 // M rows: A in place when its rows are contiguous and alpha == 1, else through the buffer.
@@ -231,7 +258,7 @@ inline __attribute__((always_inline)) void few_rows_m(const DirectArgs& r) {
   using T = typename Vec::T;
   if (*static_cast<const T*>(r.alpha) == T(1) && r.a_cs == 1) {
     if (r.n <= Vec::kLanes)
-      few_rows_narrow<Vec, M>(r);
+      few_rows_narrowest<Vec, M>(r);
     else
       few_rows_all<Vec, M>(r);
   } else {

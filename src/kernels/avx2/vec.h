@@ -20,9 +20,74 @@
 namespace invar::kernels::avx2 {
 namespace {
 
+// The 128-bit halves (f32 4 lanes, f64 2): the direct kernels' narrowest products (few_rows_body.h,
+// Vec::Half), whose columns fit half a vector, read and write C and B whole where the 256-bit
+// forms would mask them.
+struct F32x4 {
+  using T = float;
+  using V = __m128;
+  struct Mask {
+    __m128i bits;  // lanes l < lanes all ones
+    int lanes;     // 0 .. kLanes
+  };
+  static constexpr int kLanes = 4;
+  static V zero() { return _mm_setzero_ps(); }
+  static V set1(T x) { return _mm_set1_ps(x); }
+  static V load(const T* p) { return _mm_loadu_ps(p); }
+  static V maskload(const T* p, Mask m) { return _mm_maskload_ps(p, m.bits); }
+  static void store(T* p, V v) { _mm_storeu_ps(p, v); }
+  static void maskstore(T* p, Mask m, V v) {
+    if (m.lanes == kLanes) {
+      _mm_storeu_ps(p, v);
+      return;
+    }
+    if (m.lanes & 2) {
+      _mm_storel_pi(reinterpret_cast<__m64*>(p), v);  // vmovlps: any alignment
+      v = _mm_movehl_ps(v, v);
+      p += 2;
+    }
+    if (m.lanes & 1) _mm_store_ss(p, v);
+  }
+  static V mul(V a, V b) { return _mm_mul_ps(a, b); }
+  static V fma(V a, V b, V c) { return _mm_fmadd_ps(a, b, c); }
+  static Mask mask(int left) {
+    return {_mm_cmpgt_epi32(_mm_set1_epi32(left), _mm_setr_epi32(0, 1, 2, 3)),
+            left < 0 ? 0 : (left > kLanes ? kLanes : left)};
+  }
+};
+
+struct F64x2 {
+  using T = double;
+  using V = __m128d;
+  struct Mask {
+    __m128i bits;  // lanes l < lanes all ones
+    int lanes;     // 0 .. kLanes
+  };
+  static constexpr int kLanes = 2;
+  static V zero() { return _mm_setzero_pd(); }
+  static V set1(T x) { return _mm_set1_pd(x); }
+  static V load(const T* p) { return _mm_loadu_pd(p); }
+  static V maskload(const T* p, Mask m) { return _mm_maskload_pd(p, m.bits); }
+  static void store(T* p, V v) { _mm_storeu_pd(p, v); }
+  static void maskstore(T* p, Mask m, V v) {
+    if (m.lanes == kLanes) {
+      _mm_storeu_pd(p, v);
+      return;
+    }
+    if (m.lanes & 1) _mm_store_sd(p, v);
+  }
+  static V mul(V a, V b) { return _mm_mul_pd(a, b); }
+  static V fma(V a, V b, V c) { return _mm_fmadd_pd(a, b, c); }
+  static Mask mask(int left) {
+    return {_mm_cmpgt_epi64(_mm_set1_epi64x(left), _mm_set_epi64x(1, 0)),
+            left < 0 ? 0 : (left > kLanes ? kLanes : left)};
+  }
+};
+
 struct F32Vec {
   using T = float;
   using V = __m256;
+  using Half = F32x4;
   struct Mask {
     __m256i bits;  // lanes l < lanes all ones (one 32-bit mask per lane)
     int lanes;     // 0 .. kLanes
@@ -65,6 +130,7 @@ struct F32Vec {
 struct F64Vec {
   using T = double;
   using V = __m256d;
+  using Half = F64x2;
   struct Mask {
     __m256i bits;  // lanes l < lanes all ones (one 64-bit mask per lane)
     int lanes;     // 0 .. kLanes
