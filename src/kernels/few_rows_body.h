@@ -313,11 +313,22 @@ __attribute__((noinline)) void few_rows_batch_blocks(const DirectArgs& r, int64_
   }
 }
 
-// M rows of at most two vectors of columns: the instance of few_rows_batch_blocks for n.
+// M rows of at most two vectors of columns: the instance of few_rows_batch_blocks for n (on half
+// a vector where they fit in one, as few_rows_narrowest).
 template <class Vec, int M>
 inline __attribute__((always_inline)) void few_rows_batch_m(const DirectArgs& r, int64_t count,
                                                             int64_t sa, int64_t sb, int64_t sc) {
   constexpr int L = Vec::kLanes;
+  if constexpr (HasHalf<Vec>::value) {
+    using H = typename Vec::Half;
+    if (r.n <= H::kLanes) {
+      if (r.n == H::kLanes)
+        few_rows_batch_blocks<H, M, 1, false>(r, count, sa, sb, sc);
+      else
+        few_rows_batch_blocks<H, M, 1, true>(r, count, sa, sb, sc);
+      return;
+    }
+  }
   if (r.n <= L) {
     if (r.n == L)
       few_rows_batch_blocks<Vec, M, 1, false>(r, count, sa, sb, sc);
