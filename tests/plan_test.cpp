@@ -592,6 +592,27 @@ TEST(Plan, ATransposedBUnderOneRowBlockPacksNarrowBlocks) {
   EXPECT_LT(p.mc, r.m);
 }
 
+TEST(Plan, AColumnsSplitOverOneRowBlockPacksAWholeInEachMember) {
+  // x * W^T on two threads, all of A in one row block, several column blocks: the columns split,
+  // each member packs every k-block of A itself, once, and the members never meet.
+  PlanRequest r = request(64, 4096, 4096, 2);
+  r.b_row_major = false;
+  r.b_transposed = true;
+  Plan p = plan(avx2(), r, zen3());
+  ASSERT_EQ(p.path, Path::kLoopNest);
+  ASSERT_EQ(p.team.partition.tm, 1);
+  EXPECT_EQ(p.order, LoopOrder::kKBlocksOuter);
+  EXPECT_TRUE(p.team.whole_a);
+  EXPECT_FALSE(p.team.shared_a);
+  EXPECT_GE(p.a_bytes, std::size_t(66 * p.kc * 4));
+  // One column block: the members pack each A block together.
+  r.n = p.nc;
+  p = plan(avx2(), r, zen3());
+  ASSERT_EQ(p.team.partition.tm, 1);
+  EXPECT_EQ(p.order, LoopOrder::kColumnBlocksOuter);
+  EXPECT_TRUE(p.team.shared_a);
+}
+
 TEST(Plan, OverridesWin) {
   blocking::BlockOverrides o;
   o.mc = 50;

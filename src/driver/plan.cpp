@@ -235,10 +235,11 @@ std::string describe_plan(const Plan& plan, const std::string& indent) {
             : plan.threads > 1           ? "panels packed by the member that reads them"
                                          : "packed") +
            ", A " +
-           (plan.a_bytes == 0    ? "prepacked"
-            : plan.team.shared_a ? "blocks packed by the team together"
-            : plan.threads > 1   ? "packed by each member for its rows"
-                                 : "packed") +
+           (plan.a_bytes == 0                                 ? "prepacked"
+            : plan.team.shared_a                              ? "blocks packed by the team together"
+            : plan.threads > 1 && plan.team.partition.tm == 1 ? "packed whole by each member"
+            : plan.threads > 1                                ? "packed by each member for its rows"
+                                                              : "packed") +
            "; slot " + kib(plan.slot_bytes) + " per member";
       break;
     }
@@ -358,14 +359,22 @@ TeamPlan team_plan(const GemmKernel& kern, const PlanRequest& r, const Plan& pla
   t.own_b = own_b_for(kern, plan, members) || r.triangle != Triangle::kNone;
   t.partition = partition_for(kern, r, plan, members);
   t.shared_b = !r.b_prepacked && t.partition.tm > 1 && !t.own_b;
-  t.shared_a = t.partition.tm == 1 && members > 1 && !r.a_prepacked;
+  // With the columns split over all of A in one row block (x * W^T, a few rows against many
+  // columns), every member packs each k-block of A itself, once (k-blocks outer), and never meets
+  // the others; otherwise the members pack each A block together. Packing together, the team met
+  // once per column block and k-block and packed A once per column block: x * W^T, W 4096 x 4096
+  // with NC 512 (kTransposedBNc), 104 meetings a call. On the Zen 3 of block_sizes.h, two
+  // threads, the two builds alternating (median GFLOP/s of six runs): M = 16 82.9 -> 85.5, 64
+  // 147.5 -> 145.6, 256 161.0 -> 166.7.
+  const bool columns = t.partition.tm == 1 && members > 1;
+  const bool own_whole_a = columns && plan.room_for_whole_a && r.m <= plan.mc;
+  t.shared_a = columns && !r.a_prepacked && !own_whole_a;
   // The whole team takes the same order (the shared B blocks come in the same sequence for all):
   // a smaller team than the workspace was sized for, whose widest rows outgrow a slot, takes the
   // usual one.
+  const int64_t rows = columns ? r.m : widest_rows(r.m, t.partition.row_unit, members, r.triangle);
   t.whole_a =
-      plan.room_for_whole_a && !t.shared_a &&
-      whole_a_bytes(kern, plan, widest_rows(r.m, t.partition.row_unit, members, r.triangle)) <=
-          plan.a_bytes;
+      plan.room_for_whole_a && !t.shared_a && whole_a_bytes(kern, plan, rows) <= plan.a_bytes;
   return t;
 }
 
@@ -399,11 +408,15 @@ void plan_packed(const GemmKernel& kern, const PlanRequest& r, const blocking::B
   // are then narrow, and A would be read N / NC times), when there are several column blocks,
   // and for one thread or a rows split (each member its own rows).
   const int threads = plan.threads;
-  const bool k_outer = kern.b_block_in_l2 && !r.b_prepacked && !r.a_prepacked && r.n > plan.nc &&
-                       (threads == 1 || partition_for(kern, r, plan, threads).tm == threads);
+  const Partition part = partition_for(kern, r, plan, threads);
+  const bool one_row_block_by_columns =
+      threads > 1 && part.tm == 1 && r.m <= plan.mc && r.triangle == Triangle::kNone;
+  const bool k_outer =
+      !r.b_prepacked && !r.a_prepacked && r.n > plan.nc &&
+      ((kern.b_block_in_l2 && (threads == 1 || part.tm == threads)) || one_row_block_by_columns);
   // The largest member's rows when a team of `threads` splits the rows (member_rows, runs
   // starting anywhere: a packed A).
-  const int64_t widest = widest_rows(r.m, 1, threads, r.triangle);
+  const int64_t widest = one_row_block_by_columns ? r.m : widest_rows(r.m, 1, threads, r.triangle);
   plan.room_for_whole_a = k_outer && whole_a_bytes(kern, plan, widest) <= kWholeKBlockABytes;
   // One workspace slot per member (sized for the largest team this call may get): a packed B
   // block, a packed A block (or a member's rows of a whole k-block) and a scratch tile.
