@@ -84,15 +84,13 @@ struct PackedB {
   void step() { p += kWidth; }
 };
 
-template <class V, bool kMasked>
+template <class V>
 struct RowsB {
   const typename V::T* p;
   int64_t ldb;
+  // `last`: the masked tile's last vector (tile_on), read under the mask.
   typename V::V load(int v, bool last, typename V::Mask mask) const {
-    if constexpr (kMasked) {
-      if (last) return V::maskload(p + v * V::kLanes, mask);
-    }
-    return V::load(p + v * V::kLanes);
+    return last ? V::maskload(p + v * V::kLanes, mask) : V::load(p + v * V::kLanes);
   }
   void step() { p += ldb; }
 };
@@ -187,7 +185,7 @@ void tile_on(int64_t kc, A a, B b, typename V::T* c, int64_t ldc, AccInit init, 
   for (int64_t p = 0; p < kc; ++p) {
     Vec bv[NV];
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) bv[v] = b.load(v, v == NV - 1, mask);
+    for (int v = 0; v < NV; ++v) bv[v] = b.load(v, kMasked && v == NV - 1, mask);
     if constexpr (fma_by_lane<V, A>()) {
       fma_step_by_lane<V, M, NV>(a.at(0), bv, acc, std::make_integer_sequence<int, M>{});
     } else {
@@ -236,7 +234,10 @@ void whole_tile_packing_b(int64_t kc, const typename V::T* a_panel, const typena
 
 // A partial tile, rows x cols with 1 <= rows <= R and 1 <= cols <= 2 * lanes, over operands A
 // and B: one instance per row count and vector count, the last vector masked to the columns it
-// holds.
+// holds, or none masked where the columns fill both vectors (fewer rows only). Masked loads and
+// stores cost more than plain ones on AMD's AVX2 cores: on the Zen 3 of block_sizes.h (one
+// thread, invar_bench_small), 16^3 over A and B in place, in tiles of 6, 5 and 5 rows, went from
+// f32 6.8 to 7.2-7.5 M calls/s and f64 3.6 to 3.9-4.1 with its two 5-row tiles unmasked.
 template <class V, class A, class B>
 using EdgeFn = void (*)(int64_t, A, B, typename V::T*, int64_t, AccInit, typename V::T,
                         typename V::Mask);
@@ -258,7 +259,10 @@ template <class V, int R, class A, class B>
 void edge_tile_on(int64_t rows, int64_t cols, int64_t kc, A a, B b, typename V::T* c, int64_t ldc,
                   AccInit init, typename V::T beta) {
   constexpr int L = V::kLanes;
-  if (cols > L) {
+  if (cols == 2 * L) {  // whole vectors: plain loads and stores of C (and of a B in place)
+    EdgeTableOf<V, R, 2, A, B, false>::kFns[rows - 1](kc, a, b, c, ldc, init, beta,
+                                                      typename V::Mask{});
+  } else if (cols > L) {
     EdgeTableOf<V, R, 2, A, B>::kFns[rows - 1](kc, a, b, c, ldc, init, beta,
                                                V::mask(static_cast<int>(cols) - L));
   } else {
@@ -299,9 +303,6 @@ void edge_tile_narrow(int64_t rows, int64_t cols, int64_t kc, const typename N::
 // Where the last tile would get fewer than R rows, the last two share their rows evenly: a tile's
 // chains are its rows times its vectors, and a few rows over one vector (16 x 16 as 12 + 4 rows)
 // wait on the fma's latency where two tiles of 8 keep both pipes busy.
-// A tile of fewer rows over whole vectors is unmasked too: masked loads and stores cost more than
-// plain ones on AMD's AVX2 cores (the Zen 3 of block_sizes.h, one thread, invar_bench_small: 16^3
-// in three tiles of 6, 5 and 5 rows, f32 6.8 -> 7.2-7.5 M calls/s, f64 3.6 -> 3.9-4.1).
 template <class V, int R>
 void tiles_a_in_place(int64_t m, int64_t n, int64_t k, const typename V::T* a, int64_t lda,
                       const typename V::T* b, int64_t ldb, int64_t gs, typename V::T* c,
@@ -316,16 +317,10 @@ void tiles_a_in_place(int64_t m, int64_t n, int64_t k, const typename V::T* a, i
       typename V::T* const tile_c = c + i * ldc + j;
       const typename V::T* const group = b + j / W * gs;
       if (rows == R && cols == W) {
-        tile_on<V, R, kTileVectors, false>(k, a_rows, RowsB<V, false>{group, ldb}, tile_c, ldc,
-                                           init, beta, typename V::Mask{});
-      } else if (cols == W) {
-        using B = RowsB<V, false>;
-        EdgeTableOf<V, R, kTileVectors, RowsA<V>, B, false>::kFns[rows - 1](
-            k, a_rows, B{group, ldb}, tile_c, ldc, init, beta, typename V::Mask{});
-        V::zero_upper();
+        tile_on<V, R, kTileVectors, false>(k, a_rows, RowsB<V>{group, ldb}, tile_c, ldc, init, beta,
+                                           typename V::Mask{});
       } else {
-        edge_tile_on<V, R>(rows, cols, k, a_rows, RowsB<V, true>{group, ldb}, tile_c, ldc, init,
-                           beta);
+        edge_tile_on<V, R>(rows, cols, k, a_rows, RowsB<V>{group, ldb}, tile_c, ldc, init, beta);
       }
     }
   }
