@@ -10,11 +10,12 @@
 // vectors, twelve chains whatever M (1 x 12, 2 x 6, 3 x 4, 4 x 3; 5 x 2 and 6 x 2 hold ten and
 // twelve, 7 and 8 rows run as two passes): per k step it loads each of
 // its B vectors once and broadcasts each of its M A values once, every load feeding M or kWide
-// multiply-adds. The columns left over run as one block of fewer vectors, its last vector masked
-// when n is not a whole number of vectors: masked-off lanes of B and C are neither read nor
-// written. On an AVX-512 core the same blocks over 512-bit vectors (avx512/direct_avx512.cpp)
-// are what closed most of the gap at 4 x 256 x 256 (invar_bench_small, one thread, the Intel
-// Xeon of block_sizes.h: f32 0.51 -> 0.87 of libxsmm's rate, on a loaded machine).
+// multiply-adds. Wider products deal their vectors evenly to as few blocks as hold them
+// (few_rows_pass), the last vector masked when n is not a whole number of vectors: masked-off
+// lanes of B and C are neither read nor written. On an AVX-512 core the same blocks over 512-bit
+// vectors (avx512/direct_avx512.cpp) are what closed most of the gap at 4 x 256 x 256
+// (invar_bench_small, one thread, the Intel Xeon of block_sizes.h: f32 0.51 -> 0.87 of libxsmm's
+// rate, on a loaded machine).
 //
 // A is read in place when its rows are contiguous (a_cs == 1) and alpha == 1. Otherwise
 // alpha * op(A) (one rounded multiply per value, as packing does) is first copied, kChunk k steps
@@ -112,26 +113,13 @@ inline __attribute__((always_inline)) void few_rows_rest(int vectors, int64_t k,
   few_rows_block<Vec, M, NV, kMasked>(k, a, lda, b, ldb, c, ldc, init, beta, mask);
 }
 
-// The wide blocks of few_rows_all (as many as fit in n columns): the columns done. Out of line,
-// so that a product narrower than one wide block sets none of their loop up.
-template <class Vec, int M>
-__attribute__((noinline)) int64_t few_rows_wide_blocks(const DirectArgs& r) {
-  using T = typename Vec::T;
-  constexpr int L = Vec::kLanes;
-  constexpr int kWide = few_rows_wide(M);
-  const T* a = static_cast<const T*>(r.a);
-  const T* b = static_cast<const T*>(r.b);
-  T* c = static_cast<T*>(r.c);
-  const T beta = *static_cast<const T*>(r.beta);
-  int64_t j = 0;
-  for (; j + L * kWide <= r.n; j += L * kWide)
-    few_rows_block<Vec, M, kWide, false>(r.k, a, r.a_rs, b + j, r.ldb, c + j, r.ldc, r.init, beta,
-                                         typename Vec::Mask{});
-  return j;
-}
-
 // All n columns of M <= 6 rows over k steps, from the record of the direct kernel's arguments
 // (ukernel.h) with A's rows contiguous (a_cs == 1, a_rs their stride) and alpha already in A.
+// The n columns' vectors are dealt evenly to as few blocks as hold them (at most few_rows_wide
+// vectors each; the first blocks one vector more where they do not divide): wide blocks and
+// the remainder after them would leave that remainder as few as M chains, which wait on the FMA
+// latency (2 x 64 x 64 in f32: 2 x 6 and 2 x 2 vectors take 5/4 as long as 2 x 4 twice). Only
+// the last vector may be masked.
 template <class Vec, int M>
 __attribute__((noinline)) void few_rows_pass(const DirectArgs& r) {
   static_assert(M <= 6, "twelve accumulators at most");
@@ -144,17 +132,21 @@ __attribute__((noinline)) void few_rows_pass(const DirectArgs& r) {
   T* c = static_cast<T*>(r.c);
   const AccInit init = r.init;
   const T beta = *static_cast<const T*>(r.beta);
+  const int64_t vectors = (n + L - 1) / L;
+  const int last = static_cast<int>(n - L * (vectors - 1));  // columns of the last vector
+  const int64_t blocks = (vectors + kWide - 1) / kWide;
+  const int64_t base = vectors / blocks, wider = vectors % blocks;
   const typename Vec::Mask none{};
-  const int64_t j = n < L * kWide ? 0 : few_rows_wide_blocks<Vec, M>(r);
-  if (j == n) return;
-  const int64_t left = n - j;  // 1 .. L * kWide - 1 columns
-  const int vectors = static_cast<int>((left + L - 1) / L);
-  const int last = static_cast<int>(left - L * (vectors - 1));  // columns of the last vector
-  if (last == L)
-    few_rows_rest<Vec, M, false>(vectors, k, a, lda, b + j, ldb, c + j, ldc, init, beta, none);
-  else
-    few_rows_rest<Vec, M, true>(vectors, k, a, lda, b + j, ldb, c + j, ldc, init, beta,
-                                Vec::mask(last));
+  int64_t j = 0;
+  for (int64_t q = 0; q < blocks; ++q) {
+    const int v = static_cast<int>(base + (q < wider));
+    if (q + 1 < blocks || last == L)
+      few_rows_rest<Vec, M, false>(v, k, a, lda, b + j, ldb, c + j, ldc, init, beta, none);
+    else
+      few_rows_rest<Vec, M, true>(v, k, a, lda, b + j, ldb, c + j, ldc, init, beta,
+                                  Vec::mask(last));
+    j += L * v;
+  }
 }
 
 // Seven or eight rows: rows 0..3, then the others (few_rows_wide). Out of line, so that the
