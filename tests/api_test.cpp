@@ -101,8 +101,9 @@ TEST(CppApi, ShapeMismatchThrowsAndLeavesCUntouched) {
 
 // Tiny products through invar::gemm on a context of one's own run on that context's tiny lane
 // (Context::Impl::tiny, as invar_sgemm on the default context): the chain's bits for every
-// layout, alpha and beta, on the record form (up to 8 rows), the kernel calls of plan_tiny's plan
-// and the planned run, the same as the loop nest's on a context without a direct path.
+// layout, alpha and beta, on the record form (up to 8 rows, or more over narrow columns), the
+// kernel calls of plan_tiny's plan and the planned run, the same as the loop nest's on a context
+// without a direct path.
 template <class T>
 void tiny_products_on_contexts() {
   Context lane, nest;

@@ -126,15 +126,15 @@ TYPED_TEST(Batch, TinyEntriesOverATransposedAEqualSingleCalls) {
 
 // Tiny entries with a row-major B (the small and direct paths, and the direct kernel's record
 // form for up to kFewRowsMaxRows rows of at most kFewRowsMaxCols columns: 8 x 8, 6 x 16; 7 x 17
-// is past it), planned once per batch: each entry's bits are its single call's. In the C++ batch
-// every other entry has other leading dimensions, so those run alone between the entries that
-// share the first's plan.
+// is past it; and over more rows of narrow columns: 16 x 1, 12 x 20 in f32), planned once per
+// batch: each entry's bits are its single call's. In the C++ batch every other entry has other
+// leading dimensions, so those run alone between the entries that share the first's plan.
 TYPED_TEST(Batch, TinyEntriesPlannedOnceEqualSingleCalls) {
   using T = TypeParam;
-  for (const auto& [m, n, k] :
-       {std::array<int64_t, 3>{4, 4, 4}, std::array<int64_t, 3>{8, 8, 8},
-        std::array<int64_t, 3>{5, 7, 3}, std::array<int64_t, 3>{16, 1, 9},
-        std::array<int64_t, 3>{6, 16, 5}, std::array<int64_t, 3>{7, 17, 3}}) {
+  for (const auto& [m, n, k] : {std::array<int64_t, 3>{4, 4, 4}, std::array<int64_t, 3>{8, 8, 8},
+                                std::array<int64_t, 3>{5, 7, 3}, std::array<int64_t, 3>{16, 1, 9},
+                                std::array<int64_t, 3>{6, 16, 5}, std::array<int64_t, 3>{7, 17, 3},
+                                std::array<int64_t, 3>{12, 20, 4}}) {
     for (int threads : {1, 2}) {
       ThreadCount count(threads);
       const int64_t batch = 37;

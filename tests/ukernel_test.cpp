@@ -336,9 +336,9 @@ TYPED_TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
     for (int64_t nr : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{4}, int64_t{8}, dnr - 1, dnr + 1,
                        int64_t{25}, int64_t{47}, int64_t{101}, 9 * dnr + 5}) {
       const int64_t ldb = nr + 5, ldc = nr + 3;
-      // Rows up to direct_mr for the direct kernel, up to kFewRowsMaxRows for its record form.
-      const int64_t rows = std::max<int64_t>(kern.direct_mr, kernels::kFewRowsMaxRows);
-      for (int64_t m = 1; m <= rows; ++m) {
+      // Rows up to direct_mr for the direct kernel; for its record form every row count up to
+      // 10, then groups of rows of balanced splits (few_rows_groups) and past its table (64).
+      for (int64_t m : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 16, 25, 70}) {
         for (int64_t k : {1, 2, 3, 7, 16, 33, 256, 257, 300, 600}) {
           for (bool trans_a : {false, true}) {
             for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {
@@ -364,8 +364,8 @@ TYPED_TEST(Ukernel, DirectKernelsMatchTheChainOnUnpackedOperands) {
                     << kern.name << " direct m=" << m << " n=" << nr << " k=" << k
                     << " trans_a=" << trans_a;
               }
-              // The record form (the tiny lane's), for the rows it takes.
-              if (kern.direct_args == nullptr || m > kernels::kFewRowsMaxRows) continue;
+              // The record form (the tiny lane's), for any rows.
+              if (kern.direct_args == nullptr) continue;
               c = c0;
               kern.direct_args({m, nr, k, &alpha, a.data(), a_rs, a_cs, b.data(), ldb, c.data(),
                                 ldc, init, &beta});
@@ -401,7 +401,7 @@ TYPED_TEST(Ukernel, DirectBatchMatchesTheChainPerEntry) {
     ASSERT_NE(kern.direct_args, nullptr) << kern.name;
     ++tested;
     const int64_t count = 3;
-    for (int64_t m = 1; m <= kernels::kFewRowsMaxRows; ++m) {
+    for (int64_t m : {1, 2, 3, 4, 5, 6, 7, 8, 9, 13}) {
       for (int64_t n : {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33}) {
         for (int64_t k : {1, 2, 5, 17}) {
           for (bool trans_a : {false, true}) {

@@ -361,7 +361,7 @@ void run_strided(const kernels::GemmKernel& kernel, driver::GemmProblem p, const
     }
     return;
   }
-  if (driver::few_rows_at_once(kernel, p.m, p.n, p.k, p.b_cs)) {
+  if (driver::few_rows_at_once(kernel, p.m, p.n, p.k, p.b_cs, sizeof(In))) {
     kernels::DirectArgs r{p.m,
                           p.n,
                           p.k,

@@ -5,13 +5,14 @@
 // (c_api.cpp: gemm_entry) spent ~500 instructions around them, most of it copying the same
 // arguments from record to record (the GemmCall, the driver's GemmProblem, the planner's
 // request, the plan) and the type-erasing wrappers between. Here, after the one test of
-// tiny_arguments, a few rows over a row-major B (kFewRowsMaxRows of narrow ones) go into the
-// direct kernel's record (kernels::DirectArgs) at once; the other tiny products make the kernel
-// calls their plan would (driver::tiny_call) with the caller's arguments, or else go once into the
-// driver's GemmProblem, built where the caller's registers are, for run_tiny. The call is then
-// valid, and every other case (an invalid argument and its message, a degenerate product, a larger
-// one, a context or topology that cannot be made) falls through to the general entry untouched,
-// which decides it as before.
+// tiny_arguments, a few rows over a row-major B (kFewRowsMaxRows of narrow ones, or any number
+// over columns of at most kFewRowsGroupsMaxBytes) go into the direct kernel's record
+// (kernels::DirectArgs) at once; the other tiny products make the kernel calls their plan would
+// (driver::tiny_call) with the caller's arguments, or else go once into the driver's GemmProblem,
+// built where the caller's registers are, for run_tiny. The call is then valid, and every other
+// case (an invalid argument and its message, a degenerate product, a larger one, a context or
+// topology that cannot be made) falls through to the general entry untouched, which decides it as
+// before.
 //
 // Nothing here locks or touches an atomic read-modify-write: the default context, its f32 and
 // f64 kernels and the cache topology are found once (lane_state) and read through one pointer
@@ -136,7 +137,7 @@ inline TinyLane run_tiny_direct(const LaneState* state, int trans_a, int trans_b
   if (state == nullptr || !tiny_arguments(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, c, ldc))
     return TinyLane::kDeclined;
   const kernels::DirectArgsFn direct = state->direct<T>();
-  if (direct == nullptr || trans_b != 0 || !driver::few_rows_extents(m, n))
+  if (direct == nullptr || trans_b != 0 || !driver::few_rows_extents(m, n, sizeof(T)))
     return state->kernel<T>() != nullptr ? TinyLane::kNotDirect : TinyLane::kDeclined;
   const kernels::AccInit init = is_zero(beta)  ? kernels::AccInit::kZero
                                 : is_one(beta) ? kernels::AccInit::kLoad

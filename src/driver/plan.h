@@ -291,19 +291,21 @@ inline bool direct_at_once(const kernels::GemmKernel& kernel, int64_t m, int64_t
 }
 
 // Whether a tiny product over a row-major B runs as one call of the direct kernel's record form
-// (kernels::DirectArgs, GemmKernel::direct_args): direct_at_once's products, and up to
-// kFewRowsMaxRows rows of at most kFewRowsMaxCols columns, which the record form runs as one or
-// two blocks of accumulators where plan_tiny's plan may run the small path's tiles. The chains
-// are the same either way. The C API's tiny lane and a strided batch's entries take it.
+// (kernels::DirectArgs, GemmKernel::direct_args): direct_at_once's products, up to
+// kFewRowsMaxRows rows of at most kFewRowsMaxCols columns, and any rows of at most
+// kFewRowsGroupsMaxBytes of columns, which the record form runs as blocks of accumulators over
+// groups of rows where plan_tiny's plan may run the small path's tiles. The chains are the same
+// either way. The C API's tiny lane and a strided batch's entries take it.
 // few_rows_extents is the rule on m and n alone, for a caller that has tested the rest.
-inline bool few_rows_extents(int64_t m, int64_t n) {
+inline bool few_rows_extents(int64_t m, int64_t n, int64_t element_bytes) {
   return m <= kernels::kDirectMaxRows ||
-         (m <= kernels::kFewRowsMaxRows && n <= kernels::kFewRowsMaxCols);
+         (m <= kernels::kFewRowsMaxRows && n <= kernels::kFewRowsMaxCols) ||
+         n * element_bytes <= kernels::kFewRowsGroupsMaxBytes;
 }
 inline bool few_rows_at_once(const kernels::GemmKernel& kernel, int64_t m, int64_t n, int64_t k,
-                             int64_t b_cs) {
+                             int64_t b_cs, int64_t element_bytes) {
   return kernel.direct_args != nullptr && b_cs == 1 && tiny_shape(m, n, k) &&
-         few_rows_extents(m, n);
+         few_rows_extents(m, n, element_bytes);
 }
 
 // The kernel calls plan_tiny's plan for a tiny product (tiny_shape) that may take a direct path

@@ -1,7 +1,8 @@
-// The direct kernels' form for m <= kFewRowsMaxRows rows over a row-major B (ukernel.h's direct
-// kernel and its record form), written once over a vector type Vec (avx2/vec.h: f32 8 lanes, f64 4;
-// avx512/vec.h: 16 and 8) for the ISA translation units that include it (built with their flags;
-// internal linkage keeps each unit's copy its own), as tile_body.h is for the packed tiles.
+// The direct kernels' form for few rows over a row-major B (ukernel.h's direct kernel and its
+// record form; more rows as groups of few), written once over a vector type Vec (avx2/vec.h: f32 8
+// lanes, f64 4; avx512/vec.h: 16 and 8) for the ISA translation units that include it (built with
+// their flags; internal linkage keeps each unit's copy its own), as tile_body.h is for the packed
+// tiles.
 //
 // Why not direct.h's blocks: those hold eight accumulators for any row count (4 rows x 2
 // vectors), exactly the chains two FMA pipes of latency 4 need, with nothing to spare, and with
@@ -120,8 +121,10 @@ inline __attribute__((always_inline)) void few_rows_rest(int vectors, int64_t k,
 // the remainder after them would leave that remainder as few as M chains, which wait on the FMA
 // latency (2 x 64 x 64 in f32: 2 x 6 and 2 x 2 vectors take 5/4 as long as 2 x 4 twice). Only
 // the last vector may be masked.
+// With `groups` > 1, the same for that many groups of M rows one after another (few_rows_groups),
+// set up once.
 template <class Vec, int M>
-__attribute__((noinline)) void few_rows_pass(const DirectArgs& r) {
+__attribute__((noinline)) void few_rows_pass(const DirectArgs& r, int64_t groups = 1) {
   static_assert(M <= 6, "twelve accumulators at most");
   using T = typename Vec::T;
   constexpr int L = Vec::kLanes;
@@ -134,18 +137,25 @@ __attribute__((noinline)) void few_rows_pass(const DirectArgs& r) {
   const T beta = *static_cast<const T*>(r.beta);
   const int64_t vectors = (n + L - 1) / L;
   const int last = static_cast<int>(n - L * (vectors - 1));  // columns of the last vector
-  const int64_t blocks = (vectors + kWide - 1) / kWide;
-  const int64_t base = vectors / blocks, wider = vectors % blocks;
+  // One block needs no division: the common case's (a division is dozens of cycles).
+  int64_t blocks = 1, base = vectors, wider = 0;
+  if (vectors > kWide) {
+    blocks = (vectors + kWide - 1) / kWide;
+    base = vectors / blocks;
+    wider = vectors % blocks;
+  }
   const typename Vec::Mask none{};
-  int64_t j = 0;
-  for (int64_t q = 0; q < blocks; ++q) {
-    const int v = static_cast<int>(base + (q < wider));
-    if (q + 1 < blocks || last == L)
-      few_rows_rest<Vec, M, false>(v, k, a, lda, b + j, ldb, c + j, ldc, init, beta, none);
-    else
-      few_rows_rest<Vec, M, true>(v, k, a, lda, b + j, ldb, c + j, ldc, init, beta,
-                                  Vec::mask(last));
-    j += L * v;
+  for (int64_t g = 0; g < groups; ++g, a += M * lda, c += M * ldc) {
+    int64_t j = 0;
+    for (int64_t q = 0; q < blocks; ++q) {
+      const int v = static_cast<int>(base + (q < wider));
+      if (q + 1 < blocks || last == L)
+        few_rows_rest<Vec, M, false>(v, k, a, lda, b + j, ldb, c + j, ldc, init, beta, none);
+      else
+        few_rows_rest<Vec, M, true>(v, k, a, lda, b + j, ldb, c + j, ldc, init, beta,
+                                    Vec::mask(last));
+      j += L * v;
+    }
   }
 }
 
@@ -210,19 +220,23 @@ __attribute__((noinline)) void few_rows_scaled(const DirectArgs& r) {
 // M rows of at most one vector of columns (the smallest products, 2^3 to 8^3 among them), A
 // in place: one block, without few_rows_all's set-up for wider blocks; masked unless the columns
 // fill the vector.
+// With `groups` > 1, that many groups of M rows one after another (few_rows_groups).
 template <class Vec, int M>
-__attribute__((noinline)) void few_rows_narrow(const DirectArgs& r) {
+__attribute__((noinline)) void few_rows_narrow(const DirectArgs& r, int64_t groups = 1) {
   using T = typename Vec::T;
   const T* a = static_cast<const T*>(r.a);
   const T* b = static_cast<const T*>(r.b);
   T* c = static_cast<T*>(r.c);
   const T beta = *static_cast<const T*>(r.beta);
-  if (r.n == Vec::kLanes)
-    few_rows_block<Vec, M, 1, false>(r.k, a, r.a_rs, b, r.ldb, c, r.ldc, r.init, beta,
-                                     typename Vec::Mask{});
-  else
-    few_rows_block<Vec, M, 1, true>(r.k, a, r.a_rs, b, r.ldb, c, r.ldc, r.init, beta,
-                                    Vec::mask(static_cast<int>(r.n)));
+  if (r.n == Vec::kLanes) {
+    for (int64_t g = 0; g < groups; ++g, a += M * r.a_rs, c += M * r.ldc)
+      few_rows_block<Vec, M, 1, false>(r.k, a, r.a_rs, b, r.ldb, c, r.ldc, r.init, beta,
+                                       typename Vec::Mask{});
+  } else {
+    const typename Vec::Mask mask = Vec::mask(static_cast<int>(r.n));
+    for (int64_t g = 0; g < groups; ++g, a += M * r.a_rs, c += M * r.ldc)
+      few_rows_block<Vec, M, 1, true>(r.k, a, r.a_rs, b, r.ldb, c, r.ldc, r.init, beta, mask);
+  }
 }
 
 // Whether Vec names a vector of half its width (avx2/vec.h: Vec::Half).
@@ -234,14 +248,15 @@ struct HasHalf<Vec, std::void_t<typename Vec::Half>> : std::true_type {};
 // M rows of at most one vector of columns: on half a vector where they fit in one (its loads and
 // stores whole or masked, as the full vector's would be; the same fma per lane), else on one.
 template <class Vec, int M>
-inline __attribute__((always_inline)) void few_rows_narrowest(const DirectArgs& r) {
+inline __attribute__((always_inline)) void few_rows_narrowest(const DirectArgs& r,
+                                                              int64_t groups = 1) {
   if constexpr (HasHalf<Vec>::value) {
     if (r.n <= Vec::Half::kLanes) {
-      few_rows_narrow<typename Vec::Half, M>(r);
+      few_rows_narrow<typename Vec::Half, M>(r, groups);
       return;
     }
   }
-  few_rows_narrow<Vec, M>(r);
+  few_rows_narrow<Vec, M>(r, groups);
 }
 
 // M rows: A in place when its rows are contiguous and alpha == 1, else through the buffer.
@@ -258,9 +273,58 @@ inline __attribute__((always_inline)) void few_rows_m(const DirectArgs& r) {
   }
 }
 
-// The direct kernel (ukernel.h) for 1 <= m <= kFewRowsMaxRows rows over a row-major B.
+// Half-cycles per k step of M <= 8 rows over `vectors` vectors of columns as few_rows_m runs
+// them, on two FMA pipes of latency 4 with two loads a cycle: each block of R rows x V vectors
+// takes the most of its R * V multiply-adds, its V + R loads, and 10, which fewer chains wait
+// out on the latency (8 would, in theory; on Zen 3 4 x 2 blocks ran slower than 6 x 2 and 5 x 2
+// over the same rows).
+constexpr int64_t few_rows_step_cost(int M, int64_t vectors) {
+  const auto block = [](int64_t rows, int64_t v) {
+    const int64_t fmas = rows * v, loads = rows + v;
+    return fmas > loads ? (fmas > 10 ? fmas : 10) : (loads > 10 ? loads : 10);
+  };
+  if (vectors <= 1) return block(M, 1);  // few_rows_narrow: one block
+  if (M > 6) return few_rows_step_cost(4, vectors) + few_rows_step_cost(M - 4, vectors);
+  const int64_t wide = few_rows_wide(M), blocks = (vectors + wide - 1) / wide;
+  const int64_t base = vectors / blocks, wider = vectors % blocks;
+  return wider * block(M, base + 1) + (blocks - wider) * block(M, base);
+}
+
+// The rows per group in which few_rows_groups runs m rows over `vectors` vectors of columns: the
+// least few_rows_step_cost over groups of balanced sizes, the fewest groups among equals; at
+// most kFewRowsMaxRows over one vector (one block, few_rows_narrow), at most 6 over more (one
+// pass, few_rows_pass).
+constexpr int few_rows_group_rows(int64_t m, int64_t vectors) {
+  int best = kFewRowsMaxRows;
+  int64_t best_cost = -1;
+  for (int g = vectors <= 1 ? kFewRowsMaxRows : 6; g >= 1; --g) {
+    const int64_t groups = (m + g - 1) / g, base = m / groups, wider = m % groups;
+    const int64_t cost = wider * few_rows_step_cost(static_cast<int>(base + 1), vectors) +
+                         (groups - wider) * few_rows_step_cost(static_cast<int>(base), vectors);
+    if (best_cost < 0 || cost < best_cost) {
+      best = g;
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+
+// few_rows_group_rows for m <= kFewRowsGroupsMaxM rows and vectors <= kFewRowsGroupsMaxV,
+// found at compile time (its divisions would cost a small product more than they save).
+inline constexpr int kFewRowsGroupsMaxM = 64, kFewRowsGroupsMaxV = 16;
+struct FewRowsGroups {
+  int8_t rows[kFewRowsGroupsMaxM + 1][kFewRowsGroupsMaxV + 1] = {};
+  constexpr FewRowsGroups() {
+    for (int m = 1; m <= kFewRowsGroupsMaxM; ++m)
+      for (int v = 1; v <= kFewRowsGroupsMaxV; ++v)
+        rows[m][v] = static_cast<int8_t>(few_rows_group_rows(m, v));
+  }
+};
+inline constexpr FewRowsGroups kFewRowsGroups{};
+
+// M <= kFewRowsMaxRows rows: few_rows_m's instance.
 template <class Vec>
-inline __attribute__((always_inline)) void few_rows(const DirectArgs& r) {
+inline __attribute__((always_inline)) void few_rows_upto8(const DirectArgs& r) {
   static_assert(kFewRowsMaxRows == 8, "one instance per row count");
   switch (r.m) {
     case 1: few_rows_m<Vec, 1>(r); return;
@@ -272,6 +336,78 @@ inline __attribute__((always_inline)) void few_rows(const DirectArgs& r) {
     case 7: few_rows_m<Vec, 7>(r); return;
     default: few_rows_m<Vec, 8>(r); return;
   }
+}
+
+// `groups` groups of M rows one after another, A in place (alpha 1, rows contiguous): one
+// vector of columns or less as few_rows_narrowest, more (M <= 6) as few_rows_pass.
+template <class Vec, int M>
+inline __attribute__((always_inline)) void few_rows_in_groups(const DirectArgs& r, int64_t groups) {
+  if (r.n <= Vec::kLanes) {
+    few_rows_narrowest<Vec, M>(r, groups);
+  } else if constexpr (M <= 6) {
+    few_rows_pass<Vec, M>(r, groups);
+  } else {  // not chosen (few_rows_group_rows), but whole
+    DirectArgs part = r;
+    for (int64_t g = 0; g < groups; ++g) {
+      few_rows_split<Vec, M>(part);
+      part.a = static_cast<const typename Vec::T*>(part.a) + M * r.a_rs;
+      part.c = static_cast<typename Vec::T*>(part.c) + M * r.ldc;
+    }
+  }
+}
+template <class Vec>
+inline __attribute__((always_inline)) void few_rows_in_groups(const DirectArgs& r, int64_t rows,
+                                                              int64_t groups) {
+  static_assert(kFewRowsMaxRows == 8, "one instance per row count");
+  switch (rows) {
+    case 1: few_rows_in_groups<Vec, 1>(r, groups); return;
+    case 2: few_rows_in_groups<Vec, 2>(r, groups); return;
+    case 3: few_rows_in_groups<Vec, 3>(r, groups); return;
+    case 4: few_rows_in_groups<Vec, 4>(r, groups); return;
+    case 5: few_rows_in_groups<Vec, 5>(r, groups); return;
+    case 6: few_rows_in_groups<Vec, 6>(r, groups); return;
+    case 7: few_rows_in_groups<Vec, 7>(r, groups); return;
+    default: few_rows_in_groups<Vec, 8>(r, groups); return;
+  }
+}
+
+// More than kFewRowsMaxRows rows: groups of balanced sizes (few_rows_group_rows: at most 6 rows
+// over more than one vector of columns), each row's chains whole in its group. With A in place,
+// the groups of each size run as one call (their set-up once); otherwise each group as few_rows_m
+// runs it, through its buffer.
+template <class Vec>
+__attribute__((noinline)) void few_rows_groups(const DirectArgs& r) {
+  using T = typename Vec::T;
+  const int64_t vectors = (r.n + Vec::kLanes - 1) / Vec::kLanes;
+  const int64_t g =
+      kFewRowsGroups.rows[r.m < kFewRowsGroupsMaxM ? r.m : kFewRowsGroupsMaxM]
+                         [vectors < kFewRowsGroupsMaxV ? vectors : kFewRowsGroupsMaxV];
+  const int64_t groups = (r.m + g - 1) / g, base = r.m / groups, wider = r.m % groups;
+  DirectArgs part = r;
+  if (*static_cast<const T*>(r.alpha) == T(1) && r.a_cs == 1) {
+    if (wider > 0) {
+      few_rows_in_groups<Vec>(part, base + 1, wider);
+      part.a = static_cast<const T*>(part.a) + wider * (base + 1) * r.a_rs;
+      part.c = static_cast<T*>(part.c) + wider * (base + 1) * r.ldc;
+    }
+    few_rows_in_groups<Vec>(part, base, groups - wider);
+    return;
+  }
+  for (int64_t q = 0; q < groups; ++q) {
+    part.m = base + (q < wider);
+    few_rows_upto8<Vec>(part);
+    part.a = static_cast<const T*>(part.a) + part.m * r.a_rs;
+    part.c = static_cast<T*>(part.c) + part.m * r.ldc;
+  }
+}
+
+// The direct kernel (ukernel.h) for any m rows over a row-major B.
+template <class Vec>
+inline __attribute__((always_inline)) void few_rows(const DirectArgs& r) {
+  if (r.m <= kFewRowsMaxRows)
+    few_rows_upto8<Vec>(r);
+  else
+    few_rows_groups<Vec>(r);
 }
 
 // The products of a strided batch (DirectBatchFn) of M rows and NV vectors of columns, the last
@@ -335,15 +471,15 @@ inline __attribute__((always_inline)) void few_rows_batch_m(const DirectArgs& r,
 }
 
 // The direct kernel's record form over a strided batch's entries (ukernel.h: DirectBatchFn):
-// entries of at most two vectors of columns with A in place by few_rows_batch_blocks, any other
-// entry by few_rows.
+// entries of at most kFewRowsMaxRows rows and two vectors of columns with A in place by
+// few_rows_batch_blocks, any other entry by few_rows.
 template <class Vec>
 inline __attribute__((always_inline)) void few_rows_batch(const DirectArgs& first, int64_t count,
                                                           int64_t a_stride, int64_t b_stride,
                                                           int64_t c_stride) {
   using T = typename Vec::T;
   if (*static_cast<const T*>(first.alpha) == T(1) && first.a_cs == 1 &&
-      first.n <= 2 * Vec::kLanes) {
+      first.n <= 2 * Vec::kLanes && first.m <= kFewRowsMaxRows) {
     static_assert(kFewRowsMaxRows == 8, "one instance per row count");
     switch (first.m) {
       case 1: few_rows_batch_m<Vec, 1>(first, count, a_stride, b_stride, c_stride); return;

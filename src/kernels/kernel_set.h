@@ -98,7 +98,7 @@ struct GemmKernel {
   void (*direct)(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a, int64_t a_rs,
                  int64_t a_cs, const void* b, int64_t ldb, void* c, int64_t ldc, AccInit init,
                  const void* beta) = nullptr;
-  // Optional (nullptr: not offered): the direct kernel for m <= kFewRowsMaxRows over a
+  // Optional (nullptr: not offered): the direct kernel for any m over a
   // row-major B taking its arguments as one record (ukernel.h: DirectArgs), the tiny lane's, and
   // the same over a strided batch's entries: the two are offered together (sets.h, well_formed).
   DirectArgsFn direct_args = nullptr;

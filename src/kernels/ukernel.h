@@ -57,11 +57,12 @@ using SgemmDirectFn = void (*)(int64_t m, int64_t n, int64_t k, float alpha, con
                                int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                                int64_t ldc, AccInit init, float beta);
 
-// The direct kernel's arguments as one record, for m <= kFewRowsMaxRows (DirectArgsFn): the
-// smallest products' way in (api/tiny_lane.h), where passing thirteen arguments from call to
-// call costs more than their multiply-adds. It takes more rows than the direct kernel is asked
-// for by the planner (kDirectMaxRows): the tiny lane runs up to kFewRowsMaxRows rows over a
-// row-major B through it, rather than through the small path's tiles. alpha and beta point to
+// The direct kernel's arguments as one record, for any m (DirectArgsFn): the smallest products'
+// way in (api/tiny_lane.h), where passing thirteen arguments from call to call costs more than
+// their multiply-adds. It takes more rows than the direct kernel is asked for by the planner
+// (kDirectMaxRows): the tiny lane runs up to kFewRowsMaxRows rows over a row-major B through
+// it, and more rows over narrow columns (kFewRowsGroupsMaxBytes), rather than through the small
+// path's tiles. alpha and beta point to
 // scalars of C's type; a, b and c to its elements. Same contract and chains as the direct kernel.
 inline constexpr int kFewRowsMaxRows = 8;
 // Above kDirectMaxRows rows the tiny lane takes the record form only up to this many columns:
@@ -69,6 +70,12 @@ inline constexpr int kFewRowsMaxRows = 8;
 // than the few-rows passes (8 x 128 x 128 on the AVX-512 Xeon of block_sizes.h, one thread, a
 // shared machine: 0.8 of libxsmm's calls per second against 1.2 with the tiles).
 inline constexpr int64_t kFewRowsMaxCols = 16;
+// Over more rows, the record form runs groups of them (kernels/few_rows_body.h: few_rows_groups)
+// where the columns take at most this many bytes (three AVX2 vectors): faster than the small
+// path's tiles there on Zen 3 (invar_bench_small's squares, one thread: f32 10^3 1.23x, 20^3
+// 1.16x, 64 x 8 x 8 1.9x; f64 12^3 1.21x), level at two whole AVX2 vectors (f32 16 columns
+// 0.95-1.01x), and slower over wider ones (f64 20^3: 0.7x).
+inline constexpr int64_t kFewRowsGroupsMaxBytes = 96;
 struct DirectArgs {
   int64_t m, n, k;
   const void* alpha;

@@ -34,7 +34,7 @@ void sgemm_avx2_direct_16(int64_t m, int64_t n, int64_t k, float alpha, const fl
                           int64_t a_rs, int64_t a_cs, const float* b, int64_t ldb, float* c,
                           int64_t ldc, AccInit init, float beta);
 
-// The same for m <= kFewRowsMaxRows, its arguments as one record (ukernel.h: DirectArgs), and
+// The same for any m, its arguments as one record (ukernel.h: DirectArgs), and
 // over a strided batch's entries (DirectBatchFn).
 void sgemm_avx2_direct_args(const DirectArgs& args);
 void sgemm_avx2_direct_batch(const DirectArgs& first, int64_t count, int64_t a_stride,
@@ -172,7 +172,7 @@ void dgemm_avx2_6x8_a_in_place(int64_t m, int64_t n, int64_t k, const double* a,
 void dgemm_avx2_direct_8(int64_t m, int64_t n, int64_t k, double alpha, const double* a,
                          int64_t a_rs, int64_t a_cs, const double* b, int64_t ldb, double* c,
                          int64_t ldc, AccInit init, double beta);
-// The same for m <= kFewRowsMaxRows, its arguments as one record (ukernel.h: DirectArgs), and
+// The same for any m, its arguments as one record (ukernel.h: DirectArgs), and
 // over a strided batch's entries (DirectBatchFn).
 void dgemm_avx2_direct_args(const DirectArgs& args);
 void dgemm_avx2_direct_batch(const DirectArgs& first, int64_t count, int64_t a_stride,
