@@ -309,18 +309,40 @@ constexpr int few_rows_group_rows(int64_t m, int64_t vectors) {
   return best;
 }
 
-// few_rows_group_rows for m <= kFewRowsGroupsMaxM rows and vectors <= kFewRowsGroupsMaxV,
-// found at compile time (its divisions would cost a small product more than they save).
-inline constexpr int kFewRowsGroupsMaxM = 64, kFewRowsGroupsMaxV = 16;
-struct FewRowsGroups {
+// How few_rows_groups splits m rows into groups of at most g: `groups` groups, the first `wider`
+// of base + 1 rows, the others of base.
+struct FewRowsSplit {
+  int64_t groups, base, wider;
+};
+constexpr FewRowsSplit few_rows_split_of(int64_t m, int64_t g) {
+  const int64_t groups = (m + g - 1) / g;
+  return {groups, m / groups, m % groups};
+}
+
+// few_rows_group_rows and its split for m <= kFewRowsGroupsMaxM rows over at most
+// kFewRowsGroupsMaxV vectors (the record form takes more rows only over columns of at most
+// kFewRowsGroupsMaxBytes: three AVX2 vectors), found at compile time: the model's divisions
+// would cost a small product more than they save. More rows take the group size of
+// kFewRowsGroupsMaxM.
+inline constexpr int kFewRowsGroupsMaxM = 64, kFewRowsGroupsMaxV = 4;
+struct FewRowsSplits {
   int8_t rows[kFewRowsGroupsMaxM + 1][kFewRowsGroupsMaxV + 1] = {};
-  constexpr FewRowsGroups() {
-    for (int m = 1; m <= kFewRowsGroupsMaxM; ++m)
-      for (int v = 1; v <= kFewRowsGroupsMaxV; ++v)
+  int8_t groups[kFewRowsGroupsMaxM + 1][kFewRowsGroupsMaxV + 1] = {};
+  int8_t base[kFewRowsGroupsMaxM + 1][kFewRowsGroupsMaxV + 1] = {};
+  int8_t wider[kFewRowsGroupsMaxM + 1][kFewRowsGroupsMaxV + 1] = {};
+  constexpr FewRowsSplits() {
+    for (int m = 1; m <= kFewRowsGroupsMaxM; ++m) {
+      for (int v = 1; v <= kFewRowsGroupsMaxV; ++v) {
         rows[m][v] = static_cast<int8_t>(few_rows_group_rows(m, v));
+        const FewRowsSplit s = few_rows_split_of(m, rows[m][v]);
+        groups[m][v] = static_cast<int8_t>(s.groups);
+        base[m][v] = static_cast<int8_t>(s.base);
+        wider[m][v] = static_cast<int8_t>(s.wider);
+      }
+    }
   }
 };
-inline constexpr FewRowsGroups kFewRowsGroups{};
+inline constexpr FewRowsSplits kFewRowsSplits{};
 
 // M <= kFewRowsMaxRows rows: few_rows_m's instance.
 template <class Vec>
@@ -371,25 +393,30 @@ inline __attribute__((always_inline)) void few_rows_in_groups(const DirectArgs& 
   }
 }
 
-// More than kFewRowsMaxRows rows: groups of balanced sizes (few_rows_group_rows: at most 6 rows
-// over more than one vector of columns), each row's chains whole in its group. With A in place,
-// the groups of each size run as one call (their set-up once); otherwise each group as few_rows_m
-// runs it, through its buffer.
+// More than kFewRowsMaxRows rows: groups of balanced sizes (kFewRowsSplits; over more than
+// kFewRowsGroupsMaxV vectors as over that many), each row's chains whole in its group. With A in
+// place, the groups of each size run as one call (their set-up once); otherwise each group as
+// few_rows_m runs it, through its buffer.
 template <class Vec>
 __attribute__((noinline)) void few_rows_groups(const DirectArgs& r) {
   using T = typename Vec::T;
   const int64_t vectors = (r.n + Vec::kLanes - 1) / Vec::kLanes;
-  const int64_t g =
-      kFewRowsGroups.rows[r.m < kFewRowsGroupsMaxM ? r.m : kFewRowsGroupsMaxM]
-                         [vectors < kFewRowsGroupsMaxV ? vectors : kFewRowsGroupsMaxV];
-  const int64_t groups = (r.m + g - 1) / g, base = r.m / groups, wider = r.m % groups;
+  const int64_t v = vectors < kFewRowsGroupsMaxV ? vectors : kFewRowsGroupsMaxV;
+  const FewRowsSplit split =
+      r.m <= kFewRowsGroupsMaxM
+          ? FewRowsSplit{kFewRowsSplits.groups[r.m][v], kFewRowsSplits.base[r.m][v],
+                         kFewRowsSplits.wider[r.m][v]}
+          : few_rows_split_of(r.m, kFewRowsSplits.rows[kFewRowsGroupsMaxM][v]);
+  const int64_t groups = split.groups, base = split.base, wider = split.wider;
   DirectArgs part = r;
   if (*static_cast<const T*>(r.alpha) == T(1) && r.a_cs == 1) {
     if (wider > 0) {
+      part.m = base + 1;
       few_rows_in_groups<Vec>(part, base + 1, wider);
       part.a = static_cast<const T*>(part.a) + wider * (base + 1) * r.a_rs;
       part.c = static_cast<T*>(part.c) + wider * (base + 1) * r.ldc;
     }
+    part.m = base;
     few_rows_in_groups<Vec>(part, base, groups - wider);
     return;
   }
