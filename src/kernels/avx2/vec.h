@@ -20,6 +20,20 @@
 namespace invar::kernels::avx2 {
 namespace {
 
+// The leading `lanes` (0 .. 3) of a 128-bit f32 vector, and (0 .. 1) of an f64 one, by plain
+// stores, one per set bit: the tail of every maskstore below.
+inline void store_leading(float* p, __m128 v, int lanes) {
+  if (lanes & 2) {
+    _mm_storel_pi(reinterpret_cast<__m64*>(p), v);  // vmovlps: any alignment
+    v = _mm_movehl_ps(v, v);
+    p += 2;
+  }
+  if (lanes & 1) _mm_store_ss(p, v);
+}
+inline void store_leading(double* p, __m128d v, int lanes) {
+  if (lanes & 1) _mm_store_sd(p, v);
+}
+
 // The 128-bit halves (f32 4 lanes, f64 2): the direct kernels' narrowest products (few_rows_body.h,
 // Vec::Half), whose columns fit half a vector, read and write C and B whole where the 256-bit
 // forms would mask them.
@@ -37,16 +51,10 @@ struct F32x4 {
   static V maskload(const T* p, Mask m) { return _mm_maskload_ps(p, m.bits); }
   static void store(T* p, V v) { _mm_storeu_ps(p, v); }
   static void maskstore(T* p, Mask m, V v) {
-    if (m.lanes == kLanes) {
+    if (m.lanes == kLanes)
       _mm_storeu_ps(p, v);
-      return;
-    }
-    if (m.lanes & 2) {
-      _mm_storel_pi(reinterpret_cast<__m64*>(p), v);  // vmovlps: any alignment
-      v = _mm_movehl_ps(v, v);
-      p += 2;
-    }
-    if (m.lanes & 1) _mm_store_ss(p, v);
+    else
+      store_leading(p, v, m.lanes);
   }
   static V mul(V a, V b) { return _mm_mul_ps(a, b); }
   static V fma(V a, V b, V c) { return _mm_fmadd_ps(a, b, c); }
@@ -70,11 +78,10 @@ struct F64x2 {
   static V maskload(const T* p, Mask m) { return _mm_maskload_pd(p, m.bits); }
   static void store(T* p, V v) { _mm_storeu_pd(p, v); }
   static void maskstore(T* p, Mask m, V v) {
-    if (m.lanes == kLanes) {
+    if (m.lanes == kLanes)
       _mm_storeu_pd(p, v);
-      return;
-    }
-    if (m.lanes & 1) _mm_store_sd(p, v);
+    else
+      store_leading(p, v, m.lanes);
   }
   static V mul(V a, V b) { return _mm_mul_pd(a, b); }
   static V fma(V a, V b, V c) { return _mm_fmadd_pd(a, b, c); }
@@ -109,12 +116,7 @@ struct F32Vec {
       part = _mm256_extractf128_ps(v, 1);
       p += 4;
     }
-    if (m.lanes & 2) {
-      _mm_storel_pi(reinterpret_cast<__m64*>(p), part);  // vmovlps: any alignment
-      part = _mm_movehl_ps(part, part);
-      p += 2;
-    }
-    if (m.lanes & 1) _mm_store_ss(p, part);
+    store_leading(p, part, m.lanes & 3);
   }
   static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
   static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
@@ -152,7 +154,7 @@ struct F64Vec {
       part = _mm256_extractf128_pd(v, 1);
       p += 2;
     }
-    if (m.lanes & 1) _mm_store_sd(p, part);
+    store_leading(p, part, m.lanes & 1);
   }
   static V mul(V a, V b) { return _mm256_mul_pd(a, b); }
   static V fma(V a, V b, V c) { return _mm256_fmadd_pd(a, b, c); }
