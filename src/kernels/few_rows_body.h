@@ -145,14 +145,18 @@ __attribute__((noinline)) void few_rows_pass(const DirectArgs& r, int64_t groups
     wider = vectors % blocks;
   }
   const typename Vec::Mask none{};
-  for (int64_t g = 0; g < groups; ++g, a += M * lda, c += M * ldc) {
+  // Each group's rows from the first's (a pointer moved on past the last group could be outside
+  // every object the caller passed, with a huge stride of a one-row operand).
+  for (int64_t g = 0; g < groups; ++g) {
+    const T* ag = a + g * M * lda;
+    T* cg = c + g * M * ldc;
     int64_t j = 0;
     for (int64_t q = 0; q < blocks; ++q) {
       const int v = static_cast<int>(base + (q < wider));
       if (q + 1 < blocks || last == L)
-        few_rows_rest<Vec, M, false>(v, k, a, lda, b + j, ldb, c + j, ldc, init, beta, none);
+        few_rows_rest<Vec, M, false>(v, k, ag, lda, b + j, ldb, cg + j, ldc, init, beta, none);
       else
-        few_rows_rest<Vec, M, true>(v, k, a, lda, b + j, ldb, c + j, ldc, init, beta,
+        few_rows_rest<Vec, M, true>(v, k, ag, lda, b + j, ldb, cg + j, ldc, init, beta,
                                     Vec::mask(last));
       j += L * v;
     }
@@ -228,14 +232,16 @@ __attribute__((noinline)) void few_rows_narrow(const DirectArgs& r, int64_t grou
   const T* b = static_cast<const T*>(r.b);
   T* c = static_cast<T*>(r.c);
   const T beta = *static_cast<const T*>(r.beta);
+  // Each group's rows from the first's, as in few_rows_pass.
   if (r.n == Vec::kLanes) {
-    for (int64_t g = 0; g < groups; ++g, a += M * r.a_rs, c += M * r.ldc)
-      few_rows_block<Vec, M, 1, false>(r.k, a, r.a_rs, b, r.ldb, c, r.ldc, r.init, beta,
-                                       typename Vec::Mask{});
+    for (int64_t g = 0; g < groups; ++g)
+      few_rows_block<Vec, M, 1, false>(r.k, a + g * M * r.a_rs, r.a_rs, b, r.ldb, c + g * M * r.ldc,
+                                       r.ldc, r.init, beta, typename Vec::Mask{});
   } else {
     const typename Vec::Mask mask = Vec::mask(static_cast<int>(r.n));
-    for (int64_t g = 0; g < groups; ++g, a += M * r.a_rs, c += M * r.ldc)
-      few_rows_block<Vec, M, 1, true>(r.k, a, r.a_rs, b, r.ldb, c, r.ldc, r.init, beta, mask);
+    for (int64_t g = 0; g < groups; ++g)
+      few_rows_block<Vec, M, 1, true>(r.k, a + g * M * r.a_rs, r.a_rs, b, r.ldb, c + g * M * r.ldc,
+                                      r.ldc, r.init, beta, mask);
   }
 }
 
@@ -371,9 +377,9 @@ inline __attribute__((always_inline)) void few_rows_in_groups(const DirectArgs& 
   } else {  // not chosen (few_rows_group_rows), but whole
     DirectArgs part = r;
     for (int64_t g = 0; g < groups; ++g) {
+      part.a = static_cast<const typename Vec::T*>(r.a) + g * M * r.a_rs;
+      part.c = static_cast<typename Vec::T*>(r.c) + g * M * r.ldc;
       few_rows_split<Vec, M>(part);
-      part.a = static_cast<const typename Vec::T*>(part.a) + M * r.a_rs;
-      part.c = static_cast<typename Vec::T*>(part.c) + M * r.ldc;
     }
   }
 }
@@ -421,10 +427,11 @@ __attribute__((noinline)) void few_rows_groups(const DirectArgs& r) {
     return;
   }
   for (int64_t q = 0; q < groups; ++q) {
+    const int64_t first = q * base + (q < wider ? q : wider);  // rows before group q
     part.m = base + (q < wider);
+    part.a = static_cast<const T*>(r.a) + first * r.a_rs;
+    part.c = static_cast<T*>(r.c) + first * r.ldc;
     few_rows_upto8<Vec>(part);
-    part.a = static_cast<const T*>(part.a) + part.m * r.a_rs;
-    part.c = static_cast<T*>(part.c) + part.m * r.ldc;
   }
 }
 
