@@ -4,9 +4,11 @@
 // C = A * B with alpha 1 and beta 0, operands in L1 (the same A, B and C on every call). Then a
 // strided batch of 10,000 products of one shape: invar_sgemm_batch_strided against libxsmm's
 // dispatched kernel over the same entries (a user's loop). The rows take turns, three rounds per
-// shape; each row's best round is reported.
+// shape (--rounds); each row's best round is reported. On a shared machine whose slow phases last
+// longer than a round, more and shorter rounds give each row a better chance of a quiet one.
 //
-//   invar_bench_small [--seconds S] [--openblas PATH] [--squares 4,8,...] [--no-skinny]
+//   invar_bench_small [--seconds S] [--rounds N] [--openblas PATH] [--squares 4,8,...]
+//                     [--no-skinny] [--shapes MxNxK,...]
 #include <sched.h>
 
 #include <algorithm>
@@ -102,7 +104,7 @@ constexpr int64_t kBatch = 10000;
 
 // One shape of type T: the single-call rows, then (with `batch`) the strided batch rows.
 template <class T>
-void run_shape(const Peers& peers, const Shape& s, bool batch, double seconds) {
+void run_shape(const Peers& peers, const Shape& s, bool batch, double seconds, int rounds) {
   const bool f32 = sizeof(T) == 4;
   std::vector<T> a(static_cast<std::size_t>(s.m * s.k)), b(static_cast<std::size_t>(s.k * s.n)),
       c(static_cast<std::size_t>(s.m * s.n));
@@ -161,7 +163,7 @@ void run_shape(const Peers& peers, const Shape& s, bool batch, double seconds) {
     std::printf("invar failed: %s\n", invar_last_error());
     return;
   }
-  for (int round = 0; round < 3; ++round)
+  for (int round = 0; round < rounds; ++round)
     for (Row& row : rows) time_row(row, row.per > 1 ? seconds / 4 : seconds);
 
   // The best peer, and the best peer through a call that takes its arguments (the dispatched
@@ -201,8 +203,30 @@ void run_shape(const Peers& peers, const Shape& s, bool batch, double seconds) {
 
 }  // namespace
 
+// "MxNxK,..." into shapes: false on anything else.
+bool parse_shapes(const char* p, std::vector<Shape>* out) {
+  while (*p != '\0') {
+    long long v[3];
+    for (int d = 0; d < 3; ++d) {
+      char* end = nullptr;
+      v[d] = std::strtoll(p, &end, 10);
+      if (end == p || v[d] < 1 || v[d] > 4096) return false;
+      p = end;
+      if (d < 2 && *p++ != 'x') return false;
+    }
+    out->push_back({v[0], v[1], v[2]});
+    if (*p == ',')
+      ++p;
+    else if (*p != '\0')
+      return false;
+  }
+  return !out->empty();
+}
+
 int main(int argc, char** argv) {
   double seconds = 0.1;
+  int rounds = 3;
+  std::vector<Shape> shapes;
   std::string openblas = "libopenblas.so.0";
   std::vector<int64_t> sides = {2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 20, 24, 32};
   bool skinny_rows = true;
@@ -223,11 +247,23 @@ int main(int argc, char** argv) {
       }
     } else if (!std::strcmp(argv[i], "--no-skinny")) {
       skinny_rows = false;
+    } else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) {
+      rounds = std::atoi(argv[++i]);
+      if (rounds < 1 || rounds > 1000) {
+        std::fprintf(stderr, "--rounds: 1 .. 1000\n");
+        return 2;
+      }
+    } else if (!std::strcmp(argv[i], "--shapes") && i + 1 < argc) {
+      if (!parse_shapes(argv[++i], &shapes)) {
+        std::fprintf(stderr, "--shapes: a comma-separated list of MxNxK, each 1 .. 4096\n");
+        return 2;
+      }
     } else if (!std::strcmp(argv[i], "--openblas") && i + 1 < argc) {
       openblas = argv[++i];
     } else {
       std::fprintf(stderr,
-                   "usage: %s [--seconds S] [--openblas PATH] [--squares 4,8,...] [--no-skinny]\n",
+                   "usage: %s [--seconds S] [--rounds N] [--openblas PATH] [--squares 4,8,...] "
+                   "[--no-skinny] [--shapes MxNxK,...]\n",
                    argv[0]);
       return 2;
     }
@@ -270,20 +306,22 @@ int main(int argc, char** argv) {
   } else {
     std::printf("skipped libxsmm: %s\n", error.c_str());
   }
-  std::printf("M calls/s (batch rows: M products/s), one thread, best of 3 rounds of %.2f s\n%s\n",
-              seconds, invar_get_config());
+  std::printf("M calls/s (batch rows: M products/s), one thread, best of %d rounds of %.2f s\n%s\n",
+              rounds, seconds, invar_get_config());
   std::vector<Shape> squares, skinny;
   for (int64_t n : sides) squares.push_back({n, n, n});
   for (Shape s : {Shape{1, 64, 64}, Shape{2, 64, 64}, Shape{4, 64, 64}, Shape{4, 256, 256},
                   Shape{8, 128, 128}, Shape{16, 64, 256}, Shape{16, 256, 64}, Shape{16, 128, 128}})
     skinny.push_back(s);
   for (const Shape& s : squares) {
-    run_shape<float>(peers, s, s.m == 4 || s.m == 8 || s.m == 16 || s.m == 32, seconds);
-    run_shape<double>(peers, s, s.m == 4 || s.m == 8 || s.m == 16 || s.m == 32, seconds);
+    const bool batch = s.m == 4 || s.m == 8 || s.m == 16 || s.m == 32;
+    run_shape<float>(peers, s, batch, seconds, rounds);
+    run_shape<double>(peers, s, batch, seconds, rounds);
   }
-  for (const Shape& s : skinny_rows ? skinny : std::vector<Shape>{}) {
-    run_shape<float>(peers, s, false, seconds);
-    run_shape<double>(peers, s, false, seconds);
+  // --shapes: in place of the skinny shapes.
+  for (const Shape& s : !shapes.empty() ? shapes : skinny_rows ? skinny : std::vector<Shape>{}) {
+    run_shape<float>(peers, s, false, seconds, rounds);
+    run_shape<double>(peers, s, false, seconds, rounds);
   }
   return 0;
 }
