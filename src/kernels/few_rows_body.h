@@ -121,9 +121,10 @@ inline __attribute__((always_inline)) void few_rows_rest(int vectors, int64_t k,
 // the remainder after them would leave that remainder as few as M chains, which wait on the FMA
 // latency (2 x 64 x 64 in f32: 2 x 6 and 2 x 2 vectors take 5/4 as long as 2 x 4 twice). Only
 // the last vector may be masked.
-// With `groups` > 1, the same for that many groups of M rows one after another (few_rows_groups),
-// set up once.
-template <class Vec, int M>
+// kGroups: the same for `groups` groups of M rows one after another (few_rows_groups), set up
+// once; without it, one group, its code that of a single pass (a loop of a count known only at
+// run time cost 8^3 a tenth of its time).
+template <class Vec, int M, bool kGroups = false>
 __attribute__((noinline)) void few_rows_pass(const DirectArgs& r, int64_t groups = 1) {
   static_assert(M <= 6, "twelve accumulators at most");
   using T = typename Vec::T;
@@ -137,17 +138,27 @@ __attribute__((noinline)) void few_rows_pass(const DirectArgs& r, int64_t groups
   const T beta = *static_cast<const T*>(r.beta);
   const int64_t vectors = (n + L - 1) / L;
   const int last = static_cast<int>(n - L * (vectors - 1));  // columns of the last vector
-  // One block needs no division: the common case's (a division is dozens of cycles).
-  int64_t blocks = 1, base = vectors, wider = 0;
-  if (vectors > kWide) {
-    blocks = (vectors + kWide - 1) / kWide;
-    base = vectors / blocks;
-    wider = vectors % blocks;
-  }
   const typename Vec::Mask none{};
   // Each group's rows from the first's (a pointer moved on past the last group could be outside
   // every object the caller passed, with a huge stride of a one-row operand).
-  for (int64_t g = 0; g < groups; ++g) {
+  const int64_t count = kGroups ? groups : 1;
+  if (vectors <= kWide) {  // one block: no division, no loop over blocks (the common case)
+    const int v = static_cast<int>(vectors);
+    if (last == L) {
+      for (int64_t g = 0; g < count; ++g)
+        few_rows_rest<Vec, M, false>(v, k, a + g * M * lda, lda, b, ldb, c + g * M * ldc, ldc, init,
+                                     beta, none);
+    } else {
+      const typename Vec::Mask mask = Vec::mask(last);
+      for (int64_t g = 0; g < count; ++g)
+        few_rows_rest<Vec, M, true>(v, k, a + g * M * lda, lda, b, ldb, c + g * M * ldc, ldc, init,
+                                    beta, mask);
+    }
+    return;
+  }
+  const int64_t blocks = (vectors + kWide - 1) / kWide;
+  const int64_t base = vectors / blocks, wider = vectors % blocks;
+  for (int64_t g = 0; g < count; ++g) {
     const T* ag = a + g * M * lda;
     T* cg = c + g * M * ldc;
     int64_t j = 0;
@@ -224,8 +235,8 @@ __attribute__((noinline)) void few_rows_scaled(const DirectArgs& r) {
 // M rows of at most one vector of columns (the smallest products, 2^3 to 8^3 among them), A
 // in place: one block, without few_rows_all's set-up for wider blocks; masked unless the columns
 // fill the vector.
-// With `groups` > 1, that many groups of M rows one after another (few_rows_groups).
-template <class Vec, int M>
+// kGroups: `groups` groups of M rows one after another (few_rows_groups), as in few_rows_pass.
+template <class Vec, int M, bool kGroups = false>
 __attribute__((noinline)) void few_rows_narrow(const DirectArgs& r, int64_t groups = 1) {
   using T = typename Vec::T;
   const T* a = static_cast<const T*>(r.a);
@@ -233,13 +244,14 @@ __attribute__((noinline)) void few_rows_narrow(const DirectArgs& r, int64_t grou
   T* c = static_cast<T*>(r.c);
   const T beta = *static_cast<const T*>(r.beta);
   // Each group's rows from the first's, as in few_rows_pass.
+  const int64_t count = kGroups ? groups : 1;
   if (r.n == Vec::kLanes) {
-    for (int64_t g = 0; g < groups; ++g)
+    for (int64_t g = 0; g < count; ++g)
       few_rows_block<Vec, M, 1, false>(r.k, a + g * M * r.a_rs, r.a_rs, b, r.ldb, c + g * M * r.ldc,
                                        r.ldc, r.init, beta, typename Vec::Mask{});
   } else {
     const typename Vec::Mask mask = Vec::mask(static_cast<int>(r.n));
-    for (int64_t g = 0; g < groups; ++g)
+    for (int64_t g = 0; g < count; ++g)
       few_rows_block<Vec, M, 1, true>(r.k, a + g * M * r.a_rs, r.a_rs, b, r.ldb, c + g * M * r.ldc,
                                       r.ldc, r.init, beta, mask);
   }
@@ -253,16 +265,16 @@ struct HasHalf<Vec, std::void_t<typename Vec::Half>> : std::true_type {};
 
 // M rows of at most one vector of columns: on half a vector where they fit in one (its loads and
 // stores whole or masked, as the full vector's would be; the same fma per lane), else on one.
-template <class Vec, int M>
+template <class Vec, int M, bool kGroups = false>
 inline __attribute__((always_inline)) void few_rows_narrowest(const DirectArgs& r,
                                                               int64_t groups = 1) {
   if constexpr (HasHalf<Vec>::value) {
     if (r.n <= Vec::Half::kLanes) {
-      few_rows_narrow<typename Vec::Half, M>(r, groups);
+      few_rows_narrow<typename Vec::Half, M, kGroups>(r, groups);
       return;
     }
   }
-  few_rows_narrow<Vec, M>(r, groups);
+  few_rows_narrow<Vec, M, kGroups>(r, groups);
 }
 
 // M rows: A in place when its rows are contiguous and alpha == 1, else through the buffer.
@@ -371,9 +383,9 @@ inline __attribute__((always_inline)) void few_rows_upto8(const DirectArgs& r) {
 template <class Vec, int M>
 inline __attribute__((always_inline)) void few_rows_in_groups(const DirectArgs& r, int64_t groups) {
   if (r.n <= Vec::kLanes) {
-    few_rows_narrowest<Vec, M>(r, groups);
+    few_rows_narrowest<Vec, M, true>(r, groups);
   } else if constexpr (M <= 6) {
-    few_rows_pass<Vec, M>(r, groups);
+    few_rows_pass<Vec, M, true>(r, groups);
   } else {  // not chosen (few_rows_group_rows), but whole
     DirectArgs part = r;
     for (int64_t g = 0; g < groups; ++g) {
