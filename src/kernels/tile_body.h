@@ -84,15 +84,21 @@ struct PackedB {
   void step() { p += kWidth; }
 };
 
+// B's row of the current step is at p + at: the offset is an integer, so that stepping past the
+// last row forms no pointer (B's one row may have any leading dimension: p + ldb could lie past
+// the end of the address space). It stays below 2^63: the call was valid, so (k - 1) * ldb
+// elements are addressable and k * ldb is at most twice that, or ldb itself for one row.
 template <class V>
 struct RowsB {
   const typename V::T* p;
   int64_t ldb;
+  int64_t at = 0;
   // `last`: the masked tile's last vector (tile_on), read under the mask.
   typename V::V load(int v, bool last, typename V::Mask mask) const {
-    return last ? V::maskload(p + v * V::kLanes, mask) : V::load(p + v * V::kLanes);
+    const typename V::T* row = p + at;
+    return last ? V::maskload(row + v * V::kLanes, mask) : V::load(row + v * V::kLanes);
   }
-  void step() { p += ldb; }
+  void step() { at += ldb; }
 };
 
 // A row-major B read in place (whole vectors, step p at p + p * ldb) whose values are also stored,
@@ -103,13 +109,14 @@ struct PackingB {
   const typename V::T* p;
   int64_t ldb;
   typename V::T* dst;
+  int64_t at = 0;  // the step's row at p + at, as in RowsB
   typename V::V load(int v, bool /*last*/, typename V::Mask /*mask*/) const {
-    const typename V::V x = V::load(p + v * V::kLanes);
+    const typename V::V x = V::load(p + at + v * V::kLanes);
     V::store(dst + v * V::kLanes, x);
     return x;
   }
   void step() {
-    p += ldb;
+    at += ldb;
     dst += kTileVectors * V::kLanes;
   }
 };
