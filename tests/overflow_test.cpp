@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "invar/invar.h"
@@ -183,47 +184,52 @@ TEST(Overflow, OneRowOperandsTakeAnyLeadingDimension) {
          int64_t ldc) { return invar_dgemm(ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc); });
 }
 
+// 13 x 40 x 1 (A compact, C rows n apart) with B's one row ldb apart: one call (count 0), or a
+// strided batch of `count` entries sharing B.
+template <class T>
+invar_status one_row_b_product(const T* a, const T* b, int64_t ldb, T* c, int64_t count) {
+  constexpr int64_t m = 13, n = 40;
+  if constexpr (std::is_same_v<T, float>) {
+    return count == 0 ? invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, 1, 1.0f, a, 1, b, ldb,
+                                    0.0f, c, n)
+                      : invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, 1, 1.0f, a,
+                                                  1, m, b, ldb, 0, 0.0f, c, n, m * n, count);
+  } else {
+    return count == 0
+               ? invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, 1, 1.0, a, 1, b, ldb, 0.0, c, n)
+               : invar_dgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, 1, 1.0, a, 1, m, b,
+                                           ldb, 0, 0.0, c, n, m * n, count);
+  }
+}
+
 // The same over the small path's tiles (more rows than the record form takes over columns wider
-// than kFewRowsGroupsMaxBytes): 13 x 40 x 1 with B's one row at any leading dimension, alone and as
-// the entries of a strided batch sharing that B, equal to the compact product.
-template <class T, class Gemm, class Batch>
-void one_row_b_over_tiles(Gemm gemm, Batch batch) {
+// than kFewRowsGroupsMaxBytes): B's one row at any leading dimension, alone and as the entries of
+// a strided batch, equal to the compact product.
+template <class T>
+void one_row_b_over_tiles() {
   constexpr int64_t m = 13, n = 40;
   GuardedBuffer<T> a{2 * m}, b{n}, c{2 * m * n}, want{2 * m * n};
   for (int64_t i = 0; i < 2 * m; ++i) a.data()[i] = T(0.25) * T(i % 5 + 1);
   for (int64_t j = 0; j < n; ++j) b.data()[j] = T(0.5) * T(j % 7 + 1);
-  ASSERT_EQ(gemm(m, n, a.data(), b.data(), n, want.data()), INVAR_OK) << invar_last_error();
-  ASSERT_EQ(gemm(m, n, a.data() + m, b.data(), n, want.data() + m * n), INVAR_OK);
+  ASSERT_EQ(one_row_b_product(a.data(), b.data(), n, want.data(), 0), INVAR_OK)
+      << invar_last_error();
+  ASSERT_EQ(one_row_b_product(a.data() + m, b.data(), n, want.data() + m * n, 0), INVAR_OK);
   for (int64_t ld : {int64_t{64}, k2p40, k2p61, kMax / 3, kMax}) {
     SCOPED_TRACE(ld);
     std::memset(c.data(), 0, 2 * m * n * sizeof(T));
-    ASSERT_EQ(gemm(m, n, a.data(), b.data(), ld, c.data()), INVAR_OK) << invar_last_error();
+    ASSERT_EQ(one_row_b_product(a.data(), b.data(), ld, c.data(), 0), INVAR_OK)
+        << invar_last_error();
     EXPECT_EQ(std::memcmp(c.data(), want.data(), m * n * sizeof(T)), 0);
     std::memset(c.data(), 0, 2 * m * n * sizeof(T));
-    ASSERT_EQ(batch(m, n, a.data(), b.data(), ld, c.data(), 2), INVAR_OK) << invar_last_error();
+    ASSERT_EQ(one_row_b_product(a.data(), b.data(), ld, c.data(), 2), INVAR_OK)
+        << invar_last_error();
     EXPECT_EQ(std::memcmp(c.data(), want.data(), 2 * m * n * sizeof(T)), 0);
   }
 }
 
 TEST(Overflow, OneRowBOverTheSmallPathsTiles) {
-  one_row_b_over_tiles<float>(
-      [](int64_t m, int64_t n, const float* a, const float* b, int64_t ldb, float* c) {
-        return invar_sgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, 1, 1.0f, a, 1, b, ldb, 0.0f, c, n);
-      },
-      [](int64_t m, int64_t n, const float* a, const float* b, int64_t ldb, float* c,
-         int64_t count) {
-        return invar_sgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, 1, 1.0f, a, 1, m, b,
-                                         ldb, 0, 0.0f, c, n, m * n, count);
-      });
-  one_row_b_over_tiles<double>(
-      [](int64_t m, int64_t n, const double* a, const double* b, int64_t ldb, double* c) {
-        return invar_dgemm(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, 1, 1.0, a, 1, b, ldb, 0.0, c, n);
-      },
-      [](int64_t m, int64_t n, const double* a, const double* b, int64_t ldb, double* c,
-         int64_t count) {
-        return invar_dgemm_batch_strided(INVAR_NO_TRANS, INVAR_NO_TRANS, m, n, 1, 1.0, a, 1, m, b,
-                                         ldb, 0, 0.0, c, n, m * n, count);
-      });
+  one_row_b_over_tiles<float>();
+  one_row_b_over_tiles<double>();
 }
 
 TEST(Overflow, OneRowSixteenBitOperandsTakeAnyLeadingDimension) {
