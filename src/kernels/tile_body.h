@@ -4,7 +4,7 @@
 // each unit's copy is compiled with that unit's flags only, so no code built for one ISA can be
 // picked by the linker for another (the trap pack.h describes).
 //
-// tile_on<V, M, NV, kMasked>(kc, a, b, ...) runs M rows of A against NV (1 to 3) vectors of B
+// tile_on<V, M, NV, kMasked>(kc, a, b, ...) runs M rows of A against NV (1 to 4) vectors of B
 // over kc steps and updates an M x cols block of C; a and b say where the operands are (packed
 // panels or in place, below). Each lane of acc[i][v] is the accumulator of one element
 // C[i][v * lanes + lane]; every step is one fma per accumulator, so each element's chain is the
@@ -15,7 +15,8 @@
 // kMasked: the last vector's C lanes (and an unpacked B's) are read and written under `mask`
 // (masked loads do not fault on the lanes left out, so nothing outside the block is touched).
 // The whole tile, <R, NV, false>, reads and writes C with plain unaligned vector moves. The x86
-// tiles are two vectors wide (kTileVectors), the NEON ones three (whole_tile's NV).
+// tiles are two vectors wide (kTileVectors), the NEON ones three (whole_tile's NV); the AVX2
+// tiles over A and B in place take four vectors where they can (wide_tiles_a_in_place).
 //
 // Entry points for the ISA units: whole_tile and edge_tile over packed panels (a_panel: kc
 // steps of R values, rows M.. of a step being padding, never read; b_panel: kc steps of
@@ -159,7 +160,12 @@ inline __attribute__((always_inline)) void fma_step_by_lane(const typename V::T*
 template <class V, int M, int NV, bool kMasked, class A, class B>
 void tile_on(int64_t kc, A a, B b, typename V::T* c, int64_t ldc, AccInit init, typename V::T beta,
              typename V::Mask mask) {
-  static_assert(M >= 1 && NV >= 1 && NV <= 3);
+  static_assert(M >= 1 && NV >= 1 && NV <= 4);
+  // Four vectors of B do not fit in registers beside the accumulators (AVX2's sixteen: 3 x 4
+  // accumulators, 4 vectors and a broadcast): a step broadcasts its M values of A first, then
+  // loads each vector of B and uses it at once (the same fmas in another order).
+  constexpr bool kByVector = NV == 4;
+  static_assert(!(kByVector && fma_by_lane<V, A>()), "the by-lane form loads B whole");
   using Vec = typename V::V;
   constexpr int L = V::kLanes;
   // C lanes of row i, vector v: all of them, or the mask's in the last vector.
@@ -190,16 +196,28 @@ void tile_on(int64_t kc, A a, B b, typename V::T* c, int64_t ldc, AccInit init, 
 
 #pragma GCC unroll 4
   for (int64_t p = 0; p < kc; ++p) {
-    Vec bv[NV];
+    if constexpr (kByVector) {
+      Vec av[M];
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) bv[v] = b.load(v, kMasked && v == NV - 1, mask);
-    if constexpr (fma_by_lane<V, A>()) {
-      fma_step_by_lane<V, M, NV>(a.at(0), bv, acc, std::make_integer_sequence<int, M>{});
+      for (int i = 0; i < M; ++i) av[i] = V::set1(*a.at(i));
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) {
+        const Vec bv = b.load(v, kMasked && v == NV - 1, mask);
+#pragma GCC unroll 4
+        for (int i = 0; i < M; ++i) acc[i][v] = V::fma(av[i], bv, acc[i][v]);
+      }
     } else {
-#pragma GCC unroll 12
-      for (int i = 0; i < M; ++i) {
+      Vec bv[NV];
 #pragma GCC unroll 4
-        for (int v = 0; v < NV; ++v) acc[i][v] = V::fma_bcast(a.at(i), bv[v], acc[i][v]);
+      for (int v = 0; v < NV; ++v) bv[v] = b.load(v, kMasked && v == NV - 1, mask);
+      if constexpr (fma_by_lane<V, A>()) {
+        fma_step_by_lane<V, M, NV>(a.at(0), bv, acc, std::make_integer_sequence<int, M>{});
+      } else {
+#pragma GCC unroll 12
+        for (int i = 0; i < M; ++i) {
+#pragma GCC unroll 4
+          for (int v = 0; v < NV; ++v) acc[i][v] = V::fma_bcast(a.at(i), bv[v], acc[i][v]);
+        }
       }
     }
     a.step();
@@ -304,17 +322,61 @@ void edge_tile_narrow(int64_t rows, int64_t cols, int64_t kc, const typename N::
   N::zero_upper();
 }
 
+// Columns 4 * lanes at a time of a row-major B in place, from a row-major A in place (alpha 1):
+// the wide tiles of tiles_a_in_place, M x 4 vectors with M = 3 (2 + 2 for the last four rows:
+// one row alone is four chains, a wait on the fma's latency), column blocks outer so that a
+// block's K x 4 vectors of B stay in L1 while its tiles walk down A. A step broadcasts three
+// values of A for twelve fmas where the R x 2 tile broadcasts R for 2 * R.
+template <class V>
+void wide_tiles_a_in_place(int64_t m, int64_t blocks, int64_t k, const typename V::T* a,
+                           int64_t lda, const typename V::T* b, int64_t ldb, typename V::T* c,
+                           int64_t ldc, AccInit init, typename V::T beta) {
+  constexpr int64_t W = 4 * V::kLanes;
+  const typename V::Mask none{};
+  for (int64_t j = 0; j < blocks * W; j += W) {
+    for (int64_t i = 0, rows = 0; i < m; i += rows) {
+      const int64_t left = m - i;
+      rows = left == 4 ? 2 : left < 3 ? left : 3;
+      const RowsA<V> a_rows{a + i * lda, lda};
+      const RowsB<V> b_block{b + j, ldb};
+      typename V::T* const tile_c = c + i * ldc + j;
+      if (rows == 3)
+        tile_on<V, 3, 4, false>(k, a_rows, b_block, tile_c, ldc, init, beta, none);
+      else if (rows == 2)
+        tile_on<V, 2, 4, false>(k, a_rows, b_block, tile_c, ldc, init, beta, none);
+      else
+        tile_on<V, 1, 4, false>(k, a_rows, b_block, tile_c, ldc, init, beta, none);
+    }
+  }
+}
+
 // C's m x n block in R x (2 * lanes) tiles, each over all k steps, from a row-major A in place
 // (alpha 1) and B in groups of 2 * lanes columns, group g at b + g * gs, rows ldb apart (the
 // micro-kernel over A in place, ukernel.h). The same chains as the packed tiles.
 // Where the last tile would get fewer than R rows, the last two share their rows evenly: a tile's
 // chains are its rows times its vectors, and a few rows over one vector (16 x 16 as 12 + 4 rows)
 // wait on the fma's latency where two tiles of 8 keep both pipes busy.
-template <class V, int R>
+// kWide (the AVX2 tiles): a row-major B in place (gs = 2 * lanes) goes 4 * lanes columns at a
+// time through wide_tiles_a_in_place first, the rest as above. On the Zen 3 of block_sizes.h (one
+// thread, the tiles alone, the two forms alternating in one process) f64 went 1.31x as fast at
+// 16^3, 1.15x at 32^3 and 64^3, 1.12x at 96^3, 1.40x at 256 x 16 x 16, f32 1.17x at 32^3,
+// 1.13x at 96^3, 1.07x at 128^3. Over packed panels (gs the panel's size: the A-in-place path's
+// B, streaming from L2) the R-row tiles read each panel once per R rows and the wide ones were
+// level or slower (f64 4 x 256 x 256: 0.87x), so panels keep the R-row tiles.
+template <class V, int R, bool kWide = false>
 void tiles_a_in_place(int64_t m, int64_t n, int64_t k, const typename V::T* a, int64_t lda,
                       const typename V::T* b, int64_t ldb, int64_t gs, typename V::T* c,
                       int64_t ldc, AccInit init, typename V::T beta) {
   constexpr int64_t W = kTileVectors * V::kLanes;
+  if constexpr (kWide) {
+    const int64_t blocks = gs == W ? n / (2 * W) : 0;
+    if (blocks > 0) {
+      wide_tiles_a_in_place<V>(m, blocks, k, a, lda, b, ldb, c, ldc, init, beta);
+      b += blocks * 2 * W;
+      c += blocks * 2 * W;
+      n -= blocks * 2 * W;
+    }
+  }
   for (int64_t i = 0, rows = 0; i < m; i += rows) {
     const int64_t left = m - i;
     rows = left <= R ? left : left < 2 * R ? (left + 1) / 2 : R;

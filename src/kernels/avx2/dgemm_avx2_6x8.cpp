@@ -31,7 +31,7 @@ void dgemm_avx2_6x8_edge(int64_t rows, int64_t cols, int64_t kc, const double* a
 void dgemm_avx2_6x8_a_in_place(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
                                const double* b, int64_t ldb, int64_t gs, double* c, int64_t ldc,
                                AccInit init, double beta) {
-  tiles_a_in_place<F64Vec, kDgemmMr>(m, n, k, a, lda, b, ldb, gs, c, ldc, init, beta);
+  tiles_a_in_place<F64Vec, kDgemmMr, true>(m, n, k, a, lda, b, ldb, gs, c, ldc, init, beta);
 }
 
 }  // namespace invar::kernels::avx2

@@ -31,7 +31,7 @@ void sgemm_avx2_6x16_edge(int64_t rows, int64_t cols, int64_t kc, const float* a
 void sgemm_avx2_6x16_a_in_place(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                                 const float* b, int64_t ldb, int64_t gs, float* c, int64_t ldc,
                                 AccInit init, float beta) {
-  tiles_a_in_place<F32Vec, kSgemmMr>(m, n, k, a, lda, b, ldb, gs, c, ldc, init, beta);
+  tiles_a_in_place<F32Vec, kSgemmMr, true>(m, n, k, a, lda, b, ldb, gs, c, ldc, init, beta);
 }
 
 }  // namespace invar::kernels::avx2
