@@ -451,13 +451,14 @@ TYPED_TEST(Ukernel, DirectBatchMatchesTheChainPerEntry) {
 }
 
 // The micro-kernels over A in place (alpha 1) against the chain, over row and column counts around
-// their tiles (and the AVX2 tiles' blocks of two groups: 2 * NR columns, one or two blocks and
-// a rest), k around the unroll, every accumulator start and padded leading dimensions, with
-// B in place (row-major, groups NR apart) and as packed panels (groups gs apart, here with a gap
-// of one row between panels so that a wrong group stride reads the wrong values). A and B end
-// at guard pages (the last row of an in-place B holds exactly n values when ldb == n), so a
-// partial tile that read past its columns, or a row past the last, would fault; C's padding
-// keeps its bits.
+// their tiles (and the AVX2 tiles' forms: blocks of two groups, 2 * NR columns, one or two
+// blocks and a rest of each width; three vectors, 3 * NR / 2 columns, whole or partial), k
+// around the unroll, every accumulator start and padded leading
+// dimensions, with B in place (row-major, groups NR apart) and as packed panels (groups gs apart,
+// here with a gap of one row between panels so that a wrong group stride reads the wrong values). A
+// and B end at guard pages (the last row of an in-place B holds exactly n values when ldb == n), so
+// a partial tile that read past its columns, or a row past the last, would fault; C's padding keeps
+// its bits.
 TYPED_TEST(Ukernel, SmallKernelsMatchTheChainInPlace) {
   using T = TypeParam;
   int tested = 0;
@@ -467,7 +468,8 @@ TYPED_TEST(Ukernel, SmallKernelsMatchTheChainInPlace) {
     ++tested;
     const int64_t mr = kern.mr, nr = kern.nr;
     for (int64_t m : {int64_t{1}, int64_t{2}, int64_t{5}, mr, mr + 1, 2 * mr + 3}) {
-      for (int64_t n : {int64_t{1}, nr - 1, nr, nr + 1, 2 * nr, 2 * nr + 5, 4 * nr + 3}) {
+      for (int64_t n : {int64_t{1}, nr / 2, nr - 1, nr, nr + 1, 3 * nr / 2, 2 * nr - 1, 2 * nr,
+                        2 * nr + 5, 2 * nr + 3 * nr / 2 - 1, 4 * nr + 3}) {
         for (int64_t k : {1, 4, 7, 33}) {
           for (int64_t pad : {0, 3}) {
             for (AccInit init : {AccInit::kZero, AccInit::kLoad, AccInit::kScale}) {

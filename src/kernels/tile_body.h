@@ -322,32 +322,64 @@ void edge_tile_narrow(int64_t rows, int64_t cols, int64_t kc, const typename N::
   N::zero_upper();
 }
 
-// Columns 4 * lanes at a time of a row-major B in place, from a row-major A in place (alpha 1):
-// the wide tiles of tiles_a_in_place, M x 4 vectors with M = 3 (2 + 2 for the last four rows:
-// one row alone is four chains, a wait on the fma's latency), column blocks outer so that a
-// block's K x 4 vectors of B stay in L1 while its tiles walk down A. A step broadcasts three
-// values of A for twelve fmas where the R x 2 tile broadcasts R for 2 * R.
+// One block of 4 * lanes columns of a row-major B in place against every row of a row-major A in
+// place (alpha 1): tiles of M x 4 vectors, M = 3 (the last four rows as 2 + 2: one row alone is
+// four chains, a wait on the fma's latency).
 template <class V>
-void wide_tiles_a_in_place(int64_t m, int64_t blocks, int64_t k, const typename V::T* a,
-                           int64_t lda, const typename V::T* b, int64_t ldb, typename V::T* c,
-                           int64_t ldc, AccInit init, typename V::T beta) {
-  constexpr int64_t W = 4 * V::kLanes;
+void wide_block_a_in_place(int64_t m, int64_t k, const typename V::T* a, int64_t lda,
+                           const typename V::T* b, int64_t ldb, typename V::T* c, int64_t ldc,
+                           AccInit init, typename V::T beta) {
   const typename V::Mask none{};
-  for (int64_t j = 0; j < blocks * W; j += W) {
-    for (int64_t i = 0, rows = 0; i < m; i += rows) {
-      const int64_t left = m - i;
-      rows = left == 4 ? 2 : left < 3 ? left : 3;
-      const RowsA<V> a_rows{a + i * lda, lda};
-      const RowsB<V> b_block{b + j, ldb};
-      typename V::T* const tile_c = c + i * ldc + j;
-      if (rows == 3)
-        tile_on<V, 3, 4, false>(k, a_rows, b_block, tile_c, ldc, init, beta, none);
-      else if (rows == 2)
-        tile_on<V, 2, 4, false>(k, a_rows, b_block, tile_c, ldc, init, beta, none);
-      else
-        tile_on<V, 1, 4, false>(k, a_rows, b_block, tile_c, ldc, init, beta, none);
-    }
+  for (int64_t i = 0, rows = 0; i < m; i += rows) {
+    const int64_t left = m - i;
+    rows = left == 4 ? 2 : left < 3 ? left : 3;
+    const RowsA<V> a_rows{a + i * lda, lda};
+    const RowsB<V> b_block{b, ldb};
+    typename V::T* const tile_c = c + i * ldc;
+    if (rows == 3)
+      tile_on<V, 3, 4, false>(k, a_rows, b_block, tile_c, ldc, init, beta, none);
+    else if (rows == 2)
+      tile_on<V, 2, 4, false>(k, a_rows, b_block, tile_c, ldc, init, beta, none);
+    else
+      tile_on<V, 1, 4, false>(k, a_rows, b_block, tile_c, ldc, init, beta, none);
   }
+}
+
+// The wide tiles of tiles_a_in_place over a row-major B in place: its columns in blocks of four
+// vectors, column blocks outer so that a block's K x 4 vectors of B stay in L1 while its tiles
+// walk down A (a step broadcasts three values of A for twelve fmas where the R x 2 tile
+// broadcasts R for 2 * R), then a rest of 2 * lanes + 1 .. 3 * lanes columns in 4 x 3 tiles (the
+// last vector masked past the columns), the rows' last tiles sharing them evenly. Returns the
+// columns it ran: all, or the blocks' when the rest is another width, which the R x 2 tiles
+// then run (a rest of 3 * lanes + 1 .. 4 * lanes - 1 ran 3-6 % faster in two R x 2 tiles than
+// in one block with its last vector masked, or three vectors and a masked one).
+template <class V>
+int64_t wide_tiles_a_in_place(int64_t m, int64_t n, int64_t k, const typename V::T* a, int64_t lda,
+                              const typename V::T* b, int64_t ldb, typename V::T* c, int64_t ldc,
+                              AccInit init, typename V::T beta) {
+  constexpr int L = V::kLanes;
+  int64_t j = 0;
+  for (; j + 4 * L <= n; j += 4 * L)
+    wide_block_a_in_place<V>(m, k, a, lda, b + j, ldb, c + j, ldc, init, beta);
+  const int left = static_cast<int>(n - j);
+  if (left <= 2 * L || left > 3 * L) return j;
+  constexpr int R = 4;
+  using A = RowsA<V>;
+  using B = RowsB<V>;
+  const B b_cols{b + j, ldb};
+  const typename V::Mask mask = V::mask(left - 2 * L);
+  for (int64_t i = 0, rows = 0; i < m; i += rows) {
+    const int64_t rest = m - i;
+    rows = rest <= R ? rest : rest < 2 * R ? (rest + 1) / 2 : R;
+    const A a_rows{a + i * lda, lda};
+    typename V::T* const tile_c = c + i * ldc + j;
+    if (left == 3 * L)
+      EdgeTableOf<V, R, 3, A, B, false>::kFns[rows - 1](k, a_rows, b_cols, tile_c, ldc, init, beta,
+                                                        mask);
+    else
+      EdgeTableOf<V, R, 3, A, B>::kFns[rows - 1](k, a_rows, b_cols, tile_c, ldc, init, beta, mask);
+  }
+  return n;
 }
 
 // C's m x n block in R x (2 * lanes) tiles, each over all k steps, from a row-major A in place
@@ -356,25 +388,25 @@ void wide_tiles_a_in_place(int64_t m, int64_t blocks, int64_t k, const typename 
 // Where the last tile would get fewer than R rows, the last two share their rows evenly: a tile's
 // chains are its rows times its vectors, and a few rows over one vector (16 x 16 as 12 + 4 rows)
 // wait on the fma's latency where two tiles of 8 keep both pipes busy.
-// kWide (the AVX2 tiles): a row-major B in place (gs = 2 * lanes) goes 4 * lanes columns at a
-// time through wide_tiles_a_in_place first, the rest as above. On the Zen 3 of block_sizes.h (one
-// thread, the tiles alone, the two forms alternating in one process) f64 went 1.31x as fast at
-// 16^3, 1.15x at 32^3 and 64^3, 1.12x at 96^3, 1.40x at 256 x 16 x 16, f32 1.17x at 32^3,
-// 1.13x at 96^3, 1.07x at 128^3. Over packed panels (gs the panel's size: the A-in-place path's
-// B, streaming from L2) the R-row tiles read each panel once per R rows and the wide ones were
-// level or slower (f64 4 x 256 x 256: 0.87x), so panels keep the R-row tiles.
+// kWide (the AVX2 tiles): a row-major B in place (gs = 2 * lanes) goes through
+// wide_tiles_a_in_place first, the columns it leaves as above. On the Zen 3 of block_sizes.h (one
+// thread, the tiles alone, the forms alternating in one process), against the R x 2 tiles alone:
+// f64 16^3 1.31x, 32^3 and 64^3 1.15x, 96^3 1.12x, 256 x 16 x 16 1.40x; f32 32^3 1.17x, 96^3
+// 1.13x, 128^3 1.07x; three vectors' rest: f32 20^3 1.44x, 24^3 1.32x, 56^3 1.12x, f64 12^3
+// 1.43x, 28^3 1.14x. Over packed panels (gs the panel's size: the A-in-place path's B, streaming
+// from L2) the R-row tiles read each panel once per R rows and the wide ones were level or slower
+// (f64 4 x 256 x 256: 0.87x), so panels keep the R-row tiles.
 template <class V, int R, bool kWide = false>
 void tiles_a_in_place(int64_t m, int64_t n, int64_t k, const typename V::T* a, int64_t lda,
                       const typename V::T* b, int64_t ldb, int64_t gs, typename V::T* c,
                       int64_t ldc, AccInit init, typename V::T beta) {
   constexpr int64_t W = kTileVectors * V::kLanes;
   if constexpr (kWide) {
-    const int64_t blocks = gs == W ? n / (2 * W) : 0;
-    if (blocks > 0) {
-      wide_tiles_a_in_place<V>(m, blocks, k, a, lda, b, ldb, c, ldc, init, beta);
-      b += blocks * 2 * W;
-      c += blocks * 2 * W;
-      n -= blocks * 2 * W;
+    if (gs == W) {
+      const int64_t done = wide_tiles_a_in_place<V>(m, n, k, a, lda, b, ldb, c, ldc, init, beta);
+      b += done;
+      c += done;
+      n -= done;
     }
   }
   for (int64_t i = 0, rows = 0; i < m; i += rows) {
