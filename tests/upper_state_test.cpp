@@ -78,11 +78,14 @@ TEST(UpperState, EveryPathReturnsWithTheYmmUppersCleanAndTilesReleased) {
       o.num_threads = threads;
       Context context(o);
       // Shapes for each route through the library: the direct kernel (M <= 4), the tiles over A in
-      // place, A read in place, the loop nest with partial tiles, a product on two threads; for the
-      // AMX tiles, k with and without a remainder past their 64-step chunks, several k-blocks.
+      // place (the AVX2 wide and three-vector ones too: 16 and 20 rows), A read in place, the loop
+      // nest with partial tiles, a product on two threads; for the AMX tiles, k with and without a
+      // remainder past their 64-step chunks, several k-blocks.
       for (const auto& [m, n, k] : std::vector<std::array<int64_t, 3>>{{1, 64, 64},
                                                                        {4, 37, 19},
                                                                        {7, 9, 5},
+                                                                       {16, 64, 64},
+                                                                       {20, 28, 28},
                                                                        {64, 64, 64},
                                                                        {64, 64, 128},
                                                                        {100, 40, 70},

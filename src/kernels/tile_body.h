@@ -351,8 +351,9 @@ void wide_block_a_in_place(int64_t m, int64_t k, const typename V::T* a, int64_t
 // broadcasts R for 2 * R), then a rest of 2 * lanes + 1 .. 3 * lanes columns in 4 x 3 tiles (the
 // last vector masked past the columns), the rows' last tiles sharing them evenly. Returns the
 // columns it ran: all, or the blocks' when the rest is another width, which the R x 2 tiles
-// then run (a rest of 3 * lanes + 1 .. 4 * lanes - 1 ran 3-6 % faster in two R x 2 tiles than
-// in one block with its last vector masked, or three vectors and a masked one).
+// then run (a rest of 3 * lanes + 1 .. 4 * lanes - 1 ran faster in two R x 2 tiles, in a harness
+// of the tiles alone, than in one block with its last vector masked, or three vectors and a
+// masked one).
 template <class V>
 int64_t wide_tiles_a_in_place(int64_t m, int64_t n, int64_t k, const typename V::T* a, int64_t lda,
                               const typename V::T* b, int64_t ldb, typename V::T* c, int64_t ldc,
@@ -388,21 +389,24 @@ int64_t wide_tiles_a_in_place(int64_t m, int64_t n, int64_t k, const typename V:
 // Where the last tile would get fewer than R rows, the last two share their rows evenly: a tile's
 // chains are its rows times its vectors, and a few rows over one vector (16 x 16 as 12 + 4 rows)
 // wait on the fma's latency where two tiles of 8 keep both pipes busy.
-// kWide (the AVX2 tiles): a row-major B in place (gs = 2 * lanes) goes through
-// wide_tiles_a_in_place first, the columns it leaves as above. On the Zen 3 of block_sizes.h (one
-// thread, the tiles alone, the forms alternating in one process), against the R x 2 tiles alone:
-// f64 16^3 1.31x, 32^3 and 64^3 1.15x, 96^3 1.12x, 256 x 16 x 16 1.40x; f32 32^3 1.17x, 96^3
-// 1.13x, 128^3 1.07x; three vectors' rest: f32 20^3 1.44x, 24^3 1.32x, 56^3 1.12x, f64 12^3
-// 1.43x, 28^3 1.14x. Over packed panels (gs the panel's size: the A-in-place path's B, streaming
-// from L2) the R-row tiles read each panel once per R rows and the wide ones were level or slower
-// (f64 4 x 256 x 256: 0.87x), so panels keep the R-row tiles.
+// kWide (the AVX2 tiles): where the R-row tiles would end in partial ones (m not a multiple of
+// R) that are a large share of them (m < 6 * R), a row-major B in place (gs = 2 * lanes) goes
+// through wide_tiles_a_in_place first, the columns it leaves as above. On the Zen 3 of
+// block_sizes.h (one thread; the library built with and without them, both loaded in one process,
+// the calls alternating): f64 16^3 1.21-1.23x, 20 x 16 x 16 1.15-1.30x, 28^3 1.16x, 32^3
+// 1.04-1.05x, 16 x 32 x 32 1.13x; f32 16 x 64 x 64 1.04-1.06x, 32^3 1.02-1.03x. Elsewhere they
+// were level or slower: with m a multiple of R the R-row tiles have no partial ones (f64 18 x 16
+// x 16 0.85x, 24 x 16 x 16 0.87x), and over more rows the wide tiles' four loads of B per twelve
+// fmas cost more than the R-row tiles' six broadcasts save (f64 128^3 0.94x, 256 x 16 x 16
+// 0.94x). Packed panels (gs the panel's size: the A-in-place path's B, streaming from L2) keep
+// the R-row tiles, which read each panel once per R rows.
 template <class V, int R, bool kWide = false>
 void tiles_a_in_place(int64_t m, int64_t n, int64_t k, const typename V::T* a, int64_t lda,
                       const typename V::T* b, int64_t ldb, int64_t gs, typename V::T* c,
                       int64_t ldc, AccInit init, typename V::T beta) {
   constexpr int64_t W = kTileVectors * V::kLanes;
   if constexpr (kWide) {
-    if (gs == W) {
+    if (gs == W && m % R != 0 && m < 6 * R) {
       const int64_t done = wide_tiles_a_in_place<V>(m, n, k, a, lda, b, ldb, c, ldc, init, beta);
       b += done;
       c += done;
