@@ -451,14 +451,13 @@ TYPED_TEST(Ukernel, DirectBatchMatchesTheChainPerEntry) {
 }
 
 // The micro-kernels over A in place (alpha 1) against the chain, over row and column counts around
-// their tiles (and the AVX2 tiles' forms: blocks of two groups, 2 * NR columns, one or two
-// blocks and a rest of each width; three vectors, 3 * NR / 2 columns, whole or partial), k
-// around the unroll, every accumulator start and padded leading
-// dimensions, with B in place (row-major, groups NR apart) and as packed panels (groups gs apart,
-// here with a gap of one row between panels so that a wrong group stride reads the wrong values). A
-// and B end at guard pages (the last row of an in-place B holds exactly n values when ldb == n), so
-// a partial tile that read past its columns, or a row past the last, would fault; C's padding keeps
-// its bits.
+// their tiles (and the AVX2 tiles' forms: blocks of two groups, 2 * NR columns, one or two blocks
+// and a rest of each width; three vectors, 3 * NR / 2 columns, whole or partial), k around the
+// unroll, every accumulator start and padded leading dimensions, with B in place (row-major,
+// groups NR apart) and as packed panels (groups gs apart, here with a gap of one row between
+// panels so that a wrong group stride reads the wrong values). A and B end at guard pages (the
+// last row of an in-place B holds exactly n values when ldb == n), so a partial tile that read
+// past its columns, or a row past the last, would fault; C's padding keeps its bits.
 TYPED_TEST(Ukernel, SmallKernelsMatchTheChainInPlace) {
   using T = TypeParam;
   int tested = 0;
