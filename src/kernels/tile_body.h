@@ -322,6 +322,12 @@ void edge_tile_narrow(int64_t rows, int64_t cols, int64_t kc, const typename N::
   N::zero_upper();
 }
 
+// The rows of the next tile of at most R rows with `left` rows to go: R, but the last two tiles
+// share their rows evenly where the last would get fewer than R (tiles_a_in_place's reason).
+constexpr int64_t tile_rows(int64_t left, int64_t R) {
+  return left <= R ? left : left < 2 * R ? (left + 1) / 2 : R;
+}
+
 // One block of 4 * lanes columns of a row-major B in place against every row of a row-major A in
 // place (alpha 1): tiles of M x 4 vectors, M = 3 (the last four rows as 2 + 2: one row alone is
 // four chains, a wait on the fma's latency).
@@ -371,7 +377,7 @@ int64_t wide_tiles_a_in_place(int64_t m, int64_t n, int64_t k, const typename V:
   const typename V::Mask mask = V::mask(left - 2 * L);
   for (int64_t i = 0, rows = 0; i < m; i += rows) {
     const int64_t rest = m - i;
-    rows = rest <= R ? rest : rest < 2 * R ? (rest + 1) / 2 : R;
+    rows = tile_rows(rest, R);
     const A a_rows{a + i * lda, lda};
     typename V::T* const tile_c = c + i * ldc + j;
     if (left == 3 * L)
@@ -415,7 +421,7 @@ void tiles_a_in_place(int64_t m, int64_t n, int64_t k, const typename V::T* a, i
   }
   for (int64_t i = 0, rows = 0; i < m; i += rows) {
     const int64_t left = m - i;
-    rows = left <= R ? left : left < 2 * R ? (left + 1) / 2 : R;
+    rows = tile_rows(left, R);
     for (int64_t j = 0; j < n; j += W) {
       const int64_t cols = n - j < W ? n - j : W;
       const RowsA<V> a_rows{a + i * lda, lda};
