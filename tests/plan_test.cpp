@@ -497,6 +497,37 @@ TEST(Plan, DecodeOverPrepackedWeights) {
   EXPECT_EQ(p.b_outer_rows, driver::kBOuterPanels * 6);
 }
 
+// A prepacked B's k-block is a piece of every panel, each all of K deep: short runs a panel's
+// length apart, not one packed block, and read from L3 once per A micro-panel they lagged the
+// kernel. So a prepacked B's blocks are sized for L2 whatever the kernel's own B block, with the
+// k-blocks outer so that A is packed once per k-block, not once per column block.
+TEST(Plan, PrepackedBBlocksSizedForL2) {
+  const GemmKernel kern = avx2();  // B blocks in L3 when packed in the call
+  PlanRequest r = request(1024, 4096, 4096, 1);
+  r.b_transposed = true;
+  const Plan packed_here = plan(kern, r, zen3());
+  ASSERT_EQ(packed_here.path, Path::kLoopNest);
+  EXPECT_EQ(packed_here.nc, 4096);  // a quarter of L3 holds all of its columns
+  r.b_prepacked = true;
+  for (int threads : {1, 2}) {
+    r.threads = r.max_team = threads;
+    const Plan p = plan(kern, r, zen3());
+    ASSERT_EQ(p.path, Path::kLoopNest);
+    EXPECT_EQ(p.kc, packed_here.kc);
+    EXPECT_EQ(p.mc, packed_here.mc);
+    EXPECT_LE(p.nc * p.kc * kern.b_packed_bytes, 256 * kKiB);  // half of the 512 KiB L2
+    EXPECT_GE(p.nc * p.kc * kern.b_packed_bytes, 128 * kKiB);
+    EXPECT_EQ(p.order, LoopOrder::kKBlocksOuter) << threads << " threads";
+    EXPECT_EQ(p.b_bytes, 0u);
+  }
+  // A kernel that keeps its pace with B streaming (AVX-512 on AMD) keeps its blocks.
+  const GemmKernel streams = avx512_amd();
+  r.threads = r.max_team = 1;
+  const Plan prepacked = plan(streams, r, zen4());
+  r.b_prepacked = false;
+  EXPECT_EQ(prepacked.nc, plan(streams, r, zen4()).nc);
+}
+
 TEST(Plan, NarrowProductsPackBAlone) {
   const GemmKernel kern = avx512_amd();
   // Up to kInPlaceTilePanels panels, the tiles over A in place; all of K fits half of L2.

@@ -82,6 +82,21 @@ Partition partition(int64_t m, int64_t n, int64_t panels, int64_t mr, int member
   return part;
 }
 
+// Whether the B blocks are sized for L2 (blocking::TileShape::b_block_in_l2): the kernel's own
+// choice for the B it packs in the call, and for a prepacked B whenever the kernel's tile does
+// not take B streaming (b_streams, panels_from_l2). A prepacked B is not one packed block: the
+// k-block of each panel is a run of KC * NR elements, and the next panel's run is all of K further
+// on; over B blocks sized for L3 those short runs came back from L3 for every A micro-panel and
+// held the kernel back where the same block packed in the call did not. On the Zen 3 of
+// block_sizes.h (b_block_in_l2 false), the library built both ways in one process, calls
+// alternating, x * W^T over W 4096 x 4096 prepacked, one / two threads: M = 64 1.11x / 1.12x,
+// 256 1.05x / 1.07x, 1024 1.13x / 1.07x; f64 512 x 4096 x 4096 1.11x / 1.14x; M <= 36 (B-outer
+// tiles, kBOuterPanels) level. With the k-blocks outer (plan_packed) A is packed once per k-block
+// over the narrower column blocks.
+bool b_blocks_in_l2(const GemmKernel& kern, const PlanRequest& r) {
+  return kern.b_block_in_l2 || (r.b_prepacked && !kern.b_streams && !kern.panels_from_l2);
+}
+
 // In a rows split of `members`, whether each member packs a B block of its own (see partition).
 // Never for a B block sized for L2 (GemmKernel::b_block_in_l2): each member then packs half of
 // one block from memory and reads the other half once from the other member's L2. Two threads
@@ -411,9 +426,10 @@ void plan_packed(const GemmKernel& kern, const PlanRequest& r, const blocking::B
   const Partition part = partition_for(kern, r, plan, threads);
   const bool one_row_block_by_columns =
       threads > 1 && part.tm == 1 && r.m <= plan.mc && r.triangle == Triangle::kNone;
+  const bool in_l2 = b_blocks_in_l2(kern, r);
   const bool k_outer =
-      !r.b_prepacked && !r.a_prepacked && r.n > plan.nc &&
-      ((kern.b_block_in_l2 && (threads == 1 || part.tm == threads)) || one_row_block_by_columns);
+      !r.a_prepacked && (!r.b_prepacked || in_l2) && r.n > plan.nc &&
+      ((in_l2 && (threads == 1 || part.tm == threads)) || one_row_block_by_columns);
   // The largest member's rows when a team of `threads` splits the rows (member_rows, runs
   // starting anywhere: a packed A).
   const int64_t widest = one_row_block_by_columns ? r.m : widest_rows(r.m, 1, threads, r.triangle);
@@ -479,9 +495,10 @@ Plan make_plan(const GemmKernel& kern, const PlanRequest& r, const arch::CacheTo
       static_cast<double>(r.n) * static_cast<double>(r.k) * static_cast<double>(kern.b_in_bytes);
   const bool w_cached = b_bytes <= static_cast<double>(cached_w_bytes(topology));
   if (!plan_direct(kern, r, small_fits, w_cached, &plan)) {
+    blocking::TileShape shape = tile_shape(kern);
+    shape.b_block_in_l2 = b_blocks_in_l2(kern, r);
     blocking::BlockSizes blocks = blocking::choose_block_sizes(
-        topology, tile_shape(kern), {kern.a_packed_bytes, kern.b_packed_bytes}, r.m, r.n, r.k,
-        overrides);
+        topology, shape, {kern.a_packed_bytes, kern.b_packed_bytes}, r.m, r.n, r.k, overrides);
     if (r.b_transposed && !r.b_prepacked && overrides.nc <= 0 && r.m <= blocks.mc)
       blocks.nc = std::min(blocks.nc, blocking::balanced_block(r.n, kTransposedBNc, kern.nr));
     plan_packed(kern, r, blocks, &plan);
