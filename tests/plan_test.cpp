@@ -520,9 +520,13 @@ TEST(Plan, PrepackedBBlocksSizedForL2) {
     EXPECT_EQ(p.order, LoopOrder::kKBlocksOuter) << threads << " threads";
     EXPECT_EQ(p.b_bytes, 0u);
   }
+  // With A prepacked as well, read from its panels once per column block: the kernel's blocks.
+  r.a_prepacked = true;
+  r.threads = r.max_team = 1;
+  EXPECT_EQ(plan(kern, r, zen3()).nc, packed_here.nc);
+  r.a_prepacked = false;
   // A kernel that keeps its pace with B streaming (AVX-512 on AMD) keeps its blocks.
   const GemmKernel streams = avx512_amd();
-  r.threads = r.max_team = 1;
   const Plan prepacked = plan(streams, r, zen4());
   r.b_prepacked = false;
   EXPECT_EQ(prepacked.nc, plan(streams, r, zen4()).nc);

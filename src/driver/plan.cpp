@@ -92,9 +92,12 @@ Partition partition(int64_t m, int64_t n, int64_t panels, int64_t mr, int member
 // alternating, x * W^T over W 4096 x 4096 prepacked, one / two threads: M = 64 1.11x / 1.12x,
 // 256 1.05x / 1.07x, 1024 1.13x / 1.07x; f64 512 x 4096 x 4096 1.11x / 1.14x; M <= 36 (B-outer
 // tiles, kBOuterPanels) level. With the k-blocks outer (plan_packed) A is packed once per k-block
-// over the narrower column blocks.
+// over the narrower column blocks. Not with A prepacked as well: that A is read from its panels
+// once per column block, and the narrower blocks read it more often than they gained (2048^3, one
+// thread: 0.94-0.96 of the unpacked call against 0.98 with the L3 blocks).
 bool b_blocks_in_l2(const GemmKernel& kern, const PlanRequest& r) {
-  return kern.b_block_in_l2 || (r.b_prepacked && !kern.b_streams && !kern.panels_from_l2);
+  return kern.b_block_in_l2 ||
+         (r.b_prepacked && !r.a_prepacked && !kern.b_streams && !kern.panels_from_l2);
 }
 
 // In a rows split of `members`, whether each member packs a B block of its own (see partition).
