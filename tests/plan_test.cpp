@@ -499,8 +499,9 @@ TEST(Plan, DecodeOverPrepackedWeights) {
 
 // A prepacked B's k-block is a piece of every panel, each all of K deep: short runs a panel's
 // length apart, not one packed block, and read back from L3 once per A micro-panel they held the
-// kernel back. So a prepacked B's blocks are sized for L2 whatever the kernel's own B block, with
-// the k-blocks outer so that A is packed once per k-block, not once per column block.
+// kernel back. So on a kernel that does not take B streaming a prepacked B's blocks are sized for
+// L2, whatever the kernel's own B block, with the k-blocks outer so that A is packed once per
+// k-block, not once per column block.
 TEST(Plan, PrepackedBBlocksSizedForL2) {
   const GemmKernel kern = avx2();  // B blocks in L3 when packed in the call
   PlanRequest r = request(1024, 4096, 4096, 1);
